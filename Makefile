@@ -1,0 +1,29 @@
+# `make test` and `make serve` are all the set-up there is: each creates .venv on first use.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: test lint serve scores clean
+
+$(STAMP): requirements.txt requirements-dev.txt pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -r requirements-dev.txt
+	$(BIN)/pip install --quiet --no-deps -e .
+	touch $(STAMP)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+test: lint
+	$(BIN)/pytest
+
+serve: $(STAMP)
+	$(BIN)/python -m server.app
+
+scores: $(STAMP)
+	$(BIN)/python scripts/reference_scores.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis artifacts

@@ -1,0 +1,23 @@
+"""Bug Triage OpenEnv: an RL environment where an agent triages a queue of bug reports."""
+
+from .env import DEFAULT_SEED, BugTriageEnv
+from .errors import BugTriageError, EpisodeDoneError, FixtureError, ResetNeededError, UnknownTaskError
+from .models import ActionModel, GraderResult, ObservationModel, RewardModel, StateModel
+from .tasks import TASK_IDS
+
+__version__ = "0.1.0"
+__all__ = [
+    "DEFAULT_SEED",
+    "TASK_IDS",
+    "ActionModel",
+    "BugTriageEnv",
+    "BugTriageError",
+    "EpisodeDoneError",
+    "FixtureError",
+    "GraderResult",
+    "ObservationModel",
+    "ResetNeededError",
+    "RewardModel",
+    "StateModel",
+    "UnknownTaskError",
+]

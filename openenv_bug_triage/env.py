@@ -1,0 +1,230 @@
+"""`BugTriageEnv`: reset, step and state over a seeded queue of bug reports.
+
+The environment only moves state. Validation lives in `actions` and `triage`, rewards
+in `reward`, grading in `grader`; each is a pure function this class calls.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import reward as rw
+from .actions import ActionParseError, parse_action
+from .errors import EpisodeDoneError, InvalidSeedError, ResetNeededError
+from .grader import grade_episode
+from .models import (
+    ActionResult,
+    GraderResult,
+    NextTicketAction,
+    ObservationModel,
+    QueueEntry,
+    RewardModel,
+    StateModel,
+    TicketProgress,
+)
+from .tasks import DEFAULT_TASK_ID, Task, load_task
+from .triage import apply_action, check_action
+from .world import load_world
+
+DEFAULT_SEED = 42
+MAX_SEED = 2**63 - 1
+SLA_RISK_WINDOW = 3
+"""A ticket is at SLA risk when it is unsettled and its deadline is at most this many steps away."""
+
+
+@dataclass
+class _Episode:
+    task: Task
+    seed: int
+    episode_id: str | None
+    order: list[str]
+    progress: dict[str, TicketProgress]
+    focus: int = 0
+    steps: int = 0
+    done: bool = False
+    cumulative: float = 0.0
+    breakdown: dict[str, float] = field(default_factory=dict)
+    invalid_actions: int = 0
+    no_op_actions: int = 0
+
+    @property
+    def focused_id(self) -> str:
+        return self.order[self.focus]
+
+    def unsettled(self) -> list[str]:
+        return [tid for tid in self.order if not self.progress[tid].settled]
+
+
+class BugTriageEnv:
+    """A triage queue: `reset` starts an episode, `step` takes one action, `state` reports."""
+
+    def __init__(self) -> None:
+        self._world = load_world()
+        self._ep: _Episode | None = None
+
+    # ------------------------------------------------------------------ API
+
+    def reset(
+        self, task_id: str | None = None, seed: int | None = None, episode_id: str | None = None
+    ) -> ObservationModel:
+        """Start an episode of `task_id` (default easy) with the queue shuffled by `seed` (default 42)."""
+        task = load_task(task_id or DEFAULT_TASK_ID)
+        seed = DEFAULT_SEED if seed is None else seed
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+            raise InvalidSeedError(f"seed must be an integer from 0 to {MAX_SEED}, got {seed!r}")
+        order = list(task.ticket_ids)
+        random.Random(seed).shuffle(order)
+        self._ep = _Episode(task, seed, episode_id, order, {tid: TicketProgress() for tid in order})
+        return self._observe(None)
+
+    def step(self, action: Any) -> tuple[ObservationModel, RewardModel, bool, dict[str, Any]]:
+        """Take one action (an `ActionModel` or a plain dict); returns (observation, reward, done, info)."""
+        ep = self._require_episode()
+        if ep.done:
+            raise EpisodeDoneError("The episode has ended; call reset() to start a new one.")
+        ep.steps += 1
+        parts, result = self._apply(ep, action)
+        ep.done = not ep.unsettled() or ep.steps >= ep.task.step_budget
+        parts.append(rw.sla_breach_reward(ep.task.tickets, ep.progress, ep.steps))
+        if ep.done:
+            exhausted = bool(ep.unsettled())
+            parts.append(rw.terminal_reward(ep.task.truth, ep.progress, exhausted))
+        value, components = rw.combine(*parts)
+        ep.cumulative = round(ep.cumulative + value, 10)
+        for name, amount in components.items():
+            ep.breakdown[name] = round(ep.breakdown.get(name, 0.0) + amount, 10)
+        reward = RewardModel(value=value, components=components, cumulative=ep.cumulative)
+        info: dict[str, Any] = {
+            "action_valid": result.status == "ok",
+            "error": result.message if result.status == "error" else None,
+            "reward": reward.model_dump(),
+        }
+        if ep.done:
+            info["grader"] = self.grade().model_dump()
+        return self._observe(result), reward, ep.done, info
+
+    def state(self) -> StateModel:
+        """The episode's ids, counters and the agent's own progress (never hidden truth)."""
+        ep = self._require_episode()
+        return StateModel(
+            episode_id=ep.episode_id,
+            task_id=ep.task.task_id,
+            seed=ep.seed,
+            step_count=ep.steps,
+            step_budget=ep.task.step_budget,
+            done=ep.done,
+            focus_index=ep.focus,
+            ticket_order=list(ep.order),
+            progress=dict(ep.progress),
+            cumulative_reward=ep.cumulative,
+            invalid_actions=ep.invalid_actions,
+            no_op_actions=ep.no_op_actions,
+        )
+
+    def grade(self) -> GraderResult:
+        """Grade the episode so far. Trainer-side: its mistakes name true labels, so keep it from the agent."""
+        ep = self._require_episode()
+        return grade_episode(ep.task, ep.progress, ep.invalid_actions, ep.no_op_actions)
+
+    # ------------------------------------------------------------------ internals
+
+    def _require_episode(self) -> _Episode:
+        if self._ep is None:
+            raise ResetNeededError("Cannot call step(), state() or grade() before reset(); call env.reset() first.")
+        return self._ep
+
+    def _apply(self, ep: _Episode, raw: Any) -> tuple[list[rw.Components], ActionResult]:
+        try:
+            action = parse_action(raw)
+        except ActionParseError as exc:
+            return self._invalid(ep, None, None, str(exc))
+        target = action.ticket_id or ep.focused_id
+        error = check_action(action, target, ep.progress, self._world)
+        if error:
+            return self._invalid(ep, action.action_type, target, error)
+        if isinstance(action, NextTicketAction):
+            left_unsettled = not ep.progress[ep.focused_id].settled
+            old = ep.focus
+            ep.focus = ep.order.index(action.ticket_id) if action.ticket_id else self._next_open(ep)
+            if ep.focus == old:
+                ep.no_op_actions += 1
+                return [rw.single(rw.C.NO_OP)], self._ok(action.action_type, target, "focus unchanged")
+            result = self._ok(action.action_type, ep.focused_id, f"focus moved to {ep.focused_id}")
+            return [rw.switch_reward(left_unsettled)], result
+        before = ep.progress[target]
+        after = apply_action(action, before, ep.steps)
+        ep.progress[target] = after
+        if after == before:
+            ep.no_op_actions += 1
+            message = f"no change: ticket {target} already looks like that"
+        else:
+            message = f"{action.action_type} applied to {target}; ticket is now {after.status.replace('_', ' ')}"
+        if target == ep.focused_id and after.settled:
+            ep.focus = self._next_open(ep)
+        parts = [rw.ticket_action_reward(action, before, after, ep.task.truth[target])]
+        return parts, self._ok(action.action_type, target, message)
+
+    @staticmethod
+    def _ok(action_type: str, ticket_id: str, message: str) -> ActionResult:
+        return ActionResult(status="ok", action_type=action_type, ticket_id=ticket_id, message=message)
+
+    @staticmethod
+    def _invalid(
+        ep: _Episode, action_type: str | None, ticket_id: str | None, message: str
+    ) -> tuple[list[rw.Components], ActionResult]:
+        ep.invalid_actions += 1
+        result = ActionResult(status="error", action_type=action_type, ticket_id=ticket_id, message=message)
+        return [rw.single(rw.C.INVALID_ACTION)], result
+
+    @staticmethod
+    def _next_open(ep: _Episode) -> int:
+        n = len(ep.order)
+        for offset in range(1, n + 1):
+            idx = (ep.focus + offset) % n
+            if not ep.progress[ep.order[idx]].settled:
+                return idx
+        return ep.focus
+
+    def _observe(self, result: ActionResult | None) -> ObservationModel:
+        ep = self._ep
+        assert ep is not None
+        tickets = {t.ticket_id: t for t in ep.task.tickets}
+        open_ids = ep.unsettled()
+        focused = ep.focused_id
+        urgent = [
+            tid
+            for tid in open_ids
+            if tickets[tid].sla_deadline_step is not None or ep.progress[tid].severity in ("sev0", "sev1")
+        ]
+        at_risk = [
+            tid
+            for tid in open_ids
+            if (deadline := tickets[tid].sla_deadline_step) is not None and deadline - ep.steps <= SLA_RISK_WINDOW
+        ]
+        queue = [
+            QueueEntry(
+                ticket_id=tid,
+                title=tickets[tid].title,
+                customer_tier=tickets[tid].customer_tier,
+                status=ep.progress[tid].status,
+                sla_deadline_step=tickets[tid].sla_deadline_step,
+                escalated=ep.progress[tid].escalated,
+            )
+            for tid in ep.order
+        ]
+        return ObservationModel(
+            task_id=ep.task.task_id,
+            current_ticket=None if ep.progress[focused].settled else tickets[focused],
+            queue=queue,
+            remaining_count=len(open_ids),
+            urgent_count=len(urgent),
+            sla_at_risk_count=len(at_risk),
+            last_action_result=result,
+            available_teams=list(self._world.teams),
+            available_components=list(self._world.components),
+            steps_used=ep.steps,
+            steps_remaining=ep.task.step_budget - ep.steps,
+            score_breakdown=dict(sorted(ep.breakdown.items())),
+        )

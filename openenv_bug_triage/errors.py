@@ -1,0 +1,25 @@
+"""Typed exceptions. Bad agent moves are not exceptions: they are penalised observations."""
+
+
+class BugTriageError(Exception):
+    """Base class for every error this package raises."""
+
+
+class FixtureError(BugTriageError):
+    """A task fixture breaks an invariant; the message names the ticket and field."""
+
+
+class UnknownTaskError(BugTriageError, ValueError):
+    """`reset` was asked for a task that does not exist."""
+
+
+class ResetNeededError(BugTriageError, RuntimeError):
+    """`step`, `state` or `grade` was called before `reset`."""
+
+
+class EpisodeDoneError(BugTriageError, RuntimeError):
+    """`step` was called on an episode that has ended."""
+
+
+class InvalidSeedError(BugTriageError, ValueError):
+    """`reset` got a seed that is not a non-negative integer."""

@@ -1,0 +1,163 @@
+"""Deterministic graders (SPEC section 8): pure functions of a task and the final triage state.
+
+score = clamp(sum(WEIGHTS[difficulty][k] * subscore[k]) - penalty, 0, 1), where
+
+- tickets:      mean per-ticket credit (hard: sev0/sev1 bugs weigh 3x). A bug to fix earns
+                the weighted share of correct labels (severity 0.35, priority 0.25,
+                component 0.25, team 0.15), each halved for every relabel; any other
+                ticket earns 1 when it ends exactly as the handbook says, else 0.
+- duplicates:   F1 of the (ticket, original) links marked against the true links.
+- request_info: F1 of the tickets asked for information against those that need it.
+- escalation:   F1 of the tickets escalated against those that must be.
+- sla:          mean credit of SLA tickets, counting only those settled by their deadline.
+- critical:     (hard) mean credit of sev0/sev1 bugs, 0 for any not escalated.
+- penalty:      0.05 per real bug closed, deferred or marked duplicate, plus 0.01 per
+                invalid or no-op action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from .models import CLOSE_DISPOSITION, SEVERITIES, Difficulty, GraderResult, TicketProgress, Truth
+from .reward import is_critical, outcome_correct
+from .tasks import Task
+
+LABEL_WEIGHTS: dict[str, float] = {"severity": 0.35, "priority": 0.25, "component": 0.25, "team": 0.15}
+RELABEL_DECAY = 0.5
+DESTRUCTIVE_COST = 0.05
+HYGIENE_COST = 0.01
+PASS_THRESHOLD = 0.75
+EASY_MAX_MAJOR_MISTAKES = 1
+WEIGHTS: dict[Difficulty, dict[str, float]] = {
+    "easy": {"tickets": 0.6, "duplicates": 0.1, "request_info": 0.1, "escalation": 0.1, "sla": 0.1},
+    "medium": {"tickets": 0.45, "duplicates": 0.2, "request_info": 0.15, "escalation": 0.1, "sla": 0.1},
+    "hard": {
+        "tickets": 0.35,
+        "critical": 0.15,
+        "escalation": 0.15,
+        "sla": 0.15,
+        "duplicates": 0.1,
+        "request_info": 0.1,
+    },
+}
+CRITICAL_TICKET_WEIGHT: dict[Difficulty, float] = {"easy": 1.0, "medium": 1.0, "hard": 3.0}
+
+_EXPECTED_OUTCOME = {
+    "duplicate": "mark_duplicate",
+    "needs_info": "request_info",
+    "defer": "defer",
+    **{disp: f"close ({reason})" for reason, disp in CLOSE_DISPOSITION.items()},
+}
+
+
+def f1(predicted: set, actual: set) -> float:
+    """F1 of two sets; 1.0 when both are empty."""
+    if not predicted and not actual:
+        return 1.0
+    hits = len(predicted & actual)
+    return 2 * hits / (len(predicted) + len(actual))
+
+
+def _decay(count: int) -> float:
+    return max(0.0, 1.0 - RELABEL_DECAY * max(0, count - 1))
+
+
+def _outcome_name(p: TicketProgress) -> str:
+    if p.duplicate_of:
+        return f"mark_duplicate of {p.duplicate_of}"
+    if p.close_reason:
+        return f"close ({p.close_reason})"
+    return {"awaiting_info": "request_info", "deferred": "defer"}.get(p.status, f"left {p.status}")
+
+
+def ticket_credit(tid: str, truth: Truth, p: TicketProgress) -> tuple[float, list[str], int]:
+    """Credit in [0, 1] for one ticket, its mistakes, and how many of them are major."""
+    if truth.disposition != "fix":
+        if outcome_correct(truth, p):
+            return 1.0, [], 0
+        expected = _EXPECTED_OUTCOME[truth.disposition]
+        if truth.duplicate_of:
+            expected += f" of {truth.duplicate_of}"
+        return 0.0, [f"{tid}: outcome {_outcome_name(p)}, expected {expected}"], 0
+    if p.final:
+        lost = f"{tid}: a real bug was parked by {_outcome_name(p)}; expected classify and assign"
+        return 0.0, [lost], 0 if p.info_requested else 1
+    wanted = {
+        "severity": (p.severity, truth.true_severity, p.classify_count),
+        "priority": (p.priority, truth.true_priority, p.classify_count),
+        "component": (p.component, truth.true_component, p.classify_count),
+        "team": (p.team, truth.true_assignee_team, p.assign_count),
+    }
+    credit, mistakes, major = 0.0, [], 0
+    for name, (got, want, count) in wanted.items():
+        if got == want:
+            credit += LABEL_WEIGHTS[name] * _decay(count)
+            if count > 1:
+                mistakes.append(f"{tid} {name}: right after {count - 1} relabel(s)")
+        else:
+            mistakes.append(f"{tid} {name}: {got or 'not set'}, expected {want}")
+    if p.severity and abs(SEVERITIES.index(p.severity) - SEVERITIES.index(truth.true_severity)) >= 2:
+        major += 1
+    if is_critical(truth) and not p.settled:
+        major += 1
+    return credit, mistakes, major
+
+
+def grade_episode(
+    task: Task, progress: Mapping[str, TicketProgress], invalid_actions: int = 0, no_op_actions: int = 0
+) -> GraderResult:
+    """Grade a triage state for `task` with its difficulty's weights (see module docstring)."""
+    truth = task.truth
+    credits: dict[str, float] = {}
+    mistakes: list[str] = []
+    major = 0
+    for tid in task.ticket_ids:
+        credit, found, majors = ticket_credit(tid, truth[tid], progress[tid])
+        credits[tid], major = credit, major + majors
+        mistakes.extend(found)
+    escalated = {tid for tid, p in progress.items() if p.escalated}
+    must_escalate = {tid for tid, t in truth.items() if t.should_escalate}
+    for tid in sorted(must_escalate - escalated):
+        mistakes.append(f"{tid}: not escalated, expected escalate_incident")
+        major += 1
+    mistakes.extend(f"{tid}: escalated, expected no escalation" for tid in sorted(escalated - must_escalate))
+
+    weight = {tid: CRITICAL_TICKET_WEIGHT[task.difficulty] if is_critical(t) else 1.0 for tid, t in truth.items()}
+    deadline = {t.ticket_id: t.sla_deadline_step for t in task.tickets if t.sla_deadline_step is not None}
+    on_time = [
+        credits[tid] if (progress[tid].settled_at_step or deadline[tid] + 1) <= deadline[tid] else 0.0
+        for tid in deadline
+    ]
+    critical = [
+        credits[tid] * (progress[tid].escalated or not truth[tid].should_escalate)
+        for tid, t in truth.items()
+        if is_critical(t)
+    ]
+    subscores = {
+        "tickets": sum(credits[t] * weight[t] for t in credits) / sum(weight.values()),
+        "duplicates": f1(
+            {(tid, p.duplicate_of) for tid, p in progress.items() if p.duplicate_of},
+            {(tid, t.duplicate_of) for tid, t in truth.items() if t.duplicate_of},
+        ),
+        "request_info": f1(
+            {tid for tid, p in progress.items() if p.info_requested},
+            {tid for tid, t in truth.items() if t.needs_more_info},
+        ),
+        "escalation": f1(escalated, must_escalate),
+        "sla": sum(on_time) / len(on_time) if on_time else 1.0,
+        "critical": sum(critical) / len(critical) if critical else 1.0,
+    }
+    weights = WEIGHTS[task.difficulty]
+    destroyed = sum(
+        1
+        for tid, t in truth.items()
+        if t.disposition == "fix" and progress[tid].final and not progress[tid].info_requested
+    )
+    penalty = DESTRUCTIVE_COST * destroyed + HYGIENE_COST * (invalid_actions + no_op_actions)
+    raw = sum(w * subscores[k] for k, w in weights.items()) - penalty
+    score = round(min(1.0, max(0.0, raw)), 6)
+    reported = {k: round(v, 6) for k, v in subscores.items() if k in weights}
+    reported["penalty"] = round(penalty, 6)
+    passed = score >= PASS_THRESHOLD and (task.difficulty != "easy" or major <= EASY_MAX_MAJOR_MISTAKES)
+    return GraderResult(task_id=task.task_id, score=score, subscores=reported, mistakes=mistakes, passed=passed)

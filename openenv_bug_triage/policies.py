@@ -1,0 +1,285 @@
+"""Reference policies: `random` (seeded), `heuristic` (handbook rules + keywords) and `oracle` (reads truth).
+
+Each policy maps an observation to an action dict. `run_episode` plays one episode in-process.
+The oracle is for tests and calibration only: it reads the hidden truth.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from .env import BugTriageEnv
+from .models import CLOSE_REASONS, PRIORITIES, SEVERITIES, GraderResult, ObservationModel, Severity, Ticket
+from .tasks import load_task, urgency_order
+from .world import load_world
+
+
+class Policy(Protocol):
+    """Anything that picks the next action from an observation."""
+
+    name: str
+
+    def reset(self, task_id: str, seed: int) -> None:
+        """Prepare for a new episode."""
+
+    def act(self, obs: ObservationModel) -> dict[str, Any]:
+        """The next action, as a plain dict."""
+
+
+# --------------------------------------------------------------------------- random
+
+
+@dataclass
+class RandomPolicy:
+    """Uniform over action types, with fields drawn from what the observation lists."""
+
+    name: str = "random"
+    rng: random.Random = field(default_factory=lambda: random.Random(0))
+
+    def reset(self, task_id: str, seed: int) -> None:
+        self.rng = random.Random(f"random-policy/{task_id}/{seed}")
+
+    def act(self, obs: ObservationModel) -> dict[str, Any]:
+        r = self.rng
+        ids = [q.ticket_id for q in obs.queue]
+        kind = r.choice(
+            [
+                "classify",
+                "assign",
+                "mark_duplicate",
+                "request_info",
+                "defer",
+                "close",
+                "escalate_incident",
+                "next_ticket",
+            ]
+        )
+        if kind == "classify":
+            return {
+                "action_type": kind,
+                "severity": r.choice(SEVERITIES),
+                "priority": r.choice(PRIORITIES),
+                "component": r.choice(obs.available_components),
+            }
+        if kind == "assign":
+            return {"action_type": kind, "team": r.choice(obs.available_teams)}
+        if kind == "mark_duplicate":
+            return {"action_type": kind, "duplicate_of": r.choice(ids)}
+        if kind == "defer":
+            return {"action_type": kind, "reason": "backlog"}
+        if kind == "close":
+            return {"action_type": kind, "reason": r.choice(CLOSE_REASONS)}
+        return {"action_type": kind}
+
+
+# --------------------------------------------------------------------------- heuristic
+
+_CLOSE_PATTERNS: list[tuple[str, str]] = [
+    ("won't_fix", r"internet explorer|\bie ?11\b|api v1\b|/v1/|android (?:[4-9])\b|ios 1[0-5]\b"),
+    (
+        "resolved",
+        r"after (?:upgrading|updating)|fixed (?:in|since|after)|went away after|no longer .* after (?:the )?update",
+    ),
+    (
+        "cannot_reproduce",
+        r"can(?:no|')t reproduce|could not reproduce|unable to reproduce|no longer (?:happens|reproduces)",
+    ),
+    ("invalid", r"works as (?:documented|designed|intended)|\bspam\b|test ticket|please ignore"),
+]
+_DEFER_PATTERN = r"feature request|would be (?:nice|great)|please add|it would help if|enhancement|could you add"
+_SEVERITY_PATTERNS: list[tuple[Severity, str]] = [
+    (
+        "sev0",
+        r"outage|down for (?:all|everyone)|all customers|every (?:customer|request|api call)|data loss|"
+        r"corrupt|another (?:customer|tenant)|other (?:customer|tenant)|nobody can|100% of",
+    ),
+    (
+        "sev1",
+        r"crash|can(?:no|')t (?:log ?in|sign in)|unable to (?:log ?in|sign in)|checkout fail|payment.* fail|"
+        r"timeout|timed out|no workaround|entire (?:team|org)",
+    ),
+    ("sev3", r"typo|misaligned|alignment|cosmetic|colou?r|tooltip|spelling|padding|font"),
+]
+_COMPONENT_PATTERNS: list[tuple[str, str]] = [
+    ("sso", r"\bsso\b|saml|okta|azure ad|single sign"),
+    ("email-delivery", r"e-?mails? (?:not|never|were not|are not)|not receiv\w* (?:the |any )?e-?mail"),
+    ("data-export", r"\bexport|\bcsv\b"),
+    ("search", r"\bsearch"),
+    ("reporting", r"\breport|dashboard|analytics"),
+    ("invoicing", r"invoice"),
+    ("payments", r"payment|checkout|\bcard\b|charged"),
+    ("push-notifications", r"push notif"),
+    ("permissions", r"permission|access denied|\brole\b|shar(?:e|ing)"),
+    ("login", r"log ?in|sign ?in|password|2fa"),
+    ("file-storage", r"attachment|upload|download"),
+    ("editor", r"editor|formatting|saving|document"),
+    ("ios-app", r"\bios\b|iphone|ipad"),
+    ("android-app", r"android"),
+    ("api-gateway", r"\b5\d\d\b|rate limit|gateway"),
+    ("public-api", r"\bapi\b|endpoint|webhook"),
+    ("database", r"database|postgres|replication|deadlock"),
+]
+
+
+def _text(t: Ticket) -> str:
+    return f"{t.title}\n{t.description}\n{t.log_excerpt or ''}".lower()
+
+
+def heuristic_severity(t: Ticket) -> Severity:
+    """Severity from keywords, capped at sev2 outside production."""
+    text = _text(t)
+    severity: Severity = "sev2"
+    for sev, pattern in _SEVERITY_PATTERNS:
+        if re.search(pattern, text):
+            severity = sev
+            break
+    if t.environment != "production" and severity in ("sev0", "sev1"):
+        severity = "sev2"
+    return severity
+
+
+def heuristic_component(t: Ticket) -> str:
+    """A candidate the text points at, else the reporter's first candidate."""
+    text = _text(t)
+    for comp, pattern in _COMPONENT_PATTERNS:
+        if re.search(pattern, text) and comp in t.component_candidates:
+            return comp
+    return t.component_candidates[0]
+
+
+def heuristic_plan(t: Ticket) -> list[dict[str, Any]]:
+    """The actions the handbook's rules of thumb suggest for one ticket, in order."""
+    world = load_world()
+    text = _text(t)
+    tid = t.ticket_id
+    hints = [h for h in t.suspected_duplicate_ids if h != tid]
+    if hints:
+        return [{"action_type": "mark_duplicate", "ticket_id": tid, "duplicate_of": hints[0]}]
+    if (
+        t.reporter_type != "monitoring"
+        and not t.repro_steps_present
+        and not t.logs_present
+        and len(t.description) < 300
+    ):
+        return [{"action_type": "request_info", "ticket_id": tid, "missing": ["repro", "logs"]}]
+    for reason, pattern in _CLOSE_PATTERNS:
+        if re.search(pattern, text):
+            return [{"action_type": "close", "ticket_id": tid, "reason": reason}]
+    if re.search(_DEFER_PATTERN, text):
+        return [{"action_type": "defer", "ticket_id": tid, "reason": "feature request"}]
+    severity = heuristic_severity(t)
+    component = heuristic_component(t)
+    plan: list[dict[str, Any]] = []
+    if world.needs_escalation(severity, t.environment):
+        plan.append({"action_type": "escalate_incident", "ticket_id": tid, "summary": t.title[:200]})
+    plan.append(
+        {
+            "action_type": "classify",
+            "ticket_id": tid,
+            "severity": severity,
+            "priority": world.priority_for(severity, t.customer_tier),
+            "component": component,
+        }
+    )
+    plan.append({"action_type": "assign", "ticket_id": tid, "team": world.owner[component]})
+    return plan
+
+
+@dataclass
+class HeuristicPolicy:
+    """Handbook rules and keyword matching on the focused ticket; no LLM, no truth."""
+
+    name: str = "heuristic"
+    _plan: deque = field(default_factory=deque)
+
+    def reset(self, task_id: str, seed: int) -> None:
+        self._plan = deque()
+
+    def act(self, obs: ObservationModel) -> dict[str, Any]:
+        if not self._plan or self._plan[0]["ticket_id"] != getattr(obs.current_ticket, "ticket_id", None):
+            if obs.current_ticket is None:
+                return {"action_type": "next_ticket"}
+            self._plan = deque(heuristic_plan(obs.current_ticket))
+        return self._plan.popleft()
+
+
+# --------------------------------------------------------------------------- oracle
+
+
+def oracle_actions(task_id: str) -> list[dict[str, Any]]:
+    """The correct triage of every ticket, most urgent SLA first (reads hidden truth)."""
+    task = load_task(task_id)
+    actions: list[dict[str, Any]] = []
+    for ticket in urgency_order(task.tickets):
+        tid, t = ticket.ticket_id, task.truth[ticket.ticket_id]
+        d = t.disposition
+        if d == "fix":
+            if t.should_escalate:
+                actions.append({"action_type": "escalate_incident", "ticket_id": tid})
+            actions.append(
+                {
+                    "action_type": "classify",
+                    "ticket_id": tid,
+                    "severity": t.true_severity,
+                    "priority": t.true_priority,
+                    "component": t.true_component,
+                }
+            )
+            actions.append({"action_type": "assign", "ticket_id": tid, "team": t.true_assignee_team})
+        elif d == "duplicate":
+            actions.append({"action_type": "mark_duplicate", "ticket_id": tid, "duplicate_of": t.duplicate_of})
+        elif d == "needs_info":
+            actions.append({"action_type": "request_info", "ticket_id": tid, "missing": ["repro", "logs"]})
+        elif d == "defer":
+            actions.append({"action_type": "defer", "ticket_id": tid, "reason": "feature request"})
+        else:
+            reason = next(r for r in CLOSE_REASONS if d == "close_" + r.replace("'", ""))
+            actions.append({"action_type": "close", "ticket_id": tid, "reason": reason})
+    return actions
+
+
+@dataclass
+class OraclePolicy:
+    """Plays the correct triage from the hidden truth. For tests and calibration only."""
+
+    name: str = "oracle"
+    _plan: deque = field(default_factory=deque)
+
+    def reset(self, task_id: str, seed: int) -> None:
+        self._plan = deque(oracle_actions(task_id))
+
+    def act(self, obs: ObservationModel) -> dict[str, Any]:
+        return self._plan.popleft() if self._plan else {"action_type": "next_ticket"}
+
+
+POLICIES: dict[str, type] = {"random": RandomPolicy, "heuristic": HeuristicPolicy, "oracle": OraclePolicy}
+
+
+@dataclass(frozen=True)
+class EpisodeResult:
+    """What one in-process episode produced."""
+
+    task_id: str
+    seed: int
+    grade: GraderResult
+    steps: int
+    rewards: tuple[float, ...]
+    invalid_actions: int
+
+
+def run_episode(policy: Policy, task_id: str, seed: int = 42) -> EpisodeResult:
+    """Play one whole episode of `task_id` with `policy` in-process."""
+    env = BugTriageEnv()
+    obs = env.reset(task_id=task_id, seed=seed)
+    policy.reset(task_id, seed)
+    rewards: list[float] = []
+    done = False
+    while not done:
+        obs, reward, done, _ = env.step(policy.act(obs))
+        rewards.append(reward.value)
+    state = env.state()
+    return EpisodeResult(task_id, seed, env.grade(), state.step_count, tuple(rewards), state.invalid_actions)

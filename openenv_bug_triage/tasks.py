@@ -1,0 +1,319 @@
+"""Load task fixtures, derive their visible hints, and refuse any fixture that breaks the handbook."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from .errors import FixtureError, UnknownTaskError
+from .models import Difficulty, TaskFixture, Ticket, TicketRecord, Truth
+from .world import DATA_DIR, World, load_world
+
+TASK_IDS: tuple[str, ...] = ("bug_triage_easy", "bug_triage_medium", "bug_triage_hard")
+DEFAULT_TASK_ID = "bug_triage_easy"
+
+# Duplicate hints: a text-similarity search over earlier reports, as trackers do.
+_HINT_THRESHOLD = 0.16
+_HINT_MAX = 2
+_STOPWORDS = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "been",
+        "but",
+        "by",
+        "can",
+        "cannot",
+        "do",
+        "does",
+        "for",
+        "from",
+        "has",
+        "have",
+        "i",
+        "if",
+        "in",
+        "is",
+        "it",
+        "its",
+        "my",
+        "no",
+        "not",
+        "of",
+        "on",
+        "or",
+        "our",
+        "so",
+        "that",
+        "the",
+        "their",
+        "them",
+        "then",
+        "there",
+        "this",
+        "to",
+        "too",
+        "was",
+        "we",
+        "were",
+        "when",
+        "which",
+        "while",
+        "will",
+        "with",
+        "you",
+        "your",
+        "after",
+        "before",
+        "all",
+        "any",
+        "also",
+        "again",
+        "into",
+        "just",
+        "more",
+        "now",
+        "only",
+        "same",
+        "since",
+        "some",
+        "than",
+        "they",
+        "what",
+        "get",
+        "got",
+        "still",
+        "us",
+        "me",
+        "he",
+        "she",
+        "his",
+        "her",
+        "who",
+        "why",
+        "how",
+        "out",
+        "up",
+    ]
+)
+
+
+@dataclass(frozen=True)
+class Task:
+    """A loaded task: visible tickets in fixture order, and their truth by ticket id."""
+
+    task_id: str
+    difficulty: Difficulty
+    description: str
+    step_budget: int
+    tickets: tuple[Ticket, ...]
+    truth: dict[str, Truth]
+
+    @property
+    def ticket_ids(self) -> tuple[str, ...]:
+        """Ticket ids in fixture order."""
+        return tuple(t.ticket_id for t in self.tickets)
+
+
+def _tokens(text: str) -> frozenset[str]:
+    words = re.findall(r"[a-z0-9][a-z0-9_\-]+", text.lower())
+    return frozenset(w for w in words if w not in _STOPWORDS and not w.isdigit())
+
+
+def suspected_duplicates(records: list[TicketRecord]) -> dict[str, list[str]]:
+    """For each ticket, the earlier reports whose visible text is most alike (Jaccard).
+
+    Uses only titles and descriptions, never truth, so it misses some real duplicates
+    and suggests some false ones, like a tracker's "possible duplicates" box.
+    """
+    bags = {r.ticket_id: _tokens(f"{r.title} {r.title} {r.description}") for r in records}
+    ordered = sorted(records, key=lambda r: (r.created_at, r.ticket_id))
+    hints: dict[str, list[str]] = {}
+    for i, rec in enumerate(ordered):
+        scored = []
+        for earlier in ordered[:i]:
+            a, b = bags[rec.ticket_id], bags[earlier.ticket_id]
+            sim = len(a & b) / len(a | b) if a | b else 0.0
+            if sim >= _HINT_THRESHOLD:
+                scored.append((-sim, earlier.ticket_id))
+        hints[rec.ticket_id] = [tid for _, tid in sorted(scored)[:_HINT_MAX]]
+    return hints
+
+
+def correct_steps(truth: Truth) -> int:
+    """Steps the correct triage of one ticket takes."""
+    if truth.disposition != "fix":
+        return 1
+    return 2 + int(truth.should_escalate)
+
+
+def urgency_order(tickets: list[Ticket] | tuple[Ticket, ...]) -> list[Ticket]:
+    """Tickets as the handbook says to work them: SLA deadline first, then the rest."""
+    return sorted(
+        tickets,
+        key=lambda t: (t.sla_deadline_step is None, t.sla_deadline_step or 0, t.created_at, t.ticket_id),
+    )
+
+
+def _fail(task_id: str, ticket_id: str | None, field: str, problem: str) -> FixtureError:
+    where = f"ticket {ticket_id}" if ticket_id else "task"
+    return FixtureError(f"{task_id}: {where}, field '{field}': {problem}")
+
+
+def _check_record(fx: TaskFixture, rec: TicketRecord, by_id: dict[str, TicketRecord], world: World) -> None:
+    t, tid, task = rec.truth, rec.ticket_id, fx.task_id
+    if rec.service not in world.services:
+        raise _fail(task, tid, "service", f"'{rec.service}' is not a service; use one of {list(world.services)}")
+    for comp in rec.component_candidates:
+        if comp not in world.owner:
+            raise _fail(task, tid, "component_candidates", f"'{comp}' is not a component")
+    if t.true_component not in world.owner:
+        raise _fail(task, tid, "truth.true_component", f"'{t.true_component}' is not a component")
+    if world.owner[t.true_component] != t.true_assignee_team:
+        raise _fail(
+            task,
+            tid,
+            "truth.true_assignee_team",
+            f"'{t.true_component}' is owned by '{world.owner[t.true_component]}', not '{t.true_assignee_team}'",
+        )
+    if fx.difficulty != "hard" and t.true_component not in rec.component_candidates:
+        raise _fail(task, tid, "component_candidates", "must hold the true component outside the hard task")
+    expected_priority = world.priority_for(t.true_severity, rec.customer_tier)
+    if t.true_priority != expected_priority:
+        raise _fail(
+            task,
+            tid,
+            "truth.true_priority",
+            f"{t.true_severity} for a {rec.customer_tier} customer is {expected_priority}, not {t.true_priority}",
+        )
+    if (t.disposition == "duplicate") != (t.duplicate_of is not None):
+        raise _fail(task, tid, "truth.duplicate_of", "must be set exactly when disposition is 'duplicate'")
+    if t.duplicate_of is not None:
+        canonical = by_id.get(t.duplicate_of)
+        if canonical is None or canonical.ticket_id == tid:
+            raise _fail(task, tid, "truth.duplicate_of", f"'{t.duplicate_of}' is not another ticket of this task")
+        if canonical.truth.disposition == "duplicate":
+            raise _fail(task, tid, "truth.duplicate_of", f"'{t.duplicate_of}' is itself a duplicate")
+        if canonical.created_at >= rec.created_at:
+            raise _fail(task, tid, "truth.duplicate_of", f"'{t.duplicate_of}' must be created before the duplicate")
+    if t.needs_more_info != (t.disposition == "needs_info"):
+        raise _fail(task, tid, "truth.needs_more_info", "must be true exactly when disposition is 'needs_info'")
+    if t.disposition == "needs_info" and (
+        rec.repro_steps_present or rec.logs_present or rec.reporter_type == "monitoring"
+    ):
+        raise _fail(
+            task,
+            tid,
+            "truth.disposition",
+            "needs_info requires a non-monitoring report with no repro steps and no logs",
+        )
+    wanted_escalation = t.disposition == "fix" and world.needs_escalation(t.true_severity, rec.environment)
+    if t.should_escalate != wanted_escalation:
+        raise _fail(
+            task,
+            tid,
+            "truth.should_escalate",
+            f"must be {wanted_escalation}: escalate exactly the bugs to fix that are sev0/sev1 in production",
+        )
+    if rec.environment != "production" and t.true_severity in ("sev0", "sev1"):
+        raise _fail(task, tid, "truth.true_severity", "a defect outside production is at most sev2")
+    if rec.log_excerpt and not rec.logs_present:
+        raise _fail(task, tid, "logs_present", "must be true when log_excerpt is given")
+
+
+def _check_budget(fx: TaskFixture, tickets: list[Ticket], truth: dict[str, Truth]) -> None:
+    used = 0
+    for ticket in urgency_order(tickets):
+        used += correct_steps(truth[ticket.ticket_id])
+        if ticket.sla_deadline_step is not None and used > ticket.sla_deadline_step:
+            raise _fail(
+                fx.task_id,
+                ticket.ticket_id,
+                "sla_policy",
+                f"correct triage in SLA order settles it at step {used}, after its deadline {ticket.sla_deadline_step}",
+            )
+    if used > fx.step_budget:
+        raise _fail(
+            fx.task_id, None, "step_budget", f"{fx.step_budget} is less than the {used} steps correct triage needs"
+        )
+
+
+def build_task(fx: TaskFixture, world: World | None = None) -> Task:
+    """Validate a parsed fixture against the handbook and derive its visible hints."""
+    world = world or load_world()
+    by_id: dict[str, TicketRecord] = {}
+    for rec in fx.tickets:
+        if rec.ticket_id in by_id:
+            raise _fail(fx.task_id, rec.ticket_id, "ticket_id", "is not unique")
+        by_id[rec.ticket_id] = rec
+    for rec in fx.tickets:
+        _check_record(fx, rec, by_id, world)
+    hints = suspected_duplicates(list(fx.tickets))
+    deadlines = {"enterprise": fx.sla_policy.enterprise, "pro": fx.sla_policy.pro, "free": None}
+    tickets = [
+        Ticket(
+            **rec.model_dump(exclude={"truth"}),
+            suspected_duplicate_ids=hints[rec.ticket_id],
+            sla_deadline_step=deadlines[rec.customer_tier],
+        )
+        for rec in fx.tickets
+    ]
+    truth = {rec.ticket_id: rec.truth for rec in fx.tickets}
+    _check_budget(fx, tickets, truth)
+    return Task(fx.task_id, fx.difficulty, fx.description, fx.step_budget, tuple(tickets), truth)
+
+
+def parse_fixture(raw: dict, source: str = "fixture") -> TaskFixture:
+    """Parse fixture JSON into a `TaskFixture`, naming the offending ticket on error."""
+    try:
+        return TaskFixture.model_validate(raw)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = err["loc"]
+        where = ""
+        if len(loc) >= 2 and loc[0] == "tickets" and isinstance(loc[1], int):
+            tickets = raw.get("tickets", [])
+            tid = tickets[loc[1]].get("ticket_id", f"#{loc[1]}") if isinstance(tickets[loc[1]], dict) else f"#{loc[1]}"
+            where = f"ticket {tid}, "
+            loc = loc[2:]
+        field = ".".join(str(p) for p in loc)
+        raise FixtureError(f"{source}: {where}field '{field}': {err['msg']}") from None
+
+
+def load_task_file(path: Path) -> Task:
+    """Load and validate one fixture file."""
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    fx = parse_fixture(raw, source=path.name)
+    if fx.task_id != path.stem:
+        raise _fail(fx.task_id, None, "task_id", f"must match the file name '{path.stem}'")
+    return build_task(fx)
+
+
+@cache
+def load_task(task_id: str) -> Task:
+    """Load a shipped task by id (cached per process; tasks are immutable)."""
+    if task_id not in TASK_IDS:
+        raise UnknownTaskError(f"unknown task_id '{task_id}'; choose one of {list(TASK_IDS)}")
+    return load_task_file(DATA_DIR / "tasks" / f"{task_id}.json")
+
+
+def load_all_tasks() -> dict[str, Task]:
+    """Every shipped task, checking that ticket ids are unique across tasks."""
+    tasks = {tid: load_task(tid) for tid in TASK_IDS}
+    seen: dict[str, str] = {}
+    for task in tasks.values():
+        for tid in task.ticket_ids:
+            if tid in seen:
+                raise _fail(task.task_id, tid, "ticket_id", f"also used in {seen[tid]}")
+            seen[tid] = task.task_id
+    return tasks

@@ -1,0 +1,59 @@
+"""The fictional organisation: teams, components, ownership and the handbook's rules."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from .models import Priority, Severity, Tier
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+
+
+@dataclass(frozen=True)
+class World:
+    """The organisation every task is set in, as `data/world.json` describes it."""
+
+    teams: tuple[str, ...]
+    components: tuple[str, ...]
+    services: tuple[str, ...]
+    owner: dict[str, str]
+    priority_rule: dict[str, dict[str, str]]
+    escalate_severities: frozenset[str]
+    escalate_environment: str
+
+    def priority_for(self, severity: Severity, tier: Tier) -> Priority:
+        """The handbook's priority for a severity and a customer tier."""
+        return self.priority_rule[severity][tier]  # type: ignore[return-value]
+
+    def needs_escalation(self, severity: Severity, environment: str) -> bool:
+        """True when the handbook requires `escalate_incident` for a bug to fix."""
+        return severity in self.escalate_severities and environment == self.escalate_environment
+
+
+def _read_world(path: Path) -> World:
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    owner = {comp: team for comps in raw["services"].values() for comp, team in comps.items()}
+    return World(
+        teams=tuple(sorted(raw["teams"])),
+        components=tuple(sorted(owner)),
+        services=tuple(sorted(raw["services"])),
+        owner=owner,
+        priority_rule=raw["priority_rule"],
+        escalate_severities=frozenset(raw["escalate_severities"]),
+        escalate_environment=raw["escalate_environment"],
+    )
+
+
+@cache
+def load_world() -> World:
+    """The world shipped in `data/world.json` (read once per process)."""
+    return _read_world(DATA_DIR / "world.json")
+
+
+@cache
+def load_handbook() -> str:
+    """The triage handbook that agents read (`data/handbook.md`)."""
+    return (DATA_DIR / "handbook.md").read_text(encoding="utf-8")
