@@ -35,9 +35,9 @@ VALUES: dict[RewardComponent, float] = {
     C.CORRECT_DUPLICATE: 0.15,
     C.CORRECT_REQUEST_INFO: 0.10,
     C.CORRECT_ESCALATION: 0.15,
-    C.CORRECT_DISPOSITION: 0.10,
+    C.CORRECT_OUTCOME: 0.10,
     C.DESTRUCTIVE: -0.20,
-    C.WRONG_DISPOSITION: -0.05,
+    C.WRONG_OUTCOME: -0.05,
     C.UNNEEDED_REQUEST_INFO: -0.05,
     C.FALSE_ESCALATION: -0.10,
     C.MISSED_ESCALATION: -0.15,
@@ -90,7 +90,7 @@ def _settle(components: Components, truth: Truth, correct: bool, good: RewardCom
     elif truth.disposition == "fix":
         _add(components, C.DESTRUCTIVE)
     else:
-        _add(components, C.WRONG_DISPOSITION)
+        _add(components, C.WRONG_OUTCOME)
 
 
 def ticket_action_reward(
@@ -118,9 +118,9 @@ def ticket_action_reward(
     elif isinstance(action, RequestInfoAction):
         _add(out, C.CORRECT_REQUEST_INFO if truth.needs_more_info else C.UNNEEDED_REQUEST_INFO)
     elif isinstance(action, DeferAction):
-        _settle(out, truth, truth.disposition == "defer", C.CORRECT_DISPOSITION)
+        _settle(out, truth, truth.disposition == "defer", C.CORRECT_OUTCOME)
     elif isinstance(action, CloseAction):
-        _settle(out, truth, CLOSE_DISPOSITION[action.reason] == truth.disposition, C.CORRECT_DISPOSITION)
+        _settle(out, truth, CLOSE_DISPOSITION[action.reason] == truth.disposition, C.CORRECT_OUTCOME)
     elif isinstance(action, EscalateIncidentAction):
         _add(out, C.CORRECT_ESCALATION if truth.should_escalate else C.FALSE_ESCALATION)
     return out

@@ -1,0 +1,120 @@
+"""Reward shaping as pure functions: values, no farming, clamping."""
+
+from __future__ import annotations
+
+import pytest
+
+from openenv_bug_triage import reward as rw
+from openenv_bug_triage.env import BugTriageEnv
+from openenv_bug_triage.models import ACTION_ADAPTER, TicketProgress, Truth
+from openenv_bug_triage.policies import oracle_actions
+from openenv_bug_triage.tasks import load_task
+from openenv_bug_triage.triage import apply_action
+
+BUG = Truth(true_severity="sev1", true_priority="p0", true_component="sso", true_assignee_team="identity",
+            needs_more_info=False, should_escalate=True, disposition="fix")
+DUP = BUG.model_copy(update={"disposition": "duplicate", "duplicate_of": "BT-1", "should_escalate": False})
+VAGUE = BUG.model_copy(update={"disposition": "needs_info", "needs_more_info": True, "should_escalate": False})
+WONTFIX = BUG.model_copy(update={"disposition": "close_wont_fix", "should_escalate": False})
+
+
+def act(action: dict, truth: Truth, before: TicketProgress | None = None) -> tuple[dict, TicketProgress]:
+    """Apply one action to one ticket; return its reward components and the new progress."""
+    before = before or TicketProgress()
+    parsed = ACTION_ADAPTER.validate_python(action)
+    after = apply_action(parsed, before, step=1)
+    return rw.ticket_action_reward(parsed, before, after, truth), after
+
+
+CLASSIFY_OK = {"action_type": "classify", "severity": "sev1", "priority": "p0", "component": "sso"}
+
+
+def test_first_correct_classify_earns_each_label():
+    comps, _ = act(CLASSIFY_OK, BUG)
+    assert comps == {"correct_severity": 0.2, "correct_priority": 0.15, "correct_component": 0.15}
+
+
+def test_partly_wrong_classify_earns_only_the_right_labels():
+    comps, _ = act({**CLASSIFY_OK, "severity": "sev3"}, BUG)
+    assert comps == {"correct_priority": 0.15, "correct_component": 0.15}
+
+
+def test_labels_cannot_be_farmed_by_relabelling():
+    comps, p = act({**CLASSIFY_OK, "severity": "sev3"}, BUG)
+    comps, p = act(CLASSIFY_OK, BUG, p)
+    assert comps == {"relabel": -0.05}
+    comps, p = act(CLASSIFY_OK, BUG, p)
+    assert comps == {"no_op": -0.02}
+    assert p.classify_count == 2
+
+
+def test_assign_team():
+    assert act({"action_type": "assign", "team": "identity"}, BUG)[0] == {"correct_team": 0.1}
+    assert act({"action_type": "assign", "team": "billing"}, BUG)[0] == {}
+    _, p = act({"action_type": "assign", "team": "billing"}, BUG)
+    assert act({"action_type": "assign", "team": "identity"}, BUG, p)[0] == {"relabel": -0.05}
+
+
+def test_duplicates():
+    assert act({"action_type": "mark_duplicate", "duplicate_of": "BT-1"}, DUP)[0] == {"correct_duplicate": 0.15}
+    assert act({"action_type": "mark_duplicate", "duplicate_of": "BT-2"}, DUP)[0] == {"wrong_outcome": -0.05}
+    assert act({"action_type": "mark_duplicate", "duplicate_of": "BT-2"}, BUG)[0] == {"destructive_action": -0.2}
+
+
+def test_close_and_defer_are_destructive_on_real_bugs():
+    assert act({"action_type": "close", "reason": "invalid"}, BUG)[0] == {"destructive_action": -0.2}
+    assert act({"action_type": "defer", "reason": "later"}, BUG)[0] == {"destructive_action": -0.2}
+    assert act({"action_type": "close", "reason": "won't_fix"}, WONTFIX)[0] == {"correct_outcome": 0.1}
+    assert act({"action_type": "close", "reason": "invalid"}, WONTFIX)[0] == {"wrong_outcome": -0.05}
+
+
+def test_request_info():
+    assert act({"action_type": "request_info"}, VAGUE)[0] == {"correct_request_info": 0.1}
+    assert act({"action_type": "request_info"}, BUG)[0] == {"unneeded_request_info": -0.05}
+
+
+def test_escalation_pays_once():
+    comps, p = act({"action_type": "escalate_incident"}, BUG)
+    assert comps == {"correct_escalation": 0.15}
+    assert act({"action_type": "escalate_incident"}, BUG, p)[0] == {"no_op": -0.02}
+    assert act({"action_type": "escalate_incident"}, DUP)[0] == {"false_escalation": -0.1}
+
+
+def test_combine_clamps_to_unit_interval():
+    assert rw.combine({"a": 0.8}, {"b": 0.7}) == (1.0, {"a": 0.8, "b": 0.7})
+    assert rw.combine({"a": -0.9}, {"a": -0.9})[0] == -1.0
+
+
+def test_terminal_terms():
+    truth = {"A": BUG, "B": WONTFIX}
+    unsettled = {"A": TicketProgress(), "B": TicketProgress()}
+    assert rw.terminal_reward(truth, unsettled, budget_exhausted=True) == {
+        "missed_escalation": -0.15, "critical_left_penalty": -0.1}
+    perfect = {
+        "A": TicketProgress(severity="sev1", priority="p0", component="sso", team="identity", escalated=True),
+        "B": TicketProgress(close_reason="won't_fix"),
+    }
+    assert rw.terminal_reward(truth, perfect, budget_exhausted=False) == {"critical_done_bonus": 0.1}
+
+
+def test_sla_breach_is_charged_once_when_the_deadline_passes():
+    task = load_task("bug_triage_hard")
+    env = BugTriageEnv()
+    env.reset(task_id=task.task_id, seed=42)
+    deadline = min(t.sla_deadline_step for t in task.tickets if t.sla_deadline_step)
+    n = sum(1 for t in task.tickets if t.sla_deadline_step == deadline)
+    charged = []
+    for _ in range(deadline + 3):
+        _, reward, _, _ = env.step({"action_type": "next_ticket"})
+        charged.append(reward.components.get("sla_breach", 0.0))
+    assert charged[deadline] == pytest.approx(-0.05 * n)
+    assert sum(1 for c in charged if c) == 1
+
+
+def test_oracle_episode_earns_the_critical_bonus_on_its_last_step():
+    env = BugTriageEnv()
+    env.reset(task_id="bug_triage_medium", seed=42)
+    for action in oracle_actions("bug_triage_medium"):
+        obs, reward, done, _ = env.step(action)
+    assert done and reward.components.get("critical_done_bonus") == 0.1
+    assert all(v > 0 for v in obs.score_breakdown.values()), obs.score_breakdown
