@@ -195,8 +195,9 @@ def test_urgent_count_follows_the_agents_own_severity():
     task = load_task("bug_triage_hard")
     free = next(t.ticket_id for t in task.tickets if t.sla_deadline_step is None)
     before = obs.urgent_count
-    obs, _, _, _ = env.step({"action_type": "classify", "ticket_id": free, "severity": "sev0", "priority": "p0",
-                             "component": "database"})
+    obs, _, _, _ = env.step(
+        {"action_type": "classify", "ticket_id": free, "severity": "sev0", "priority": "p0", "component": "database"}
+    )
     assert obs.urgent_count == before + 1
 
 

@@ -11,8 +11,15 @@ from openenv_bug_triage.policies import oracle_actions
 from openenv_bug_triage.tasks import load_task
 from openenv_bug_triage.triage import apply_action
 
-BUG = Truth(true_severity="sev1", true_priority="p0", true_component="sso", true_assignee_team="identity",
-            needs_more_info=False, should_escalate=True, disposition="fix")
+BUG = Truth(
+    true_severity="sev1",
+    true_priority="p0",
+    true_component="sso",
+    true_assignee_team="identity",
+    needs_more_info=False,
+    should_escalate=True,
+    disposition="fix",
+)
 DUP = BUG.model_copy(update={"disposition": "duplicate", "duplicate_of": "BT-1", "should_escalate": False})
 VAGUE = BUG.model_copy(update={"disposition": "needs_info", "needs_more_info": True, "should_escalate": False})
 WONTFIX = BUG.model_copy(update={"disposition": "close_wont_fix", "should_escalate": False})
@@ -89,7 +96,9 @@ def test_terminal_terms():
     truth = {"A": BUG, "B": WONTFIX}
     unsettled = {"A": TicketProgress(), "B": TicketProgress()}
     assert rw.terminal_reward(truth, unsettled, budget_exhausted=True) == {
-        "missed_escalation": -0.15, "critical_left_penalty": -0.1}
+        "missed_escalation": -0.15,
+        "critical_left_penalty": -0.1,
+    }
     perfect = {
         "A": TicketProgress(severity="sev1", priority="p0", component="sso", team="identity", escalated=True),
         "B": TicketProgress(close_reason="won't_fix"),

@@ -1,0 +1,105 @@
+"""Rewards and grades cannot be gamed: degenerate and trial-and-error policies stay low."""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from openenv_bug_triage.env import BugTriageEnv
+from openenv_bug_triage.models import PRIORITIES, SEVERITIES, ObservationModel
+from openenv_bug_triage.policies import HeuristicPolicy, RandomPolicy, run_episode
+from openenv_bug_triage.tasks import TASK_IDS
+from openenv_bug_triage.world import load_world
+
+SEEDS = (1, 2, 3, 42)
+
+
+@dataclass
+class Constant:
+    """Always the same kind of move on the focused ticket."""
+
+    name: str
+    make: Any
+
+    def reset(self, task_id: str, seed: int) -> None:
+        self.escalated: set[str] = set()
+
+    def act(self, obs: ObservationModel) -> dict:
+        return self.make(self, obs)
+
+
+def _escalate_all(self: Constant, obs: ObservationModel) -> dict:
+    tid = obs.current_ticket.ticket_id if obs.current_ticket else None
+    if tid and tid not in self.escalated:
+        self.escalated.add(tid)
+        return {"action_type": "escalate_incident"}
+    return {"action_type": "next_ticket"}
+
+
+def _duplicate_all(self: Constant, obs: ObservationModel) -> dict:
+    first, second = obs.queue[0].ticket_id, obs.queue[1].ticket_id
+    tid = obs.current_ticket.ticket_id if obs.current_ticket else first
+    return {"action_type": "mark_duplicate", "duplicate_of": second if tid == first else first}
+
+
+DEGENERATE = {
+    "only_next_ticket": lambda self, obs: {"action_type": "next_ticket"},
+    "close_everything": lambda self, obs: {"action_type": "close", "reason": "invalid"},
+    "defer_everything": lambda self, obs: {"action_type": "defer", "reason": "later"},
+    "info_everything": lambda self, obs: {"action_type": "request_info"},
+    "escalate_everything": _escalate_all,
+    "duplicate_everything": _duplicate_all,
+}
+
+
+@pytest.mark.parametrize("task_id", TASK_IDS)
+@pytest.mark.parametrize("name", DEGENERATE)
+def test_degenerate_policies_score_at_most_015(task_id, name):
+    for seed in SEEDS:
+        assert run_episode(Constant(name, DEGENERATE[name]), task_id, seed).grade.score <= 0.15
+
+
+def play_trial_and_error(task_id: str, seed: int) -> float:
+    """Try every severity/priority pair on each ticket, keep what the reward favoured; return the score."""
+    world = load_world()
+    env = BugTriageEnv()
+    obs = env.reset(task_id=task_id, seed=seed)
+    done = False
+    while not done and obs.current_ticket is not None:
+        t = obs.current_ticket
+        component = t.component_candidates[0]
+        best, best_reward = None, -2.0
+        for sev, pri in zip(SEVERITIES, PRIORITIES, strict=True):
+            obs, reward, done, _ = env.step(
+                {"action_type": "classify", "severity": sev, "priority": pri, "component": component}
+            )
+            if reward.value > best_reward:
+                best, best_reward = (sev, pri), reward.value
+            if done:
+                break
+        if done:
+            break
+        obs, _, done, _ = env.step(
+            {"action_type": "classify", "severity": best[0], "priority": best[1], "component": component}
+        )
+        if not done:
+            obs, _, done, _ = env.step({"action_type": "assign", "team": world.owner[component]})
+    return env.grade().score
+
+
+@pytest.mark.parametrize("task_id", TASK_IDS)
+def test_trial_and_error_scores_below_the_heuristic(task_id):
+    trial = statistics.fmean(play_trial_and_error(task_id, s) for s in SEEDS)
+    heuristic = statistics.fmean(run_episode(HeuristicPolicy(), task_id, s).grade.score for s in SEEDS)
+    assert trial < heuristic
+
+
+@pytest.mark.parametrize("task_id", TASK_IDS)
+def test_random_is_low_and_heuristic_is_clearly_between(task_id):
+    rand = statistics.fmean(run_episode(RandomPolicy(), task_id, s).grade.score for s in SEEDS)
+    heuristic = statistics.fmean(run_episode(HeuristicPolicy(), task_id, s).grade.score for s in SEEDS)
+    assert rand <= 0.25
+    assert rand + 0.1 < heuristic < 0.9
