@@ -15,6 +15,7 @@ from .actions import ActionParseError, parse_action
 from .errors import EpisodeDoneError, InvalidSeedError, ResetNeededError
 from .grader import grade_episode
 from .models import (
+    UNSETTLED_STATUSES,
     ActionResult,
     GraderResult,
     NextTicketAction,
@@ -190,9 +191,9 @@ class BugTriageEnv:
     def _observe(self, result: ActionResult | None) -> ObservationModel:
         ep = self._ep
         assert ep is not None
-        tickets = {t.ticket_id: t for t in ep.task.tickets}
-        open_ids = ep.unsettled()
-        focused = ep.focused_id
+        tickets = ep.task.by_id
+        status = {tid: ep.progress[tid].status for tid in ep.order}
+        open_ids = [tid for tid in ep.order if status[tid] in UNSETTLED_STATUSES]
         urgent = [
             tid
             for tid in open_ids
@@ -208,15 +209,16 @@ class BugTriageEnv:
                 ticket_id=tid,
                 title=tickets[tid].title,
                 customer_tier=tickets[tid].customer_tier,
-                status=ep.progress[tid].status,
+                status=status[tid],
                 sla_deadline_step=tickets[tid].sla_deadline_step,
                 escalated=ep.progress[tid].escalated,
             )
             for tid in ep.order
         ]
+        focused = ep.focused_id
         return ObservationModel(
             task_id=ep.task.task_id,
-            current_ticket=None if ep.progress[focused].settled else tickets[focused],
+            current_ticket=tickets[focused] if status[focused] in UNSETTLED_STATUSES else None,
             queue=queue,
             remaining_count=len(open_ids),
             urgent_count=len(urgent),

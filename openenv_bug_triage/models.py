@@ -208,6 +208,8 @@ ACTION_TYPES: tuple[str, ...] = (
 
 TicketStatus = Literal["open", "classified", "assigned", "triaged", "duplicate", "awaiting_info", "deferred", "closed"]
 
+UNSETTLED_STATUSES: frozenset[str] = frozenset({"open", "classified", "assigned"})
+
 
 class TicketProgress(Strict):
     """What the agent has done to one ticket. Built only from the agent's own actions."""
@@ -247,7 +249,7 @@ class TicketProgress(Strict):
     @property
     def settled(self) -> bool:
         """True once the ticket needs no more triage."""
-        return self.status not in ("open", "classified", "assigned")
+        return self.status not in UNSETTLED_STATUSES
 
     @property
     def final(self) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -123,6 +123,11 @@ class Task:
     def ticket_ids(self) -> tuple[str, ...]:
         """Ticket ids in fixture order."""
         return tuple(t.ticket_id for t in self.tickets)
+
+    @cached_property
+    def by_id(self) -> dict[str, Ticket]:
+        """Visible tickets by id."""
+        return {t.ticket_id: t for t in self.tickets}
 
 
 def _tokens(text: str) -> frozenset[str]:
