@@ -71,7 +71,7 @@ class BugTriageEnv:
         self, task_id: str | None = None, seed: int | None = None, episode_id: str | None = None
     ) -> ObservationModel:
         """Start an episode of `task_id` (default easy) with the queue shuffled by `seed` (default 42)."""
-        task = load_task(task_id or DEFAULT_TASK_ID)
+        task = load_task(DEFAULT_TASK_ID if task_id is None else task_id)
         seed = DEFAULT_SEED if seed is None else seed
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
             raise InvalidSeedError(f"seed must be an integer from 0 to {MAX_SEED}, got {seed!r}")

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 from .models import Priority, Severity, Tier
 
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+DATA_DIR = Path(os.environ.get("BUG_TRIAGE_DATA_DIR") or Path(__file__).resolve().parent.parent / "data")
+"""Handbook, world and task fixtures; `BUG_TRIAGE_DATA_DIR` points elsewhere (default: the repo's data/)."""
 
 
 @dataclass(frozen=True)
