@@ -1,0 +1,183 @@
+"""Command line of `scripts/baseline_inference.py`: parse, build the agent and environment, run, report.
+
+Exit codes: 0 done; 1 mean score below `--min-score`; 2 usage error or missing API key;
+3 stopped early because the model endpoint or the environment server failed (the partial
+artifact is still written).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import TextIO
+
+from .. import __version__
+from ..env import DEFAULT_SEED, MAX_SEED, BugTriageEnv
+from ..policies import HeuristicPolicy, RandomPolicy
+from ..tasks import TASK_IDS
+from .artifact import RunInfo, build_artifact, format_table, write_artifact
+from .chat import ChatClient, ChatSettings
+from .http_env import HttpEnvClient
+from .llm import LLMAgent
+from .prompt import handbook_sha256, load_template
+from .runner import Agent, EventLog, PolicyAgent, Progress, TriageEnv, run_tasks
+
+EXIT_OK, EXIT_BELOW_MIN_SCORE, EXIT_USAGE, EXIT_STOPPED = 0, 1, 2, 3
+DEFAULT_OUTPUT = Path("artifacts/baseline_scores.json")
+AGENTS = ("llm", "heuristic", "random")
+KEY_VARIABLES = ("OPENAI_API_KEY", "HF_TOKEN")
+BASE_URL_VARIABLES = ("OPENAI_BASE_URL", "API_BASE_URL")
+HF_ROUTER_URL = "https://router.huggingface.co/v1"
+
+
+def _bounded(kind: Callable[[str], float], low: float, high: float) -> Callable[[str], float]:
+    def check(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a valid {kind.__name__}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text} is outside {low:g}..{high:g}")
+        return value
+
+    check.__name__ = kind.__name__
+    return check
+
+
+def task_list(text: str) -> list[str]:
+    """Task ids from `easy,bug_triage_medium` style text (short names allowed)."""
+    ids = []
+    for name in filter(None, (part.strip() for part in text.split(","))):
+        task_id = name if name in TASK_IDS else f"bug_triage_{name}"
+        if task_id not in TASK_IDS:
+            raise argparse.ArgumentTypeError(f"unknown task {name!r}; choose from {', '.join(TASK_IDS)}")
+        ids.append(task_id)
+    return ids
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The script's arguments."""
+    p = argparse.ArgumentParser(
+        prog="baseline_inference.py",
+        description="Run a baseline agent over the bug-triage tasks and write artifacts/baseline_scores.json.",
+        epilog="The LLM agent reads OPENAI_API_KEY (or HF_TOKEN), OPENAI_BASE_URL (or API_BASE_URL; default "
+        f"OpenAI's API, or {HF_ROUTER_URL} when only HF_TOKEN is set) and MODEL_NAME. "
+        "Exit codes: 0 done, 1 mean below --min-score, 2 usage error or missing key, 3 stopped early "
+        "(endpoint or server down; partial artifact written). Event lines go to stdout, the table to stderr.",
+    )
+    p.add_argument("--model", help="model name for --agent llm (default: $MODEL_NAME)")
+    p.add_argument(
+        "--seed", type=_bounded(int, 0, MAX_SEED), default=DEFAULT_SEED, help="episode and API seed (default: 42)"
+    )
+    p.add_argument("--agent", choices=AGENTS, default="llm", help="who acts (default: llm)")
+    p.add_argument("--tasks", type=task_list, nargs="+", help="tasks to run, comma- or space-separated (default: all)")
+    p.add_argument("--env-url", help="drive a running environment server at this URL instead of in-process")
+    p.add_argument("--output", type=Path, default=DEFAULT_OUTPUT, help=f"artifact path (default: {DEFAULT_OUTPUT})")
+    p.add_argument("--min-score", type=_bounded(float, 0.0, 1.0), help="exit 1 when the mean score is below this")
+    p.add_argument(
+        "--max-attempts", type=_bounded(int, 1, 5), default=2, help="model calls per step before falling back"
+    )
+    p.add_argument(
+        "--request-timeout", type=_bounded(float, 0.01, 3600), default=60.0, help="seconds per model request"
+    )
+    p.add_argument("--api-retries", type=_bounded(int, 0, 10), default=4, help="retries of a failed model request")
+    p.add_argument("--retry-backoff", type=_bounded(float, 0.0, 60.0), default=1.0, help="first retry delay, doubling")
+    return p
+
+
+def _first(environ: Mapping[str, str], names: Sequence[str]) -> str | None:
+    return next((environ[n] for n in names if environ.get(n)), None)
+
+
+class SetupError(Exception):
+    """The command line and environment variables do not describe a runnable LLM agent."""
+
+
+def chat_settings(args: argparse.Namespace, environ: Mapping[str, str]) -> ChatSettings:
+    """Model, key and endpoint for `--agent llm` from the arguments and environment variables."""
+    model = args.model or environ.get("MODEL_NAME")
+    if not model:
+        raise SetupError("--agent llm needs a model: pass --model NAME or set MODEL_NAME")
+    api_key = _first(environ, KEY_VARIABLES)
+    if not api_key:
+        raise SetupError(
+            "--agent llm needs an API key: set OPENAI_API_KEY (or HF_TOKEN), and OPENAI_BASE_URL "
+            "(or API_BASE_URL) for a server other than OpenAI; or run without a model: --agent heuristic"
+        )
+    base_url = _first(environ, BASE_URL_VARIABLES)
+    if base_url is None and not environ.get("OPENAI_API_KEY"):  # an HF token alone means the HF router
+        base_url = HF_ROUTER_URL
+    return ChatSettings(
+        model=model,
+        api_key=api_key,
+        base_url=base_url,
+        seed=args.seed,
+        timeout=args.request_timeout,
+        api_retries=args.api_retries,
+        backoff=args.retry_backoff,
+    )
+
+
+def make_agent(args: argparse.Namespace, environ: Mapping[str, str]) -> Agent:
+    """The agent `--agent` names; for `llm`, `args.model` is set to the model actually used."""
+    if args.agent == "heuristic":
+        return PolicyAgent(HeuristicPolicy())
+    if args.agent == "random":
+        return PolicyAgent(RandomPolicy())
+    settings = chat_settings(args, environ)
+    args.model = settings.model
+    return LLMAgent(ChatClient(settings), max_attempts=args.max_attempts)
+
+
+def _run_info(args: argparse.Namespace) -> RunInfo:
+    llm = args.agent == "llm"
+    return RunInfo(
+        agent=args.agent,
+        model=args.model if llm else args.agent,
+        seed=args.seed,
+        version=__version__,
+        env=args.env_url or "in-process",
+        prompt_sha256=load_template().sha256 if llm else None,
+        handbook_sha256=handbook_sha256() if llm else None,
+        max_attempts=args.max_attempts if llm else None,
+        temperature=0.0 if llm else None,
+    )
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    environ: Mapping[str, str] | None = None,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
+    """Run the baseline; returns the exit code."""
+    environ = os.environ if environ is None else environ
+    out, err = out or sys.stdout, err or sys.stderr
+    args = build_parser().parse_args(argv)
+    task_ids = list(dict.fromkeys(t for group in args.tasks for t in group)) if args.tasks else list(TASK_IDS)
+    try:
+        agent = make_agent(args, environ)
+    except SetupError as exc:
+        err.write(f"error: {exc}\n")
+        return EXIT_USAGE
+    env: TriageEnv = HttpEnvClient(args.env_url) if args.env_url else BugTriageEnv()
+    info = _run_info(args)
+    run = run_tasks(env, agent, task_ids, args.seed, info.model, EventLog(out), Progress(err))
+    if isinstance(agent, LLMAgent):  # record the temperature the endpoint actually accepted
+        info = dataclasses.replace(info, temperature=agent.chat.temperature)
+    artifact = build_artifact(run, info)
+    write_artifact(args.output, artifact)
+    err.write(format_table(run) + "\n")
+    if not run.completed:
+        err.write(f"stopped early: {run.error}\npartial results written to {args.output}\n")
+        return EXIT_STOPPED
+    err.write(f"wrote {args.output}\n")
+    mean = artifact["mean_score"]
+    if args.min_score is not None and mean < args.min_score:
+        err.write(f"mean score {mean:.3f} is below --min-score {args.min_score:.3f}\n")
+        return EXIT_BELOW_MIN_SCORE
+    return EXIT_OK

@@ -1,0 +1,209 @@
+"""The one loop that drives an environment with an agent, in-process or over HTTP, for every agent kind.
+
+It prints one line per episode event in the format OpenEnv evaluation harnesses parse:
+`[START] task=... env=bug-triage-openenv model=...`, `[STEP] step=... action=... reward=... done=...
+error=...` and `[END] success=... steps=... score=... rewards=...`.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol, TextIO
+
+from ..models import GraderResult, ObservationModel, RewardModel
+from ..policies import Policy
+from .errors import ServiceError
+from .llm import AgentCounts
+
+ENV_NAME = "bug-triage-openenv"
+
+
+class TriageEnv(Protocol):
+    """What the loop needs of an environment: `BugTriageEnv` and `HttpEnvClient` both fit."""
+
+    def reset(
+        self, task_id: str | None = None, seed: int | None = None, episode_id: str | None = None
+    ) -> ObservationModel:
+        """Start an episode."""
+
+    def step(self, action: dict[str, Any]) -> tuple[ObservationModel, RewardModel, bool, dict[str, Any]]:
+        """Take one action."""
+
+
+class Agent(Policy, Protocol):
+    """A policy that also reports per-episode counts (zero for the reference policies)."""
+
+    counts: AgentCounts
+
+
+@dataclass
+class PolicyAgent:
+    """A reference policy (heuristic, random) as an `Agent`: it never rejects, retries or falls back."""
+
+    policy: Policy
+    counts: AgentCounts = field(default_factory=AgentCounts)
+
+    @property
+    def name(self) -> str:
+        """The wrapped policy's name."""
+        return self.policy.name
+
+    def reset(self, task_id: str, seed: int) -> None:
+        """Reset the wrapped policy."""
+        self.policy.reset(task_id, seed)
+
+    def act(self, obs: ObservationModel) -> dict[str, Any]:
+        """The wrapped policy's action."""
+        return self.policy.act(obs)
+
+
+@dataclass
+class EpisodeOutcome:
+    """What one episode produced; `grade` is None when the run stopped before the episode ended."""
+
+    task_id: str
+    grade: GraderResult | None
+    steps: int
+    rewards: list[float]
+    invalid_actions: int
+    counts: AgentCounts
+    seconds: float
+    error: str | None = None
+
+
+def _flag(value: bool) -> str:
+    return "true" if value else "false"
+
+
+def _num(value: float, places: int) -> str:
+    text = f"{value:.{places}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
+
+
+def _one_line(text: str | None) -> str:
+    return "null" if text is None else " ".join(text.split())
+
+
+class EventLog:
+    """Writes the `[START]`, `[STEP]` and `[END]` lines, flushing each one."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def _emit(self, line: str) -> None:
+        self.stream.write(line + "\n")
+        self.stream.flush()
+
+    def start(self, task_id: str, model: str) -> None:
+        """An episode begins."""
+        self._emit(f"[START] task={task_id} env={ENV_NAME} model={model}")
+
+    def step(self, n: int, action: dict[str, Any], reward: float, done: bool, error: str | None) -> None:
+        """One step was taken."""
+        action_json = json.dumps(action, ensure_ascii=False, separators=(",", ":"))
+        self._emit(
+            f"[STEP] step={n} action={action_json} reward={_num(reward, 2)} done={_flag(done)} error={_one_line(error)}"
+        )
+
+    def end(self, success: bool, steps: int, score: float, rewards: list[float]) -> None:
+        """The episode ended (or the run stopped)."""
+        shown = ",".join(_num(r, 2) for r in rewards)
+        self._emit(f"[END] success={_flag(success)} steps={steps} score={_num(score, 3)} rewards={shown}")
+
+
+class Progress:
+    """A one-line progress bar on a terminal; silent when the stream is not a TTY."""
+
+    WIDTH = 24
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.enabled = stream.isatty()
+        self._drawn = 0
+
+    def update(self, task_id: str, obs: ObservationModel) -> None:
+        """Redraw the bar for the step count in `obs`."""
+        if not self.enabled:
+            return
+        total = obs.steps_used + obs.steps_remaining
+        filled = self.WIDTH * obs.steps_used // max(total, 1)
+        bar = "#" * filled + "." * (self.WIDTH - filled)
+        line = f"{task_id:<20} [{bar}] {obs.steps_used}/{total} steps, {obs.remaining_count} open"
+        self.stream.write("\r" + line.ljust(self._drawn))
+        self.stream.flush()
+        self._drawn = len(line)
+
+    def clear(self) -> None:
+        """Erase the bar."""
+        if self._drawn:
+            self.stream.write("\r" + " " * self._drawn + "\r")
+            self.stream.flush()
+            self._drawn = 0
+
+
+def play_episode(
+    env: TriageEnv, agent: Agent, task_id: str, seed: int, model: str, events: EventLog, progress: Progress
+) -> EpisodeOutcome:
+    """Play `task_id` to the end; a `ServiceError` ends it early with `error` set instead of raising."""
+    started = time.monotonic()
+    events.start(task_id, model)
+    rewards: list[float] = []
+    invalid = 0
+    grade: GraderResult | None = None
+    error: str | None = None
+    try:
+        obs = env.reset(task_id=task_id, seed=seed)
+        agent.reset(task_id, seed)
+        progress.update(task_id, obs)
+        done = False
+        while not done:
+            action = agent.act(obs)
+            obs, reward, done, info = env.step(action)
+            rewards.append(reward.value)
+            invalid += not info["action_valid"]
+            progress.clear()  # stdout and stderr may share the terminal
+            events.step(len(rewards), action, reward.value, done, info.get("error"))
+            progress.update(task_id, obs)
+        grade = GraderResult.model_validate(info["grader"])
+    except ServiceError as exc:
+        error = str(exc)
+    finally:
+        progress.clear()
+        success = grade is not None and grade.passed
+        events.end(success, len(rewards), grade.score if grade else 0.0, rewards)
+    seconds = round(time.monotonic() - started, 3)
+    return EpisodeOutcome(task_id, grade, len(rewards), rewards, invalid, replace(agent.counts), seconds, error)
+
+
+@dataclass
+class RunOutcome:
+    """Every episode played, in task order; `error` says why the run stopped early, if it did."""
+
+    episodes: list[EpisodeOutcome]
+    error: str | None = None
+
+    @property
+    def completed(self) -> bool:
+        """True when every task was played to its end."""
+        return self.error is None
+
+
+def run_tasks(
+    env: TriageEnv,
+    agent: Agent,
+    task_ids: list[str],
+    seed: int,
+    model: str,
+    events: EventLog,
+    progress: Progress,
+) -> RunOutcome:
+    """Play each task in order with the same seed; stop at the first episode a service failure cut short."""
+    episodes: list[EpisodeOutcome] = []
+    for task_id in task_ids:
+        outcome = play_episode(env, agent, task_id, seed, model, events, progress)
+        episodes.append(outcome)
+        if outcome.error is not None:
+            return RunOutcome(episodes, outcome.error)
+    return RunOutcome(episodes)

@@ -1,0 +1,127 @@
+"""`--env-url`: the same loop over the real server's HTTP contract scores exactly what in-process runs score."""
+
+from __future__ import annotations
+
+import io
+import json
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from mock_openai import REPO, MockOpenAI, llm_env, run_baseline
+
+from openenv_bug_triage.agents.cli import main
+from openenv_bug_triage.agents.errors import EnvServerError
+from openenv_bug_triage.agents.http_env import HttpEnvClient
+from openenv_bug_triage.env import BugTriageEnv
+from openenv_bug_triage.policies import oracle_actions
+
+SERVER_APP = REPO / "server" / "app.py"
+STARTUP_SECONDS = 60
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The real server (`uvicorn server.app:app`) on a free loopback port, for this module."""
+    if not SERVER_APP.exists():
+        pytest.skip("server/app.py is not there yet; these tests run once the server lands")
+    port = free_port()
+    log = (tmp_path_factory.mktemp("server") / "uvicorn.log").open("w")
+    cmd = [sys.executable, "-m", "uvicorn", "server.app:app", "--host", "127.0.0.1", "--port", str(port)]
+    proc = subprocess.Popen([*cmd, "--log-level", "warning"], cwd=REPO, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while True:
+            assert proc.poll() is None, f"the server exited with {proc.returncode}; see {log.name}"
+            try:
+                if httpx.get(f"{url}/health", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, "the server did not answer /health in time"
+            time.sleep(0.2)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+def in_process_artifact(tmp_path: Path, *args: str) -> tuple[dict, str]:
+    out, output = io.StringIO(), tmp_path / "in_process.json"
+    assert main([*args, "--output", str(output)], {}, out, io.StringIO()) == 0
+    return json.loads(output.read_text()), out.getvalue()
+
+
+@pytest.mark.parametrize("agent", ["heuristic", "random"])
+def test_env_url_scores_exactly_what_in_process_scores(agent: str, server_url: str, tmp_path: Path) -> None:
+    expected, expected_stdout = in_process_artifact(tmp_path, "--agent", agent)
+    output = tmp_path / "over_http.json"
+    run = run_baseline("--agent", agent, "--env-url", server_url, "--output", str(output))
+    assert run.code == 0, run.stderr
+    artifact = json.loads(output.read_text())
+    assert artifact["env"] == server_url and expected["env"] == "in-process"
+    assert artifact["tasks"] == expected["tasks"]
+    assert artifact["mean_score"] == expected["mean_score"]
+    assert run.stdout == expected_stdout
+
+
+def test_llm_agent_over_env_url(server_url: str, tmp_path: Path) -> None:
+    plan = oracle_actions("bug_triage_easy")
+    output = tmp_path / "llm.json"
+    with MockOpenAI([json.dumps(a) for a in plan]) as mock:
+        run = run_baseline("--tasks", "easy", "--env-url", server_url, "--output", str(output), env=llm_env(mock))
+    assert run.code == 0, run.stderr
+    env = BugTriageEnv()
+    env.reset(task_id="bug_triage_easy", seed=42)
+    for action in plan:
+        env.step(action)
+    task = json.loads(output.read_text())["tasks"]["bug_triage_easy"]
+    assert task["score"] == env.grade().score and task["counts"]["steps"] == len(plan)
+
+
+def test_http_client_follows_the_contract(server_url: str) -> None:
+    client = HttpEnvClient(server_url)
+    try:
+        with pytest.raises(EnvServerError, match="call reset"):
+            client.step({"action_type": "next_ticket"})
+        obs = client.reset(task_id="bug_triage_easy", seed=42)
+        assert obs == BugTriageEnv().reset(task_id="bug_triage_easy", seed=42)
+        assert client.episode_id
+        with pytest.raises(EnvServerError, match="HTTP 409"):
+            client.grade()
+        obs, reward, done, info = client.step({"action_type": "close", "reason": "nonsense"})
+        assert not done and info["action_valid"] is False and info["error"] and reward.value < 0
+        assert client.state()["step_count"] == 1
+        for action in oracle_actions("bug_triage_easy"):
+            obs, reward, done, info = client.step(action)
+        assert done and client.grade().model_dump() == info["grader"]
+    finally:
+        client.close()
+
+
+def test_unreachable_env_server_stops_the_run_with_exit_3(tmp_path: Path) -> None:
+    output = tmp_path / "s.json"
+    url = f"http://127.0.0.1:{free_port()}"
+    run = run_baseline("--agent", "heuristic", "--env-url", url, "--output", str(output))
+    assert run.code == 3
+    assert f"cannot reach the environment server at {url}" in run.stderr
+    artifact = json.loads(output.read_text())
+    assert artifact["completed"] is False and artifact["mean_score"] is None
+    assert run.events("END") == ["[END] success=false steps=0 score=0.000 rewards="]
