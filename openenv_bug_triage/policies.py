@@ -79,7 +79,7 @@ class RandomPolicy:
 # --------------------------------------------------------------------------- heuristic
 
 _CLOSE_PATTERNS: list[tuple[str, str]] = [
-    ("won't_fix", r"internet explorer|\bie ?11\b|api v1\b|/v1/|android (?:[4-9])\b|ios 1[0-5]\b"),
+    ("won't_fix", r"internet explorer|\bie ?11\b|api v1\b|/v1/|android [4-9]\b(?!\.\d)|ios 1[0-5]\b(?!\.\d)"),
     (
         "resolved",
         r"after (?:upgrading|updating)|fixed (?:in|since|after)|went away after|no longer .* after (?:the )?update",
