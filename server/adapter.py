@@ -1,0 +1,143 @@
+"""`BugTriageEnv` as an OpenEnv `Environment`, for the framework's `/ws`, `/mcp`, `/metadata` and `/web`.
+
+One instance per WebSocket session. `reset(seed=..., episode_id=..., task_id=...)` honours
+all three; `step` passes the action to the environment untouched, so a malformed action
+gets the in-process invalid-action penalty. Typed fields carry everything a client needs,
+since OpenEnv drops observation metadata on the wire.
+"""
+
+from __future__ import annotations
+
+import uuid
+from functools import cache
+from typing import Any
+
+from openenv.core.env_server.interfaces import Environment
+from openenv.core.env_server.types import EnvironmentMetadata
+
+from openenv_bug_triage import BugTriageEnv, ObservationModel, __version__
+from openenv_bug_triage.errors import BugTriageError, UnknownTaskError
+from openenv_bug_triage.models import GraderResult, RewardModel
+from openenv_bug_triage.protocol import BugTriageAction, BugTriageObservation, BugTriageState, StepInfo
+from openenv_bug_triage.tasks import TASK_IDS, Task, load_task
+from openenv_bug_triage.world import DATA_DIR
+
+from .sessions import InvalidEpisodeIdError, is_valid_episode_id
+
+ENV_NAME = "bug_triage"
+ENV_DESCRIPTION = (
+    "Triage a queue of software bug reports under a step budget and SLA pressure: classify, "
+    "assign, link duplicates, request information, defer, close or escalate each ticket."
+)
+ENV_VERSION = __version__
+
+
+class InvalidResetError(BugTriageError, ValueError):
+    """`reset` got a parameter it does not know."""
+
+
+class SessionClosedError(BugTriageError, RuntimeError):
+    """The session was closed (idle timeout or shutdown); reconnect to start a new one."""
+
+
+@cache
+def available_tasks() -> dict[str, Task]:
+    """The shipped tasks whose fixture is present in this build, in `TASK_IDS` order."""
+    return {tid: load_task(tid) for tid in TASK_IDS if (DATA_DIR / "tasks" / f"{tid}.json").exists()}
+
+
+def step_info(info: dict[str, Any], reward: RewardModel) -> StepInfo:
+    """The environment's `info` dict as a typed `StepInfo`."""
+    grader = info.get("grader")
+    return StepInfo.model_construct(
+        action_valid=info["action_valid"],
+        error=info["error"],
+        reward=reward,
+        grader=GraderResult.model_validate(grader) if grader is not None else None,
+    )
+
+
+def wire_observation(
+    obs: ObservationModel, episode_id: str, reward: float | None, done: bool, info: StepInfo | None
+) -> BugTriageObservation:
+    """An `ObservationModel` with the OpenEnv fields added (no re-validation: `obs` is already valid)."""
+    return BugTriageObservation.model_construct(
+        **dict(obs), episode_id=episode_id, info=info, reward=reward, done=done, metadata={}
+    )
+
+
+class BugTriageEnvironment(Environment[BugTriageAction, BugTriageObservation, BugTriageState]):
+    """OpenEnv adapter over one `BugTriageEnv`."""
+
+    SUPPORTS_CONCURRENT_SESSIONS = True
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._env = BugTriageEnv()
+        self._episode_id: str | None = None
+        self._closed = False
+
+    def reset(
+        self,
+        seed: int | None = None,
+        episode_id: str | None = None,
+        task_id: str | None = None,
+        **kwargs: Any,
+    ) -> BugTriageObservation:
+        """Start an episode of `task_id` (default easy) shuffled by `seed` (default 42)."""
+        self._check_open()
+        if kwargs:
+            raise InvalidResetError(
+                f"unknown reset parameter(s) {sorted(map(_safe, kwargs))}; use task_id, seed and episode_id"
+            )
+        if task_id is not None and task_id not in available_tasks():
+            raise UnknownTaskError(f"unknown task_id; choose one of {list(available_tasks())}")
+        if episode_id is not None and not (isinstance(episode_id, str) and is_valid_episode_id(episode_id)):
+            raise InvalidEpisodeIdError("episode_id must be 1 to 128 letters, digits or ._:- (or omitted)")
+        episode_id = episode_id or uuid.uuid4().hex
+        obs = self._env.reset(task_id=task_id, seed=seed, episode_id=episode_id)
+        self._episode_id = episode_id
+        return wire_observation(obs, episode_id, None, False, None)
+
+    def step(self, action: BugTriageAction, timeout_s: float | None = None, **kwargs: Any) -> BugTriageObservation:
+        """Take one action; an invalid one is penalised, not rejected."""
+        self._check_open()
+        payload = action.to_payload() if isinstance(action, BugTriageAction) else action
+        obs, reward, done, info = self._env.step(payload)
+        assert self._episode_id is not None  # step() succeeded, so reset() ran
+        return wire_observation(obs, self._episode_id, reward.value, done, step_info(info, reward))
+
+    async def reset_async(
+        self, seed: int | None = None, episode_id: str | None = None, **kwargs: Any
+    ) -> BugTriageObservation:
+        """`reset` on the event loop: it takes well under a millisecond, less than a hop to a thread."""
+        return self.reset(seed=seed, episode_id=episode_id, **kwargs)
+
+    async def step_async(
+        self, action: BugTriageAction, timeout_s: float | None = None, **kwargs: Any
+    ) -> BugTriageObservation:
+        """`step` on the event loop, for the same reason."""
+        return self.step(action, timeout_s=timeout_s, **kwargs)
+
+    @property
+    def state(self) -> BugTriageState:
+        """The episode's state (never hidden truth)."""
+        self._check_open()
+        return BugTriageState.model_construct(**dict(self._env.state()))
+
+    def get_metadata(self) -> EnvironmentMetadata:
+        """Name, description and version for `/metadata`."""
+        return EnvironmentMetadata(name=ENV_NAME, description=ENV_DESCRIPTION, version=ENV_VERSION)
+
+    def close(self) -> None:
+        """Refuse further use; the framework calls this when a session ends or idles out."""
+        self._closed = True
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise SessionClosedError("this session was closed (idle timeout or shutdown); reconnect and reset")
+
+
+def _safe(key: object) -> str:
+    text = str(key)
+    return text if text.isascii() and text.isprintable() and len(text) <= 64 else "<key>"

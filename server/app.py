@@ -1,0 +1,72 @@
+"""The Bug Triage OpenEnv server: `uvicorn server.app:app`, `python -m server.app`, or the `server` script.
+
+OpenEnv's `create_app` provides `/ws`, `/mcp`, `/health`, `/metadata`, the docs and (with
+`ENABLE_WEB_INTERFACE=true`) the `/web` playground; its stateless `/reset`, `/step`,
+`/state` and `/schema` are replaced by the session-aware routes in `server.routes`.
+Port 7860 unless `PORT` says otherwise; `MAX_SESSIONS` and `SESSION_TTL_S` bound the sessions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from fastapi import FastAPI
+from fastapi.routing import APIRoute
+from openenv.core.env_server.http_server import create_app
+from openenv.core.env_server.types import ConcurrencyConfig
+
+from openenv_bug_triage.protocol import BugTriageAction, BugTriageObservation
+
+from .adapter import ENV_NAME, BugTriageEnvironment
+from .config import MAX_BODY_BYTES, Settings, port_from_env
+from .routes import build_router
+from .sessions import SessionStore
+from .wire import BodyGuard, install_error_handlers
+
+REPLACED_ROUTES = frozenset({"/reset", "/step", "/state", "/schema"})
+UVICORN_WS_OPTIONS = {"ws_max_size": MAX_BODY_BYTES, "ws_per_message_deflate": False}
+"""WebSocket messages are capped like HTTP bodies, and not compressed: deflating a 4 KB observation
+costs more CPU per step than the environment itself, for bandwidth a few KB per step does not need."""
+
+
+def build_app(settings: Settings | None = None) -> FastAPI:
+    """The FastAPI app with its own session store; `settings` default to the environment's."""
+    settings = settings or Settings.from_env()
+    app = create_app(
+        BugTriageEnvironment,
+        BugTriageAction,
+        BugTriageObservation,
+        env_name=ENV_NAME,
+        concurrency_config=ConcurrencyConfig(
+            max_concurrent_envs=settings.max_sessions, session_timeout=settings.session_ttl_s
+        ),
+    )
+    app.title = "Bug Triage OpenEnv HTTP API"
+    app.router.routes[:] = [r for r in app.router.routes if not (isinstance(r, APIRoute) and r.path in REPLACED_ROUTES)]
+    store = SessionStore(settings.max_sessions, settings.session_ttl_s)
+    app.include_router(build_router(store))
+    install_error_handlers(app)
+    app.add_middleware(BodyGuard, max_body_bytes=settings.max_body_bytes)
+    app.state.sessions = store
+    app.state.settings = settings
+    return app
+
+
+app = build_app()
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Serve `app` with uvicorn on `--host` (default `HOST` or 0.0.0.0) and `--port` (default `PORT` or 7860)."""
+    import uvicorn
+
+    parser = argparse.ArgumentParser(prog="server", description="Serve the Bug Triage OpenEnv environment.")
+    parser.add_argument("--host", default=os.environ.get("HOST", "0.0.0.0"))
+    parser.add_argument("--port", type=int, default=None, help="default: $PORT, else 7860")
+    args = parser.parse_args(argv)
+    port = args.port if args.port is not None else port_from_env()
+    uvicorn.run(app, host=args.host, port=port, **UVICORN_WS_OPTIONS)
+
+
+if __name__ == "__main__":
+    main()

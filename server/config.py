@@ -1,0 +1,53 @@
+"""Server settings, read from environment variables."""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+DEFAULT_PORT = 7860
+MAX_BODY_BYTES = 64 * 1024
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Limits of one server process. `from_env` reads `MAX_SESSIONS` and `SESSION_TTL_S`."""
+
+    max_sessions: int = 256
+    session_ttl_s: float = 1800.0
+    max_body_bytes: int = MAX_BODY_BYTES
+
+    def __post_init__(self) -> None:
+        if self.max_sessions < 1:
+            raise ValueError(f"MAX_SESSIONS must be at least 1, got {self.max_sessions}")
+        if not (math.isfinite(self.session_ttl_s) and self.session_ttl_s > 0):
+            raise ValueError(f"SESSION_TTL_S must be a positive number of seconds, got {self.session_ttl_s}")
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        """Settings from `environ` (default `os.environ`); unset variables keep their defaults."""
+        env = os.environ if environ is None else environ
+        kwargs: dict[str, float | int] = {}
+        if env.get("MAX_SESSIONS"):
+            kwargs["max_sessions"] = _parse(env["MAX_SESSIONS"], int, "MAX_SESSIONS")
+        if env.get("SESSION_TTL_S"):
+            kwargs["session_ttl_s"] = _parse(env["SESSION_TTL_S"], float, "SESSION_TTL_S")
+        return cls(**kwargs)  # type: ignore[arg-type]
+
+
+def port_from_env(environ: Mapping[str, str] | None = None) -> int:
+    """The port to listen on: `PORT`, else 7860."""
+    env = os.environ if environ is None else environ
+    port = _parse(env.get("PORT") or str(DEFAULT_PORT), int, "PORT")
+    if not 0 <= port <= 65535:
+        raise ValueError(f"PORT must be from 0 to 65535, got {port}")
+    return port
+
+
+def _parse(raw: str, kind: type, name: str) -> int | float:
+    try:
+        return kind(raw)
+    except ValueError:
+        raise ValueError(f"{name} must be {'an integer' if kind is int else 'a number'}, got {raw!r}") from None

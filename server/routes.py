@@ -1,0 +1,231 @@
+"""The stateful HTTP API: /reset, /step, /state, /grader, /tasks, /handbook, /schema.
+
+Handlers run the environment inline on the event loop (a step takes well under a
+millisecond), under the session's lock. Responses are rendered by pydantic from fixed
+field orders, so the same task, seed and actions give the same bytes apart from `episode_id`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import PlainTextResponse, Response
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from openenv_bug_triage.env import MAX_SEED
+from openenv_bug_triage.models import (
+    ACTION_ADAPTER,
+    GraderResult,
+    ObservationModel,
+    RewardModel,
+    StateModel,
+)
+from openenv_bug_triage.protocol import StepInfo
+from openenv_bug_triage.world import load_handbook
+
+from .adapter import available_tasks, step_info
+from .sessions import SessionStore
+from .wire import ApiError, describe_errors, json_body
+
+EPISODE_ID_QUERY = Query(default=None, description="Episode to read; default the latest reset.")
+
+
+# --------------------------------------------------------------------------- bodies
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class ResetBody(_Body):
+    """POST /reset. Every field is optional; an empty body starts the default task."""
+
+    task_id: str | None = Field(default=None, max_length=64, description="Default bug_triage_easy; see GET /tasks.")
+    seed: int | None = Field(default=None, description="Queue shuffle seed, 0 to 2**63-1; default 42.")
+    episode_id: str | None = Field(
+        default=None, max_length=128, description="Reuse or name a session; default a fresh server-made id."
+    )
+
+
+class StepBody(_Body):
+    """POST /step. `action` is any JSON object: one that fails the action schema is penalised, not refused."""
+
+    action: dict[str, Any] = Field(description="One action; see GET /schema.")
+    episode_id: str | None = Field(default=None, description="Default: the latest reset episode.")
+    timeout_s: float | None = Field(default=None, description="Accepted for OpenEnv compatibility; ignored.")
+    request_id: str | None = Field(default=None, max_length=255, description="Accepted for OpenEnv compatibility.")
+
+
+class ResetReply(BaseModel):
+    """What POST /reset returns."""
+
+    observation: ObservationModel
+    reward: float | None
+    done: bool
+    episode_id: str
+
+
+class StepReply(BaseModel):
+    """What POST /step returns: `reward` is the step's reward; `info.reward` breaks it down."""
+
+    observation: ObservationModel
+    reward: float
+    done: bool
+    info: StepInfo
+    episode_id: str
+
+
+class TaskSummary(BaseModel):
+    """One line of GET /tasks."""
+
+    task_id: str
+    difficulty: str
+    ticket_count: int
+    step_budget: int
+    description: str
+
+
+class TaskList(BaseModel):
+    """GET /tasks."""
+
+    tasks: list[TaskSummary]
+
+
+class SchemaReply(BaseModel):
+    """GET /schema: the real action union and the models the API returns."""
+
+    action: dict[str, Any]
+    observation: dict[str, Any]
+    state: dict[str, Any]
+    reward: dict[str, Any]
+    grader: dict[str, Any]
+
+
+def _validate(model: type[_Body], body: Any) -> Any:
+    if not isinstance(body, dict):
+        raise ApiError(422, "invalid_request", f"request body must be a JSON object, got a JSON {_json_kind(body)}")
+    try:
+        return model.model_validate(body)
+    except ValidationError as exc:
+        raise ApiError(422, "invalid_request", describe_errors(exc.errors())) from None
+
+
+def _json_kind(value: Any) -> str:
+    kinds = {list: "array", str: "string", bool: "boolean", int: "number", float: "number"}
+    return kinds.get(type(value), "null")
+
+
+def _json(model: BaseModel, status: int = 200) -> Response:
+    return Response(model.model_dump_json(), status_code=status, media_type="application/json")
+
+
+# --------------------------------------------------------------------------- routes
+
+
+def build_router(store: SessionStore) -> APIRouter:
+    """The session-aware routes over `store`."""
+    router = APIRouter()
+    tasks = available_tasks()
+    task_list = TaskList(
+        tasks=[
+            TaskSummary(
+                task_id=t.task_id,
+                difficulty=t.difficulty,
+                ticket_count=len(t.tickets),
+                step_budget=t.step_budget,
+                description=t.description,
+            )
+            for t in tasks.values()
+        ]
+    )
+    schema = SchemaReply(
+        action=ACTION_ADAPTER.json_schema(),
+        observation=ObservationModel.model_json_schema(),
+        state=StateModel.model_json_schema(),
+        reward=RewardModel.model_json_schema(),
+        grader=GraderResult.model_json_schema(),
+    )
+
+    @router.post(
+        "/reset",
+        tags=["Environment Control"],
+        summary="Start an episode",
+        response_model=ResetReply,
+        openapi_extra={"requestBody": {"content": {"application/json": {"schema": ResetBody.model_json_schema()}}}},
+    )
+    async def reset(request: Request) -> Response:
+        body: ResetBody = _validate(ResetBody, await json_body(request))
+        if body.task_id is not None and body.task_id not in tasks:
+            raise ApiError(422, "unknown_task", f"unknown task_id; choose one of {list(tasks)}")
+        if body.seed is not None and not 0 <= body.seed <= MAX_SEED:
+            raise ApiError(422, "invalid_seed", f"seed must be an integer from 0 to {MAX_SEED}")
+        session = store.open(body.episode_id)
+        with session.lock:
+            obs = session.env.reset(task_id=body.task_id, seed=body.seed, episode_id=session.episode_id)
+            session.done = False
+        return _json(
+            ResetReply.model_construct(observation=obs, reward=None, done=False, episode_id=session.episode_id)
+        )
+
+    @router.post(
+        "/step",
+        tags=["Environment Control"],
+        summary="Take one action",
+        response_model=StepReply,
+        openapi_extra={"requestBody": {"content": {"application/json": {"schema": StepBody.model_json_schema()}}}},
+    )
+    async def step(request: Request) -> Response:
+        body: StepBody = _validate(StepBody, await json_body(request))
+        session = store.get(body.episode_id)
+        with session.lock:
+            obs, reward, done, info = session.env.step(body.action)
+            session.done = done
+        reply = StepReply.model_construct(
+            observation=obs, reward=reward.value, done=done, info=step_info(info, reward), episode_id=session.episode_id
+        )
+        return _json(reply)
+
+    @router.get("/state", tags=["State Management"], summary="Episode state", response_model=StateModel)
+    async def state(episode_id: str | None = EPISODE_ID_QUERY) -> Response:
+        session = store.get(episode_id)
+        with session.lock:
+            return _json(session.env.state())
+
+    @router.get(
+        "/grader",
+        tags=["State Management"],
+        summary="Grade of a finished episode",
+        response_model=GraderResult,
+        responses={409: {"description": "The episode has not ended yet."}},
+    )
+    async def grader(episode_id: str | None = EPISODE_ID_QUERY) -> Response:
+        session = store.get(episode_id)
+        with session.lock:
+            if not session.done:
+                raise ApiError(
+                    409,
+                    "episode_not_done",
+                    "grader results are available once the episode ends (the grade names hidden true labels); "
+                    "keep stepping until `done` is true",
+                )
+            return _json(session.env.grade())
+
+    @router.get("/tasks", tags=["Environment Info"], summary="Tasks", response_model=TaskList)
+    async def list_tasks() -> Response:
+        return _json(task_list)
+
+    @router.get(
+        "/handbook",
+        tags=["Environment Info"],
+        summary="The triage handbook agents read",
+        response_class=PlainTextResponse,
+    )
+    async def handbook() -> Response:
+        return Response(load_handbook(), media_type="text/markdown; charset=utf-8")
+
+    @router.get("/schema", tags=["Schema"], summary="Action union, observation, state, reward and grade schemas")
+    async def get_schema() -> Response:
+        return _json(schema)
+
+    return router

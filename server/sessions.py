@@ -1,0 +1,141 @@
+"""HTTP episodes held in one process, keyed by `episode_id`, capped and evicted when idle.
+
+Each session owns a `BugTriageEnv` and a lock. A new session takes a free slot, else the
+slot of an expired session, else that of the least recently used finished episode; when
+every slot holds a live, unfinished episode, `SessionsFullError`.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+import uuid
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from openenv_bug_triage import BugTriageEnv
+
+EPISODE_ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,127}")
+"""What a client-chosen `episode_id` may look like (server-made ids are uuid4 hex)."""
+
+
+class SessionError(Exception):
+    """Base of the session errors; the message says what to do next."""
+
+
+class SessionNotFoundError(SessionError):
+    """The episode id names no live session (never created, expired or evicted)."""
+
+
+class NoSessionError(SessionError):
+    """No episode id was given and no episode has been reset yet."""
+
+
+class SessionsFullError(SessionError):
+    """Every slot holds a live, unfinished episode."""
+
+
+class InvalidEpisodeIdError(SessionError, ValueError):
+    """A client-chosen episode id does not match `EPISODE_ID_PATTERN`."""
+
+
+@dataclass
+class Session:
+    """One episode's environment, its lock, and when it was last used (monotonic seconds)."""
+
+    episode_id: str
+    env: BugTriageEnv
+    last_used: float
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    done: bool = False
+
+
+def is_valid_episode_id(episode_id: str) -> bool:
+    """True when `episode_id` could name a session."""
+    return EPISODE_ID_PATTERN.fullmatch(episode_id) is not None
+
+
+def _shown(episode_id: str) -> str:
+    """The id, quoted, when it is safe to echo; else a placeholder."""
+    return f"'{episode_id}'" if is_valid_episode_id(episode_id) else "(malformed id)"
+
+
+class SessionStore:
+    """Sessions by episode id, least recently used first."""
+
+    def __init__(self, max_sessions: int, ttl_s: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.max_sessions = max_sessions
+        self.ttl_s = ttl_s
+        self._clock = clock
+        self._sessions: OrderedDict[str, Session] = OrderedDict()
+        self._latest: str | None = None
+        self._mutex = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._sessions)
+
+    def open(self, episode_id: str | None) -> Session:
+        """The session to reset: the live one named `episode_id`, else a new one with that id (or a fresh id)."""
+        if episode_id is not None and not is_valid_episode_id(episode_id):
+            raise InvalidEpisodeIdError(
+                "episode_id must be 1 to 128 letters, digits or ._:- starting with a letter or digit; "
+                "omit it to get a server-made id"
+            )
+        with self._mutex:
+            now = self._clock()
+            self._evict_expired(now)
+            session = self._sessions.get(episode_id) if episode_id is not None else None
+            if session is None:
+                self._make_room()
+                session = Session(episode_id or uuid.uuid4().hex, BugTriageEnv(), now)
+                self._sessions[session.episode_id] = session
+            self._touch(session, now)
+            self._latest = session.episode_id
+            return session
+
+    def get(self, episode_id: str | None) -> Session:
+        """The live session named `episode_id`, or the most recently reset one when it is None."""
+        with self._mutex:
+            now = self._clock()
+            self._evict_expired(now)
+            if episode_id is None:
+                if self._latest is None:
+                    raise NoSessionError("no episode has been started; call POST /reset first")
+                session = self._sessions.get(self._latest)
+                if session is None:
+                    raise SessionNotFoundError(
+                        "the most recently reset episode has expired or been evicted; call POST /reset"
+                    )
+            else:
+                session = self._sessions.get(episode_id)
+                if session is None:
+                    raise SessionNotFoundError(
+                        f"unknown episode_id {_shown(episode_id)}: it was never started, or it expired after "
+                        f"{self.ttl_s:g} s idle, or its slot was reused after it finished; call POST /reset"
+                    )
+            self._touch(session, now)
+            return session
+
+    def _touch(self, session: Session, now: float) -> None:
+        session.last_used = now
+        self._sessions.move_to_end(session.episode_id)
+
+    def _evict_expired(self, now: float) -> None:
+        while self._sessions:
+            oldest = next(iter(self._sessions.values()))
+            if now - oldest.last_used <= self.ttl_s:
+                return
+            del self._sessions[oldest.episode_id]
+
+    def _make_room(self) -> None:
+        if len(self._sessions) < self.max_sessions:
+            return
+        finished = next((s for s in self._sessions.values() if s.done and not s.lock.locked()), None)
+        if finished is None:
+            raise SessionsFullError(
+                f"all {self.max_sessions} sessions hold unfinished episodes; finish one, reuse your "
+                f"episode_id on POST /reset, or wait: idle sessions are evicted after {self.ttl_s:g} s"
+            )
+        del self._sessions[finished.episode_id]

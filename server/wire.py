@@ -1,0 +1,251 @@
+"""Request bodies in, JSON errors out: strict JSON, a body limit, and error handlers that never echo input.
+
+Every error the server sends is `{"error": {"type": ..., "message": ...}}`. Messages are
+written here or by the environment (which quotes input through `repr`), and error bodies
+are ASCII-escaped, so no error response can fail to encode.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import re
+from collections.abc import Awaitable, Callable
+from http import HTTPStatus
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from pydantic import ValidationError
+from pydantic_core import from_json
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.responses import Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocketDisconnect
+
+from openenv_bug_triage.errors import (
+    BugTriageError,
+    EpisodeDoneError,
+    InvalidSeedError,
+    ResetNeededError,
+    UnknownTaskError,
+)
+
+from .sessions import InvalidEpisodeIdError, NoSessionError, SessionNotFoundError, SessionsFullError
+
+JSON_SCOPE_KEY = "bug_triage.json_body"
+"""Where `BodyGuard` leaves the parsed body in the ASGI scope, so handlers do not parse twice."""
+
+_FORM_TYPES = ("multipart/", "application/x-www-form-urlencoded")
+_FORM_PATHS = "/web/"
+"""Only the web playground's own routes (Gradio file uploads) take form bodies; every other body is JSON."""
+_BIG_EXPONENT = re.compile(rb"[0-9][eE][+]?[0-9]{3}")
+
+
+class ApiError(Exception):
+    """An error answer: HTTP status, a snake_case type and a message that says how to fix it."""
+
+    def __init__(self, status: int, error_type: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.error_type = error_type
+        self.message = message
+
+
+def error_response(status: int, error_type: str, message: str, headers: dict[str, str] | None = None) -> Response:
+    """The JSON error body, ASCII-escaped so that it always encodes."""
+    body = json.dumps({"error": {"type": error_type, "message": message}}, ensure_ascii=True)
+    return Response(body, status_code=status, media_type="application/json", headers=headers)
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+def parse_json(body: bytes) -> Any:
+    """Parse a request body as strict JSON: UTF-8, no NaN or infinities, no lone surrogates, depth <= 200."""
+    try:
+        value = from_json(body, allow_inf_nan=False)
+    except ValueError as exc:  # pydantic-core's messages name a position, never the input
+        hint = " (strings must be valid Unicode: no lone UTF-16 surrogate escapes)" if "escape" in str(exc) else ""
+        raise ApiError(422, "invalid_json", f"request body is not valid JSON: {exc}{hint}") from None
+    if _BIG_EXPONENT.search(body) and not _all_finite(value):
+        raise ApiError(422, "invalid_json", "request body has a number too large for a 64-bit float")
+    return value
+
+
+def _all_finite(value: Any) -> bool:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, float) and not math.isfinite(item):
+            return False
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return True
+
+
+async def json_body(request: Request) -> Any:
+    """The request's parsed JSON body; an empty body reads as `{}`."""
+    if JSON_SCOPE_KEY in request.scope:
+        return request.scope[JSON_SCOPE_KEY]
+    body = await request.body()
+    return parse_json(body) if body.strip() else {}
+
+
+class BodyGuard:
+    """ASGI middleware: bodies over the limit get 413; JSON bodies that are not strict JSON get 422.
+
+    Guards every route, the framework's included (`/mcp`, `/web/*`), so that no handler sees
+    input it could fail to encode, whatever content type it claims; only form bodies sent to
+    the web playground pass through unparsed. A WebSocket client hanging up is not logged as a
+    server error.
+    """
+
+    def __init__(self, app: ASGIApp, max_body_bytes: int) -> None:
+        self.app = app
+        self.max_body_bytes = max_body_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            with contextlib.suppress(WebSocketDisconnect):  # openenv-core's /ws re-closes a closed socket
+                await self.app(scope, receive, send)
+            return
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope["headers"])
+        declared = headers.get(b"content-length")
+        if declared is None and b"transfer-encoding" not in headers:
+            await self.app(scope, receive, send)
+            return
+        if declared is not None and declared.isdigit() and int(declared) > self.max_body_bytes:
+            await self._reject(scope, receive, send, self._too_large())
+            return
+        body, complete = await self._read(receive)
+        if not complete:
+            await self._reject(scope, receive, send, self._too_large())
+            return
+        content_type = headers.get(b"content-type", b"").decode("latin-1").lower()
+        is_form = content_type.startswith(_FORM_TYPES) and scope["path"].startswith(_FORM_PATHS)
+        if body.strip() and not is_form:
+            try:
+                scope[JSON_SCOPE_KEY] = parsed = parse_json(body)
+            except ApiError as exc:
+                await error_response(exc.status, exc.error_type, exc.message)(scope, receive, send)
+                return
+            if isinstance(parsed, dict) and "action" in parsed and not isinstance(parsed["action"], dict):
+                message = "`action` must be a JSON object with an `action_type`; see GET /schema"
+                await error_response(422, "invalid_request", message)(scope, receive, send)
+                return
+        await self.app(scope, _replay(body, receive), send)
+
+    async def _read(self, receive: Receive) -> tuple[bytes, bool]:
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return b"".join(chunks), True
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_body_bytes:
+                return b"", False
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                return b"".join(chunks), True
+
+    def _too_large(self) -> Response:
+        return error_response(
+            413, "payload_too_large", f"request body is larger than {self.max_body_bytes // 1024} KiB"
+        )
+
+    @staticmethod
+    async def _reject(scope: Scope, receive: Receive, send: Send, response: Response) -> None:
+        response.headers["connection"] = "close"
+        await response(scope, receive, send)
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
+
+
+# --------------------------------------------------------------------------- exception handlers
+
+
+def _status_type(status: int) -> str:
+    try:
+        return HTTPStatus(status).phrase.lower().replace(" ", "_").replace("-", "_")
+    except ValueError:
+        return "http_error"
+
+
+_DOMAIN_ERRORS: dict[type[Exception], tuple[int, str]] = {
+    UnknownTaskError: (422, "unknown_task"),
+    InvalidSeedError: (422, "invalid_seed"),
+    InvalidEpisodeIdError: (422, "invalid_episode_id"),
+    ResetNeededError: (409, "reset_needed"),
+    NoSessionError: (409, "reset_needed"),
+    EpisodeDoneError: (409, "episode_done"),
+    SessionNotFoundError: (404, "episode_not_found"),
+    SessionsFullError: (503, "sessions_full"),
+}
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Give every error, the framework's included, the `{"error": {...}}` shape and no echoed input."""
+
+    async def on_api_error(_: Request, exc: Exception) -> Response:
+        assert isinstance(exc, ApiError)
+        return error_response(exc.status, exc.error_type, exc.message)
+
+    async def on_http_error(_: Request, exc: Exception) -> Response:
+        assert isinstance(exc, StarletteHTTPException)
+        message = exc.detail if isinstance(exc.detail, str) else HTTPStatus(exc.status_code).phrase
+        return error_response(exc.status_code, _status_type(exc.status_code), message, headers=exc.headers)
+
+    async def on_validation_error(_: Request, exc: Exception) -> Response:
+        assert isinstance(exc, RequestValidationError | ValidationError)
+        return error_response(422, "invalid_request", describe_errors(exc.errors()))
+
+    def domain_handler(status: int, error_type: str) -> Callable[[Request, Exception], Awaitable[Response]]:
+        async def handler(_: Request, exc: Exception) -> Response:
+            return error_response(status, error_type, str(exc))
+
+        return handler
+
+    async def on_unexpected(_: Request, exc: Exception) -> Response:
+        return error_response(500, "internal_error", f"the server failed ({type(exc).__name__}); this is a bug")
+
+    app.add_exception_handler(ApiError, on_api_error)
+    app.add_exception_handler(StarletteHTTPException, on_http_error)
+    app.add_exception_handler(RequestValidationError, on_validation_error)
+    for exc_type, (status, error_type) in _DOMAIN_ERRORS.items():
+        app.add_exception_handler(exc_type, domain_handler(status, error_type))
+    app.add_exception_handler(BugTriageError, domain_handler(500, "internal_error"))
+    app.add_exception_handler(Exception, on_unexpected)
+
+
+def describe_errors(errors: Any) -> str:
+    """Pydantic errors as `location: message` lines, without the offending input."""
+    lines = []
+    for err in list(errors)[:5]:
+        loc = ".".join(str(p) if isinstance(p, int) else _safe_key(p) for p in err.get("loc", ()))
+        lines.append(f"{loc or 'body'}: {err.get('msg', 'invalid')}")
+    return "; ".join(lines)
+
+
+def _safe_key(part: Any) -> str:
+    text = str(part)
+    return text if text.isascii() and text.isprintable() and len(text) <= 64 else "<key>"

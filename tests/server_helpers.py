@@ -1,0 +1,178 @@
+"""Helpers for the server tests: real uvicorn servers on loopback, and episodes played over HTTP.
+
+`LiveServer` runs an app in-process on a thread; `ServerProcess` runs a command (the way
+users start the server) as a subprocess. Both listen on 127.0.0.1 only.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import uvicorn
+from fastapi import FastAPI
+
+from openenv_bug_triage import ObservationModel
+from openenv_bug_triage.models import (
+    ACTION_ADAPTER,
+    GraderResult,
+    StateModel,
+    TicketProgress,
+    TicketRecord,
+    Truth,
+)
+from openenv_bug_triage.policies import Policy
+from server.app import UVICORN_WS_OPTIONS
+
+REPO = Path(__file__).resolve().parent.parent
+VENV_BIN = Path(sys.executable).parent
+
+
+def _public_names() -> set[str]:
+    names = set(StateModel.model_fields) | set(TicketProgress.model_fields) | set(GraderResult.model_fields)
+    for schema in ACTION_ADAPTER.json_schema()["$defs"].values():
+        names |= set(schema.get("properties", {}))
+    return names
+
+
+TRUTH_FIELD_NAMES: frozenset[str] = frozenset((set(Truth.model_fields) | {"truth"}) - _public_names())
+"""Field names that exist only in hidden truth (`duplicate_of` is also an action field, so it is left out)."""
+assert {"true_severity", "disposition", "should_escalate", "truth"} <= TRUTH_FIELD_NAMES
+assert "truth" in TicketRecord.model_fields
+
+
+def truth_names_in(text: str) -> list[str]:
+    """Hidden-truth field names that occur in `text` as a name: quoted (JSON) or in backticks (Markdown)."""
+    return sorted(name for name in TRUTH_FIELD_NAMES if f'"{name}"' in text or f"`{name}`" in text)
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that was free a moment ago."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class LiveServer:
+    """`app` served by uvicorn on a thread, on a free 127.0.0.1 port."""
+
+    def __init__(self, app: FastAPI) -> None:
+        self.app = app
+        # IPPROTO_TCP, not 0: asyncio sets TCP_NODELAY only on sockets that say so (else 40 ms delayed ACKs).
+        self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+        self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self._sock.bind(("127.0.0.1", 0))
+        self.port = self._sock.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=5, **UVICORN_WS_OPTIONS)
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [self._sock]}, daemon=True)
+
+    def __enter__(self) -> LiveServer:
+        self._thread.start()
+        deadline = time.monotonic() + 30
+        while not self._server.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("uvicorn did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.should_exit = True
+        self._thread.join(timeout=15)
+        self._sock.close()
+
+
+class ServerProcess:
+    """A server command run as a subprocess with `PORT` set; its output is kept for failure messages."""
+
+    def __init__(self, argv: list[str], env: dict[str, str] | None = None, port: int | None = None) -> None:
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.argv = argv
+        self.env = {**os.environ, "PORT": str(self.port), "HOST": "127.0.0.1", **(env or {})}
+        self._log = tempfile.TemporaryFile()  # noqa: SIM115 -- closed by stop()
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> ServerProcess:
+        """Start the process without waiting for it."""
+        self.proc = subprocess.Popen(self.argv, cwd=REPO, env=self.env, stdout=self._log, stderr=subprocess.STDOUT)
+        return self
+
+    def wait_healthy(self, timeout_s: float = 90.0) -> ServerProcess:
+        """Block until GET /health answers; fail with the server's output if it dies or times out."""
+        assert self.proc is not None
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise AssertionError(f"{self.argv} exited with {self.proc.returncode}:\n{self.output()}")
+            try:
+                if httpx.get(f"{self.url}/health", timeout=2).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.2)
+        raise AssertionError(f"{self.argv} did not become healthy in {timeout_s} s:\n{self.output()}")
+
+    def output(self) -> str:
+        """Everything the process printed so far (last 4,000 characters)."""
+        self._log.seek(0)
+        return self._log.read().decode(errors="replace")[-4000:]
+
+    def stop(self) -> None:
+        """Terminate the process and wait for it."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self._log.close()
+
+    def __enter__(self) -> ServerProcess:
+        return self.start().wait_healthy()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def play_http(
+    client: httpx.Client, policy: Policy, task_id: str, seed: int, episode_id: str | None = None
+) -> dict[str, Any]:
+    """Play one whole episode over HTTP with `policy`; returns the grade, rewards and raw responses."""
+    body: dict[str, Any] = {"task_id": task_id, "seed": seed}
+    if episode_id is not None:
+        body["episode_id"] = episode_id
+    reply = client.post("/reset", json=body)
+    assert reply.status_code == 200, reply.text
+    episode_id = reply.json()["episode_id"]
+    policy.reset(task_id, seed)
+    obs = ObservationModel.model_validate(reply.json()["observation"])
+    rewards: list[float] = []
+    responses = [reply]
+    done = False
+    while not done:
+        reply = client.post("/step", json={"action": policy.act(obs), "episode_id": episode_id})
+        assert reply.status_code == 200, reply.text
+        data = reply.json()
+        obs, done = ObservationModel.model_validate(data["observation"]), data["done"]
+        rewards.append(data["reward"])
+        responses.append(reply)
+    grade = client.get("/grader", params={"episode_id": episode_id})
+    assert grade.status_code == 200, grade.text
+    return {
+        "episode_id": episode_id,
+        "grade": GraderResult.model_validate(grade.json()),
+        "rewards": tuple(rewards),
+        "responses": responses,
+        "final_info": data["info"],
+    }

@@ -1,0 +1,144 @@
+"""Deployment: every way to start the server, `openenv validate` (local and --url), the container smoke test,
+and the web playground. Slow processes start together in one fixture, so they share the two cores."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from openenv.core.env_server.web_interface import _extract_action_fields
+from server_helpers import REPO, VENV_BIN, LiveServer, ServerProcess, play_http
+
+from openenv_bug_triage.client import BugTriageAction
+from openenv_bug_triage.models import ACTION_TYPES
+from openenv_bug_triage.policies import HeuristicPolicy, run_episode
+from server.app import build_app
+from server.config import DEFAULT_PORT, Settings, port_from_env
+
+
+class Background:
+    """A command started now and judged later, its output kept."""
+
+    def __init__(self, argv: list[str]) -> None:
+        self.argv = argv
+        self._out = tempfile.TemporaryFile()  # noqa: SIM115 -- closed by result()
+        self.proc = subprocess.Popen(argv, cwd=REPO, stdout=self._out, stderr=subprocess.STDOUT)
+
+    def result(self, timeout_s: float = 240) -> tuple[int, str]:
+        """Exit status and output, once the command has finished."""
+        code = self.proc.wait(timeout=timeout_s)
+        self._out.seek(0)
+        output = self._out.read().decode(errors="replace")
+        self._out.close()
+        return code, output
+
+
+LAUNCHERS = {
+    "python -m server.app": [sys.executable, "-m", "server.app"],
+    "server script": [str(VENV_BIN / "server")],
+    "uvicorn server.app:app": [str(VENV_BIN / "uvicorn"), "server.app:app", "--host", "127.0.0.1", "--port", "{port}"],
+}
+
+
+@pytest.fixture(scope="module")
+def started() -> Iterator[dict[str, object]]:
+    servers = {}
+    for name, argv in LAUNCHERS.items():
+        server = ServerProcess(argv)
+        server.argv = [a.replace("{port}", str(server.port)) for a in argv]
+        servers[name] = server.start()
+    jobs = {
+        "validate": Background([str(VENV_BIN / "openenv"), "validate", "--verbose"]),
+        "smoke": Background([sys.executable, "scripts/container_smoke.py"]),
+    }
+    try:
+        for server in servers.values():
+            server.wait_healthy()
+        yield {"servers": servers, "jobs": jobs}
+    finally:
+        for server in servers.values():
+            server.stop()
+        for job in jobs.values():
+            if job.proc.poll() is None:
+                job.proc.kill()
+
+
+@pytest.mark.parametrize("launcher", list(LAUNCHERS))
+def test_each_launcher_serves_a_whole_episode(started: dict, launcher: str) -> None:
+    server = started["servers"][launcher]
+    with httpx.Client(base_url=server.url, timeout=10) as http:
+        assert http.get("/health").json() == {"status": "healthy"}
+        result = play_http(http, HeuristicPolicy(), "bug_triage_medium", 2)
+    assert result["grade"] == run_episode(HeuristicPolicy(), "bug_triage_medium", 2).grade
+
+
+def test_openenv_validate_passes_in_the_repo(started: dict) -> None:
+    code, output = started["jobs"]["validate"].result()
+    assert code == 0, output
+    assert "[OK]" in output and "[YES] docker" in output
+
+
+def test_openenv_validate_url_passes_against_the_running_server(started: dict) -> None:
+    server = started["servers"]["python -m server.app"]
+    run = subprocess.run(
+        [str(VENV_BIN / "openenv"), "validate", "--url", server.url], capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    report = json.loads(run.stdout)
+    assert report["passed"] is True and report["mode"] == "simulation"
+    assert report["summary"]["failed_criteria"] == []
+
+
+def test_container_smoke(started: dict) -> None:
+    code, output = started["jobs"]["smoke"].result()
+    assert code == 0, output
+    assert "container smoke passed" in output
+
+
+def test_port_defaults_to_7860_and_port_overrides() -> None:
+    assert DEFAULT_PORT == 7860 == port_from_env({})
+    assert port_from_env({"PORT": "8123"}) == 8123
+    for bad in ("http", "-1", "70000"):
+        with pytest.raises(ValueError, match="PORT"):
+            port_from_env({"PORT": bad})
+    assert Settings.from_env({"MAX_SESSIONS": "3", "SESSION_TTL_S": "2.5"}) == Settings(3, 2.5)
+    for env in ({"MAX_SESSIONS": "0"}, {"MAX_SESSIONS": "many"}, {"SESSION_TTL_S": "-1"}, {"SESSION_TTL_S": "nan"}):
+        with pytest.raises(ValueError):
+            Settings.from_env(env)
+
+
+@pytest.fixture
+def web_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[LiveServer]:
+    monkeypatch.setenv("ENABLE_WEB_INTERFACE", "true")
+    with LiveServer(build_app(Settings())) as live:
+        yield live
+
+
+def test_web_playground_works_with_these_actions(web_server: LiveServer) -> None:
+    fields = {f["name"]: f for f in _extract_action_fields(BugTriageAction)}
+    assert fields["action_type"]["type"] == "select" and fields["action_type"]["choices"] == list(ACTION_TYPES)
+    assert fields["severity"]["type"] == "select"
+    with httpx.Client(base_url=web_server.url, timeout=30, follow_redirects=True) as http:
+        page = http.get("/web/")
+        assert page.status_code == 200 and "text/html" in page.headers["content-type"]
+        reset = http.post("/web/reset", json={"task_id": "bug_triage_medium", "seed": 3}).json()
+        ticket = reset["observation"]["current_ticket"]
+        assert reset["observation"]["task_id"] == "bug_triage_medium"
+        form = {"action_type": "request_info", "ticket_id": ticket["ticket_id"], "missing": "repro steps, logs"}
+        step = http.post("/web/step", json={"action": form}).json()
+        assert step["observation"]["info"]["action_valid"] is True, step
+        assert http.get("/web/state").json()["step_count"] == 1
+        bad = http.post("/web/step", json={"action": {"action_type": "fly"}}).json()
+        assert bad["observation"]["info"]["action_valid"] is False
+        assert http.post("/web/step", json={"action": 5}).status_code == 422
+        assert http.post("/web/reset", json={"seed": -4}).status_code == 422
+        for content_type in ("multipart/form-data; boundary=x", "application/x-www-form-urlencoded", "text/plain"):
+            for path in ("/web/step", "/web/reset"):
+                reply = http.post(path, content=b'{"\\ud800": 1}', headers={"content-type": content_type})
+                assert reply.status_code == 422, reply.text
+        assert http.post("/reset", json={}).status_code == 200  # the session-aware API is still there

@@ -1,0 +1,181 @@
+"""Sessions: isolated, concurrent, capped, evicted when idle, never mixed up."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+
+import httpx
+import pytest
+from server_helpers import LiveServer, play_http
+
+from openenv_bug_triage import ObservationModel
+from openenv_bug_triage.policies import HeuristicPolicy, OraclePolicy, RandomPolicy, run_episode
+from openenv_bug_triage.tasks import TASK_IDS
+from server.app import build_app
+from server.config import Settings
+from server.sessions import (
+    InvalidEpisodeIdError,
+    NoSessionError,
+    SessionNotFoundError,
+    SessionsFullError,
+    SessionStore,
+)
+
+# --------------------------------------------------------------------------- the store, on a fake clock
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_store_evicts_sessions_idle_longer_than_the_ttl() -> None:
+    clock = FakeClock()
+    store = SessionStore(max_sessions=4, ttl_s=10, clock=clock)
+    a = store.open(None)
+    clock.now = 6
+    b = store.open(None)
+    clock.now = 12
+    assert store.get(b.episode_id) is b
+    with pytest.raises(SessionNotFoundError, match="idle"):
+        store.get(a.episode_id)
+    assert len(store) == 1
+
+
+def test_store_use_keeps_a_session_alive() -> None:
+    clock = FakeClock()
+    store = SessionStore(max_sessions=4, ttl_s=10, clock=clock)
+    a = store.open("a")
+    for t in (8, 16, 24):
+        clock.now = t
+        assert store.get("a") is a
+
+
+def test_store_without_an_id_uses_the_latest_and_never_another_session() -> None:
+    clock = FakeClock()
+    store = SessionStore(max_sessions=4, ttl_s=10, clock=clock)
+    with pytest.raises(NoSessionError):
+        store.get(None)
+    store.open("older")
+    clock.now = 5
+    store.open("latest")
+    assert store.get(None).episode_id == "latest"
+    clock.now = 5 + 11
+    with pytest.raises(SessionNotFoundError, match="most recently reset"):
+        store.get(None)
+
+
+def test_store_full_of_live_episodes_refuses_then_reuses_a_finished_slot() -> None:
+    store = SessionStore(max_sessions=2, ttl_s=100, clock=FakeClock())
+    first, second = store.open("first"), store.open("second")
+    with pytest.raises(SessionsFullError, match="all 2 sessions"):
+        store.open("third")
+    second.done = True
+    assert store.open("third").episode_id == "third"
+    with pytest.raises(SessionNotFoundError):
+        store.get("second")
+    assert store.get("first") is first
+
+
+def test_store_reopening_an_id_returns_the_same_session() -> None:
+    store = SessionStore(max_sessions=1, ttl_s=100, clock=FakeClock())
+    session = store.open("mine")
+    assert store.open("mine") is session
+
+
+@pytest.mark.parametrize("bad", ["", " x", "a/b", "é", "x" * 129, "-lead", "\ud800"])
+def test_store_refuses_malformed_episode_ids(bad: str) -> None:
+    with pytest.raises(InvalidEpisodeIdError):
+        SessionStore(max_sessions=1, ttl_s=1).open(bad)
+
+
+# --------------------------------------------------------------------------- live servers
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[LiveServer]:
+    with LiveServer(build_app(Settings(max_sessions=64))) as live:
+        yield live
+
+
+def test_two_sessions_stepping_interleaved_stay_isolated(server: LiveServer) -> None:
+    policies = {"iso-a": OraclePolicy, "iso-b": RandomPolicy}
+    task_id, seed = "bug_triage_medium", 4
+    with httpx.Client(base_url=server.url) as http:
+        players, obs, rewards = {}, {}, {}
+        for episode_id, policy_cls in policies.items():
+            reply = http.post("/reset", json={"task_id": task_id, "seed": seed, "episode_id": episode_id}).json()
+            players[episode_id] = policy_cls()
+            players[episode_id].reset(task_id, seed)
+            obs[episode_id], rewards[episode_id] = ObservationModel.model_validate(reply["observation"]), []
+        while players:
+            for episode_id, policy in list(players.items()):
+                data = http.post("/step", json={"action": policy.act(obs[episode_id]), "episode_id": episode_id}).json()
+                assert data["episode_id"] == episode_id
+                obs[episode_id] = ObservationModel.model_validate(data["observation"])
+                rewards[episode_id].append(data["reward"])
+                if data["done"]:
+                    del players[episode_id]
+        for episode_id, policy_cls in policies.items():
+            expected = run_episode(policy_cls(), task_id, seed)
+            assert tuple(rewards[episode_id]) == expected.rewards
+            assert http.get("/grader", params={"episode_id": episode_id}).json() == expected.grade.model_dump()
+
+
+def test_32_concurrent_sessions_each_play_a_whole_heuristic_episode(server: LiveServer) -> None:
+    jobs = [(TASK_IDS[i % len(TASK_IDS)], i) for i in range(32)]
+
+    def play(job: tuple[str, int]) -> tuple[str, int, object]:
+        task_id, seed = job
+        with httpx.Client(base_url=server.url, timeout=30) as http:
+            return task_id, seed, play_http(http, HeuristicPolicy(), task_id, seed)["grade"]
+
+    with ThreadPoolExecutor(max_workers=32) as pool:
+        results = list(pool.map(play, jobs))
+    assert len(results) == 32
+    for task_id, seed, grade in results:
+        assert grade == run_episode(HeuristicPolicy(), task_id, seed).grade, (task_id, seed)
+
+
+def test_unknown_episode_ids_get_404_without_echoing_malformed_ones(server: LiveServer) -> None:
+    with httpx.Client(base_url=server.url) as http:
+        http.post("/reset", json={})
+        for path in ("/state", "/grader"):
+            reply = http.get(path, params={"episode_id": "never-made"})
+            assert reply.status_code == 404
+            assert reply.json()["error"]["type"] == "episode_not_found"
+            assert "'never-made'" in reply.json()["error"]["message"]
+        reply = http.post("/step", json={"action": {"action_type": "next_ticket"}, "episode_id": "<script>"})
+        assert reply.status_code == 404 and "<script>" not in reply.text
+
+
+def test_full_server_answers_503_and_a_finished_episode_frees_its_slot() -> None:
+    with LiveServer(build_app(Settings(max_sessions=2))) as live, httpx.Client(base_url=live.url) as http:
+        finished = play_http(http, OraclePolicy(), "bug_triage_easy", 42)["episode_id"]
+        live_one = http.post("/reset", json={}).json()["episode_id"]
+        taken = http.post("/reset", json={}).json()["episode_id"]  # takes the finished episode's slot
+        assert http.get("/grader", params={"episode_id": finished}).status_code == 404
+        full = http.post("/reset", json={})
+        assert full.status_code == 503
+        assert full.json()["error"]["type"] == "sessions_full"
+        for episode_id in (live_one, taken):
+            assert http.get("/state", params={"episode_id": episode_id}).status_code == 200
+        again = http.post("/reset", json={"episode_id": taken})  # reusing one's own id always works
+        assert again.status_code == 200
+
+
+def test_idle_sessions_expire_and_404_never_another_sessions_episode() -> None:
+    with LiveServer(build_app(Settings(session_ttl_s=0.4))) as live, httpx.Client(base_url=live.url) as http:
+        stale = http.post("/reset", json={"seed": 1}).json()["episode_id"]
+        time.sleep(0.6)
+        reply = http.post("/step", json={"action": {"action_type": "next_ticket"}, "episode_id": stale})
+        assert reply.status_code == 404 and "idle" in reply.json()["error"]["message"]
+        assert http.post("/step", json={"action": {"action_type": "next_ticket"}}).status_code == 404
+        fresh = http.post("/reset", json={"seed": 2}).json()["episode_id"]
+        assert http.get("/state").json()["episode_id"] == fresh
+        assert http.get("/state", params={"episode_id": stale}).status_code == 404

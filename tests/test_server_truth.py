@@ -1,0 +1,91 @@
+"""No endpoint and no WebSocket message carries a hidden-truth field name before its episode ends."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from server_helpers import TRUTH_FIELD_NAMES, LiveServer, truth_names_in
+from websockets.sync.client import connect
+
+from openenv_bug_triage import ObservationModel
+from openenv_bug_triage.policies import HeuristicPolicy, RandomPolicy
+from openenv_bug_triage.tasks import TASK_IDS
+from openenv_bug_triage.world import DATA_DIR
+from server.app import build_app
+from server.config import Settings
+
+STATIC_GETS = ["/health", "/metadata", "/schema", "/tasks", "/handbook", "/openapi.json", "/docs", "/redoc"]
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[LiveServer]:
+    with LiveServer(build_app(Settings())) as live:
+        yield live
+
+
+def test_the_check_finds_truth_where_it_is() -> None:
+    assert {"true_severity", "true_priority", "true_component", "true_assignee_team"} <= TRUTH_FIELD_NAMES
+    fixture = (DATA_DIR / "tasks" / "bug_triage_easy.json").read_text()
+    assert truth_names_in(fixture) == sorted(TRUTH_FIELD_NAMES)
+
+
+@pytest.mark.parametrize("path", STATIC_GETS)
+def test_static_endpoints_name_no_truth_field(server: LiveServer, path: str) -> None:
+    reply = httpx.get(server.url + path)
+    assert reply.status_code == 200
+    assert truth_names_in(reply.text) == []
+
+
+@pytest.mark.parametrize("task_id", TASK_IDS)
+@pytest.mark.parametrize("policy_cls", [RandomPolicy, HeuristicPolicy])
+def test_no_http_response_names_truth_before_the_episode_ends(
+    server: LiveServer, task_id: str, policy_cls: type
+) -> None:
+    policy = policy_cls()
+    policy.reset(task_id, 3)
+    with httpx.Client(base_url=server.url) as http:
+        reply = http.post("/reset", json={"task_id": task_id, "seed": 3})
+        episode_id = reply.json()["episode_id"]
+        seen = [reply]
+        done = False
+        while True:
+            for path in ("/state", "/grader"):
+                seen.append(http.get(path, params={"episode_id": episode_id}))
+            reply = http.post("/step", json={"action": policy.act(obs_of(reply)), "episode_id": episode_id})
+            done = reply.json()["done"]
+            if done:
+                break
+            seen.append(reply)
+    for response in seen:
+        assert truth_names_in(response.text) == [], (response.request.url, response.text[:200])
+    assert any(r.status_code == 409 and "/grader" in str(r.request.url) for r in seen)
+
+
+def obs_of(reply: httpx.Response) -> ObservationModel:
+    return ObservationModel.model_validate(reply.json()["observation"])
+
+
+def test_no_websocket_message_names_truth_before_the_episode_ends(server: LiveServer) -> None:
+    policy = RandomPolicy()
+    policy.reset("bug_triage_hard", 8)
+    with connect(f"ws://127.0.0.1:{server.port}/ws") as ws:
+        ws.send(json.dumps({"type": "reset", "data": {"task_id": "bug_triage_hard", "seed": 8}}))
+        message = ws.recv(timeout=10)
+        while True:
+            assert truth_names_in(message) == [], message[:200]
+            ws.send(json.dumps({"type": "state"}))
+            assert truth_names_in(ws.recv(timeout=10)) == []
+            data = json.loads(message)["data"]
+            if data["done"]:
+                break
+            ws.send(json.dumps({"type": "step", "data": policy.act(ObservationModel.model_validate(fields(data)))}))
+            message = ws.recv(timeout=10)
+            if json.loads(message)["data"]["done"]:
+                break
+
+
+def fields(data: dict) -> dict:
+    return {k: v for k, v in data["observation"].items() if k in ObservationModel.model_fields}

@@ -1,0 +1,158 @@
+"""OpenEnv's WebSocket path: the typed client and the generic `EnvClient` play whole episodes."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from openenv.core.generic_client import GenericEnvClient
+from server_helpers import LiveServer
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from openenv_bug_triage import BugTriageEnv, ObservationModel
+from openenv_bug_triage.client import BugTriageAction, BugTriageClient, BugTriageObservation
+from openenv_bug_triage.models import ClassifyAction
+from openenv_bug_triage.policies import HeuristicPolicy, OraclePolicy, run_episode
+from openenv_bug_triage.tasks import TASK_IDS
+from server.app import build_app
+from server.config import Settings
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[LiveServer]:
+    with LiveServer(build_app(Settings(max_sessions=8))) as live:
+        yield live
+
+
+def ws_url(server: LiveServer) -> str:
+    return f"ws://127.0.0.1:{server.port}/ws"
+
+
+@pytest.mark.parametrize("task_id", TASK_IDS)
+def test_typed_client_plays_a_whole_oracle_episode(server: LiveServer, task_id: str) -> None:
+    policy = OraclePolicy()
+    policy.reset(task_id, 42)
+    rewards = []
+    with BugTriageClient(base_url=server.url).sync() as env:
+        result = env.reset(task_id=task_id, seed=42)
+        assert isinstance(result.observation, BugTriageObservation) and result.observation.info is None
+        while not result.done:
+            result = env.step(policy.act(result.observation))
+            rewards.append(result.reward)
+        state = env.state()
+    expected = run_episode(OraclePolicy(), task_id, 42)
+    assert tuple(rewards) == expected.rewards
+    assert result.observation.info is not None and result.observation.info.grader == expected.grade
+    assert state.done and state.task_id == task_id and state.step_count == len(rewards)
+
+
+def test_reset_honours_task_id_seed_and_episode_id(server: LiveServer) -> None:
+    with BugTriageClient(base_url=server.url).sync() as env:
+        result = env.reset(task_id="bug_triage_medium", seed=7, episode_id="ws-run-1")
+        state = env.state()
+    local = BugTriageEnv()
+    expected = local.reset("bug_triage_medium", 7, episode_id="ws-run-1")
+    assert (
+        ObservationModel.model_validate(result.observation.model_dump(include=set(ObservationModel.model_fields)))
+        == expected
+    )
+    assert result.observation.episode_id == "ws-run-1"
+    assert state.model_dump() == local.state().model_dump()
+
+
+def test_typed_actions_and_invalid_actions(server: LiveServer) -> None:
+    with BugTriageClient(base_url=server.url).sync() as env:
+        first = env.reset(seed=1).observation
+        assert first.current_ticket is not None
+        action = ClassifyAction(severity="sev2", priority="p2", component=first.current_ticket.component_candidates[0])
+        typed = env.step(action).observation
+        assert typed.info is not None and typed.info.action_valid
+        flat = env.step(BugTriageAction(action_type="next_ticket")).observation
+        assert flat.info is not None and flat.info.action_valid
+        bad = env.step({"action_type": "classify", "severity": "sev9", "surprise": 1}).observation
+        assert bad.info is not None and not bad.info.action_valid
+        assert bad.info.reward.components == {"invalid_action": -0.05}
+        with pytest.raises(RuntimeError, match="unknown task_id"):
+            env.reset(task_id="nope")
+        with pytest.raises(RuntimeError, match="unknown reset parameter"):
+            env.reset(taskid="bug_triage_easy")
+        assert env.reset(seed=2).observation.steps_used == 0  # the session survives errors
+
+
+def test_async_client_and_step_after_done(server: LiveServer) -> None:
+    async def play() -> None:
+        policy = HeuristicPolicy()
+        policy.reset("bug_triage_easy", 3)
+        async with BugTriageClient(base_url=server.url) as env:
+            result = await env.reset(task_id="bug_triage_easy", seed=3)
+            while not result.done:
+                result = await env.step(policy.act(result.observation))
+            assert result.observation.info.grader == run_episode(HeuristicPolicy(), "bug_triage_easy", 3).grade
+            with pytest.raises(RuntimeError, match="episode has ended"):
+                await env.step({"action_type": "next_ticket"})
+
+    asyncio.run(play())
+
+
+def test_generic_env_client_plays_with_plain_dicts(server: LiveServer) -> None:
+    policy = OraclePolicy()
+    policy.reset("bug_triage_easy", 5)
+    with GenericEnvClient(base_url=server.url).sync() as env:
+        result = env.reset(task_id="bug_triage_easy", seed=5)
+        while not result.done:
+            result = env.step(policy.act(ObservationModel.model_validate(_observation_fields(result.observation))))
+    assert result.observation["info"]["grader"] == run_episode(OraclePolicy(), "bug_triage_easy", 5).grade.model_dump()
+
+
+def _observation_fields(data: dict) -> dict:
+    return {k: v for k, v in data.items() if k in ObservationModel.model_fields}
+
+
+def test_malformed_messages_get_error_replies_and_the_server_stays_up(server: LiveServer) -> None:
+    messages = [
+        "not json",
+        json.dumps({"type": "dance"}),
+        json.dumps({"type": "step", "data": "not an object"}),
+        json.dumps({"type": "step", "data": {"action_type": "next_ticket"}}),  # before reset
+        json.dumps({"type": "state"}),  # before reset
+        json.dumps({"type": "reset", "data": {"seed": -1}}),
+        json.dumps({"type": "reset", "data": {"seed": 1e308}}),
+        json.dumps({"type": "reset", "data": {"task_id": ["x"]}}),
+        '{"type": "reset", "data": {"task_id": "\\ud800"}}',
+        json.dumps({"type": "reset", "data": {"episode_id": "bad id"}}),
+        '{"type": "step", "data": {"action_type": "classify", "component": "\\ud800"}}',
+        '{"type": "reset", "data": {"seed": NaN}}',
+    ]
+    with connect(ws_url(server)) as ws:
+        for message in messages:
+            ws.send(message)
+            reply = json.loads(ws.recv(timeout=10))
+            assert reply["type"] == "error", (message, reply)
+        ws.send(json.dumps({"type": "reset", "data": {"seed": 4}}))
+        assert json.loads(ws.recv(timeout=10))["type"] == "observation"
+        ws.send('{"type": "step", "data": {"action_type": "assign", "ticket_id": "\\ud800", "team": "x"}}')
+        penalised = json.loads(ws.recv(timeout=10))["data"]["observation"]["info"]
+        assert penalised["action_valid"] is False and "unicode" in penalised["error"]
+    assert httpx.get(f"{server.url}/health").status_code == 200
+
+
+def test_websocket_sessions_are_capped() -> None:
+    with LiveServer(build_app(Settings(max_sessions=1))) as live, connect(ws_url(live)) as first:
+        first.send(json.dumps({"type": "reset", "data": {}}))
+        assert json.loads(first.recv(timeout=10))["type"] == "observation"
+        with connect(ws_url(live)) as second:
+            reply = json.loads(second.recv(timeout=10))
+            assert reply["type"] == "error" and reply["data"]["code"] == "CAPACITY_REACHED"
+
+
+def test_messages_over_64_kib_close_the_socket_not_the_server(server: LiveServer) -> None:
+    with connect(ws_url(server)) as ws:
+        ws.send(json.dumps({"type": "step", "data": {"action_type": "defer", "reason": "x" * 70_000}}))
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009  # message too big
+    assert httpx.get(f"{server.url}/health").status_code == 200
