@@ -49,13 +49,35 @@ class _Episode:
     breakdown: dict[str, float] = field(default_factory=dict)
     invalid_actions: int = 0
     no_op_actions: int = 0
+    entries: dict[str, QueueEntry] = field(default_factory=dict)
+    """The queue as the agent sees it; `update` keeps it in step with `progress`."""
+
+    def __post_init__(self) -> None:
+        for tid in self.order:
+            self.update(tid, self.progress[tid])
+
+    def update(self, tid: str, progress: TicketProgress) -> None:
+        """Record a ticket's new progress and refresh its queue entry (the only writer of both)."""
+        self.progress[tid] = progress
+        ticket = self.task.by_id[tid]
+        self.entries[tid] = QueueEntry(
+            ticket_id=tid,
+            title=ticket.title,
+            customer_tier=ticket.customer_tier,
+            status=progress.status,
+            sla_deadline_step=ticket.sla_deadline_step,
+            escalated=progress.escalated,
+        )
 
     @property
     def focused_id(self) -> str:
         return self.order[self.focus]
 
+    def is_open(self, tid: str) -> bool:
+        return self.entries[tid].status in UNSETTLED_STATUSES
+
     def unsettled(self) -> list[str]:
-        return [tid for tid in self.order if not self.progress[tid].settled]
+        return [tid for tid in self.order if self.is_open(tid)]
 
 
 class BugTriageEnv:
@@ -146,7 +168,7 @@ class BugTriageEnv:
         if error:
             return self._invalid(ep, action.action_type, target, error)
         if isinstance(action, NextTicketAction):
-            left_unsettled = not ep.progress[ep.focused_id].settled
+            left_unsettled = ep.is_open(ep.focused_id)
             old = ep.focus
             ep.focus = ep.order.index(action.ticket_id) if action.ticket_id else self._next_open(ep)
             if ep.focus == old:
@@ -156,7 +178,7 @@ class BugTriageEnv:
             return [rw.switch_reward(left_unsettled)], result
         before = ep.progress[target]
         after = apply_action(action, before, ep.steps)
-        ep.progress[target] = after
+        ep.update(target, after)
         if after == before:
             ep.no_op_actions += 1
             message = f"no change: ticket {target} already looks like that"
@@ -184,7 +206,7 @@ class BugTriageEnv:
         n = len(ep.order)
         for offset in range(1, n + 1):
             idx = (ep.focus + offset) % n
-            if not ep.progress[ep.order[idx]].settled:
+            if ep.is_open(ep.order[idx]):
                 return idx
         return ep.focus
 
@@ -192,8 +214,7 @@ class BugTriageEnv:
         ep = self._ep
         assert ep is not None
         tickets = ep.task.by_id
-        status = {tid: ep.progress[tid].status for tid in ep.order}
-        open_ids = [tid for tid in ep.order if status[tid] in UNSETTLED_STATUSES]
+        open_ids = ep.unsettled()
         urgent = [
             tid
             for tid in open_ids
@@ -204,22 +225,11 @@ class BugTriageEnv:
             for tid in open_ids
             if (deadline := tickets[tid].sla_deadline_step) is not None and deadline - ep.steps <= SLA_RISK_WINDOW
         ]
-        queue = [
-            QueueEntry(
-                ticket_id=tid,
-                title=tickets[tid].title,
-                customer_tier=tickets[tid].customer_tier,
-                status=status[tid],
-                sla_deadline_step=tickets[tid].sla_deadline_step,
-                escalated=ep.progress[tid].escalated,
-            )
-            for tid in ep.order
-        ]
         focused = ep.focused_id
         return ObservationModel(
             task_id=ep.task.task_id,
-            current_ticket=tickets[focused] if status[focused] in UNSETTLED_STATUSES else None,
-            queue=queue,
+            current_ticket=tickets[focused] if ep.is_open(focused) else None,
+            queue=[ep.entries[tid] for tid in ep.order],
             remaining_count=len(open_ids),
             urgent_count=len(urgent),
             sla_at_risk_count=len(at_risk),
