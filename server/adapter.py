@@ -23,6 +23,7 @@ from openenv_bug_triage.tasks import TASK_IDS, Task, load_task
 from openenv_bug_triage.world import DATA_DIR
 
 from .sessions import InvalidEpisodeIdError, is_valid_episode_id
+from .wire import safe_text
 
 ENV_NAME = "bug_triage"
 ENV_DESCRIPTION = (
@@ -88,7 +89,7 @@ class BugTriageEnvironment(Environment[BugTriageAction, BugTriageObservation, Bu
         self._check_open()
         if kwargs:
             raise InvalidResetError(
-                f"unknown reset parameter(s) {sorted(map(_safe, kwargs))}; use task_id, seed and episode_id"
+                f"unknown reset parameter(s) {sorted(map(safe_text, kwargs))}; use task_id, seed and episode_id"
             )
         if task_id is not None and task_id not in available_tasks():
             raise UnknownTaskError(f"unknown task_id; choose one of {list(available_tasks())}")
@@ -137,7 +138,3 @@ class BugTriageEnvironment(Environment[BugTriageAction, BugTriageObservation, Bu
         if self._closed:
             raise SessionClosedError("this session was closed (idle timeout or shutdown); reconnect and reset")
 
-
-def _safe(key: object) -> str:
-    text = str(key)
-    return text if text.isascii() and text.isprintable() and len(text) <= 64 else "<key>"

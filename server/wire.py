@@ -241,11 +241,12 @@ def describe_errors(errors: Any) -> str:
     """Pydantic errors as `location: message` lines, without the offending input."""
     lines = []
     for err in list(errors)[:5]:
-        loc = ".".join(str(p) if isinstance(p, int) else _safe_key(p) for p in err.get("loc", ()))
+        loc = ".".join(str(p) if isinstance(p, int) else safe_text(p) for p in err.get("loc", ()))
         lines.append(f"{loc or 'body'}: {err.get('msg', 'invalid')}")
     return "; ".join(lines)
 
 
-def _safe_key(part: Any) -> str:
+def safe_text(part: Any) -> str:
+    """`part` as text when it is short printable ASCII, safe to put in a message; else a placeholder."""
     text = str(part)
     return text if text.isascii() and text.isprintable() and len(text) <= 64 else "<key>"
