@@ -13,8 +13,12 @@ class ActionParseError(ValueError):
     """The input is not a valid action; the message names the field and the fix."""
 
 
-def _clip(value: Any, limit: int = 60) -> str:
-    text = repr(value)
+def quote(value: Any, limit: int = 60) -> str:
+    """`repr(value)` clipped to `limit` characters: control and bidi characters come out escaped."""
+    try:
+        text = repr(value)
+    except ValueError:  # an int too long to print
+        return f"<{type(value).__name__}>"
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
@@ -26,7 +30,7 @@ def describe_validation_error(exc: ValidationError) -> str:
         kind = err["type"]
         if kind == "union_tag_invalid" or kind == "union_tag_not_found":
             got = err.get("input", {}).get("action_type") if isinstance(err.get("input"), dict) else None
-            shown = f" (got {_clip(got)})" if got is not None else ""
+            shown = f" (got {quote(got)})" if got is not None else ""
             lines.append(f"`action_type` must be one of {list(ACTION_TYPES)}{shown}")
             continue
         field = ".".join(loc[1:]) if len(loc) > 1 else ".".join(loc)
@@ -36,8 +40,25 @@ def describe_validation_error(exc: ValidationError) -> str:
         elif kind == "extra_forbidden":
             lines.append(f"{action_type}: field `{field}` is not allowed for this action_type")
         else:
-            lines.append(f"{action_type}: field `{field}`: {err['msg']} (got {_clip(err.get('input'))})")
+            lines.append(f"{action_type}: field `{field}`: {err['msg']} (got {quote(err.get('input'))})")
     return "; ".join(lines)
+
+
+MAX_INT_BITS = 14_000
+"""Integers longer than this (about 4,200 digits) are refused before validation, which cannot print them."""
+
+
+def _oversized_int(raw: dict) -> str | None:
+    stack: list[tuple[str, object]] = [(str(k), v) for k, v in raw.items()]
+    while stack:
+        name, value = stack.pop()
+        if isinstance(value, int) and value.bit_length() > MAX_INT_BITS:
+            return name
+        if isinstance(value, dict):
+            stack.extend((f"{name}.{k}", v) for k, v in value.items())
+        elif isinstance(value, list | tuple):
+            stack.extend((name, v) for v in value)
+    return None
 
 
 def parse_action(raw: object) -> ActionModel:
@@ -49,6 +70,8 @@ def parse_action(raw: object) -> ActionModel:
             f"an action must be a JSON object with an `action_type` (one of {list(ACTION_TYPES)}), "
             f"got {type(raw).__name__}"
         )
+    if (field := _oversized_int(raw)) is not None:
+        raise ActionParseError(f"field `{quote(field)[1:-1]}` holds a number far too large for any action field")
     try:
         return ACTION_ADAPTER.validate_python(raw)
     except ValidationError as exc:

@@ -108,7 +108,11 @@ class BugTriageEnv:
         if ep.done:
             raise EpisodeDoneError("The episode has ended; call reset() to start a new one.")
         ep.steps += 1
-        parts, result = self._apply(ep, action)
+        try:
+            parts, result = self._apply(ep, action)
+        except BaseException:
+            ep.steps -= 1  # nothing else has changed yet: leave the episode as it was
+            raise
         ep.done = not ep.unsettled() or ep.steps >= ep.task.step_budget
         parts.append(rw.sla_breach_reward(ep.task.tickets, ep.progress, ep.steps))
         if ep.done:
@@ -125,7 +129,7 @@ class BugTriageEnv:
             "reward": reward.model_dump(),
         }
         if ep.done:
-            info["grader"] = self.grade().model_dump()
+            info["grader"] = self._grade(ep, reveal=False).model_dump()
         return self._observe(result), reward, ep.done, info
 
     def state(self) -> StateModel:
@@ -147,9 +151,16 @@ class BugTriageEnv:
         )
 
     def grade(self) -> GraderResult:
-        """Grade the episode so far. Trainer-side: its mistakes name true labels, so keep it from the agent."""
-        ep = self._require_episode()
-        return grade_episode(ep.task, ep.progress, ep.invalid_actions, ep.no_op_actions)
+        """Grade the episode so far. Trainer-side: its mistakes name true labels, so keep it from the agent.
+
+        The copy in the final step's `info["grader"]` has the same score and subscores, but its
+        mistakes do not say what was expected: the truth of a task is the same in every episode.
+        """
+        return self._grade(self._require_episode(), reveal=True)
+
+    @staticmethod
+    def _grade(ep: _Episode, reveal: bool) -> GraderResult:
+        return grade_episode(ep.task, ep.progress, ep.invalid_actions, ep.no_op_actions, reveal=reveal)
 
     # ------------------------------------------------------------------ internals
 
@@ -166,7 +177,8 @@ class BugTriageEnv:
         target = action.ticket_id or ep.focused_id
         error = check_action(action, target, ep.progress, self._world)
         if error:
-            return self._invalid(ep, action.action_type, target, error)
+            known = target if target in ep.progress else None  # never echo an unknown id back raw
+            return self._invalid(ep, action.action_type, known, error)
         if isinstance(action, NextTicketAction):
             left_unsettled = ep.is_open(ep.focused_id)
             old = ep.focus

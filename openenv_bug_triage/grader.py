@@ -71,17 +71,23 @@ def _outcome_name(p: TicketProgress) -> str:
     return {"awaiting_info": "request_info", "deferred": "defer"}.get(p.status, f"left {p.status}")
 
 
-def ticket_credit(tid: str, truth: Truth, p: TicketProgress) -> tuple[float, list[str], int]:
-    """Credit in [0, 1] for one ticket, its mistakes, and how many of them are major."""
+def _expected(text: str, expected: str, reveal: bool) -> str:
+    return f"{text}, expected {expected}" if reveal else f"{text} is wrong"
+
+
+def ticket_credit(tid: str, truth: Truth, p: TicketProgress, reveal: bool = True) -> tuple[float, list[str], int]:
+    """Credit in [0, 1] for one ticket, its mistakes (naming the expected value when `reveal`), and its majors."""
     if truth.disposition != "fix":
         if outcome_correct(truth, p):
             return 1.0, [], 0
         expected = _EXPECTED_OUTCOME[truth.disposition]
         if truth.duplicate_of:
             expected += f" of {truth.duplicate_of}"
-        return 0.0, [f"{tid}: outcome {_outcome_name(p)}, expected {expected}"], 0
+        if not reveal and p.status == "open":
+            return 0.0, [], 0  # naming it would say it is not a bug to fix
+        return 0.0, [_expected(f"{tid}: outcome {_outcome_name(p)}", expected, reveal)], 0
     if p.final:
-        lost = f"{tid}: a real bug was parked by {_outcome_name(p)}; expected classify and assign"
+        lost = _expected(f"{tid}: a real bug was parked by {_outcome_name(p)}", "classify and assign", reveal)
         return 0.0, [lost], 0 if p.info_requested else 1
     wanted = {
         "severity": (p.severity, truth.true_severity, p.classify_count),
@@ -96,7 +102,8 @@ def ticket_credit(tid: str, truth: Truth, p: TicketProgress) -> tuple[float, lis
             if count > 1:
                 mistakes.append(f"{tid} {name}: right after {count - 1} relabel(s)")
         else:
-            mistakes.append(f"{tid} {name}: {got or 'not set'}, expected {want}")
+            if reveal or got is not None:  # an unset label, named, would say it is a bug to fix
+                mistakes.append(_expected(f"{tid} {name}: {got or 'not set'}", str(want), reveal))
     if p.severity and abs(SEVERITIES.index(p.severity) - SEVERITIES.index(truth.true_severity)) >= 2:
         major += 1
     if is_critical(truth) and not p.settled:
@@ -105,23 +112,37 @@ def ticket_credit(tid: str, truth: Truth, p: TicketProgress) -> tuple[float, lis
 
 
 def grade_episode(
-    task: Task, progress: Mapping[str, TicketProgress], invalid_actions: int = 0, no_op_actions: int = 0
+    task: Task,
+    progress: Mapping[str, TicketProgress],
+    invalid_actions: int = 0,
+    no_op_actions: int = 0,
+    reveal: bool = True,
 ) -> GraderResult:
-    """Grade a triage state for `task` with its difficulty's weights (see module docstring)."""
+    """Grade a triage state for `task` with its difficulty's weights (see module docstring).
+
+    With `reveal=False` the mistakes say what the agent did wrong but not what was expected, and
+    name no ticket for what the agent left undone: the form an agent may see, since the truth
+    of a fixed task is the same in every episode.
+    """
     truth = task.truth
     credits: dict[str, float] = {}
     mistakes: list[str] = []
     major = 0
     for tid in task.ticket_ids:
-        credit, found, majors = ticket_credit(tid, truth[tid], progress[tid])
+        credit, found, majors = ticket_credit(tid, truth[tid], progress[tid], reveal)
         credits[tid], major = credit, major + majors
         mistakes.extend(found)
     escalated = {tid for tid, p in progress.items() if p.escalated}
     must_escalate = {tid for tid, t in truth.items() if t.should_escalate}
-    for tid in sorted(must_escalate - escalated):
-        mistakes.append(f"{tid}: not escalated, expected escalate_incident")
-        major += 1
-    mistakes.extend(f"{tid}: escalated, expected no escalation" for tid in sorted(escalated - must_escalate))
+    if not reveal and (left := sum(1 for p in progress.values() if not p.settled)):
+        mistakes.append(f"{left} ticket(s) left unsettled")
+    missed = sorted(must_escalate - escalated)
+    major += len(missed)
+    if reveal:
+        mistakes.extend(f"{tid}: not escalated, expected escalate_incident" for tid in missed)
+    elif missed:
+        mistakes.append(f"{len(missed)} incident(s) not escalated")
+    mistakes.extend(_expected(f"{tid}: escalated", "no escalation", reveal) for tid in sorted(escalated - must_escalate))
 
     weight = {tid: CRITICAL_TICKET_WEIGHT[task.difficulty] if is_critical(t) else 1.0 for tid, t in truth.items()}
     deadline = {t.ticket_id: t.sla_deadline_step for t in task.tickets if t.sla_deadline_step is not None}

@@ -261,11 +261,12 @@ POLICIES: dict[str, type] = {"random": RandomPolicy, "heuristic": HeuristicPolic
 
 @dataclass(frozen=True)
 class EpisodeResult:
-    """What one in-process episode produced."""
+    """What one in-process episode produced: the full grade and the copy the agent saw."""
 
     task_id: str
     seed: int
     grade: GraderResult
+    agent_grade: GraderResult
     steps: int
     rewards: tuple[float, ...]
     invalid_actions: int
@@ -278,8 +279,12 @@ def run_episode(policy: Policy, task_id: str, seed: int = 42) -> EpisodeResult:
     policy.reset(task_id, seed)
     rewards: list[float] = []
     done = False
+    info: dict[str, Any] = {}
     while not done:
-        obs, reward, done, _ = env.step(policy.act(obs))
+        obs, reward, done, info = env.step(policy.act(obs))
         rewards.append(reward.value)
     state = env.state()
-    return EpisodeResult(task_id, seed, env.grade(), state.step_count, tuple(rewards), state.invalid_actions)
+    agent_grade = GraderResult.model_validate(info["grader"])
+    return EpisodeResult(
+        task_id, seed, env.grade(), agent_grade, state.step_count, tuple(rewards), state.invalid_actions
+    )

@@ -1,8 +1,8 @@
 """Dense reward shaping (SPEC section 7) as pure functions of before, action, after and truth.
 
 Nothing here can be farmed: labels earn only on the first `classify` / `assign` of a
-ticket, each settlement happens once (settled tickets are final), and every repeat is
-a no-op that costs a little.
+bug to fix (never on tickets the handbook settles otherwise), each settlement happens once
+(settled tickets are final), and every repeat is a no-op that costs a little.
 """
 
 from __future__ import annotations
@@ -101,6 +101,8 @@ def ticket_action_reward(
     if after == before:
         _add(out, C.NO_OP)
         return out
+    if isinstance(action, ClassifyAction | AssignAction) and truth.disposition != "fix":
+        return out  # labels earn only on bugs to fix, else classifying before settling would farm them
     if isinstance(action, ClassifyAction):
         if before.classify_count == 0:
             _add(out, C.CORRECT_SEVERITY, int(action.severity == truth.true_severity))

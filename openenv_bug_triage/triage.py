@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from .actions import quote
 from .models import (
     ActionModel,
     AssignAction,
@@ -24,7 +25,7 @@ def check_action(
 ) -> str | None:
     """Why `action` on `ticket_id` cannot be carried out, worded for an LLM; None when it can."""
     if ticket_id not in progress:
-        return f"ticket_id '{ticket_id}' is not in the queue; use one of the ticket_id values listed in `queue`."
+        return f"ticket_id {quote(ticket_id)} is not in the queue; use one of the ticket_id values listed in `queue`."
     if isinstance(action, NextTicketAction):
         return None
     current = progress[ticket_id]
@@ -34,14 +35,14 @@ def check_action(
             "work on a ticket that is still open."
         )
     if isinstance(action, ClassifyAction) and action.component not in world.owner:
-        return f"component '{action.component}' does not exist; use one of `available_components`."
+        return f"component {quote(action.component)} does not exist; use one of `available_components`."
     if isinstance(action, AssignAction) and action.team not in world.teams:
-        return f"team '{action.team}' does not exist; use one of `available_teams`."
+        return f"team {quote(action.team)} does not exist; use one of `available_teams`."
     if isinstance(action, MarkDuplicateAction):
         if action.duplicate_of == ticket_id:
             return f"ticket {ticket_id} cannot be a duplicate of itself; give the id of the original report."
         if action.duplicate_of not in progress:
-            return f"duplicate_of '{action.duplicate_of}' is not in the queue; link to a ticket listed in `queue`."
+            return f"duplicate_of {quote(action.duplicate_of)} is not in the queue; link to a ticket listed in `queue`."
     return None
 
 

@@ -211,3 +211,35 @@ def test_whole_episode_by_oracle_ends_when_every_ticket_is_settled(task_id):
         assert done == (i == len(actions) - 1)
     assert obs.remaining_count == 0 and obs.current_ticket is None
     assert info["grader"]["passed"] is True
+
+
+def test_huge_numbers_and_control_characters_are_penalised_and_quoted():
+    env = BugTriageEnv()
+    env.reset()
+    for action in (
+        {"action_type": 10**5000},
+        {"action_type": "classify", "severity": 10**5000, "priority": "p1", "component": "sso"},
+    ):
+        obs, reward, _, _ = env.step(action)
+        assert reward.components == {"invalid_action": -0.05}
+        assert "too large" in obs.last_action_result.message
+    obs, _, _, _ = env.step({"action_type": "next_ticket", "ticket_id": "\x00\x1b[2J\u202e"})
+    assert "'\\x00\\x1b[2J\\u202e'" in obs.last_action_result.message
+    assert obs.last_action_result.ticket_id is None
+    assert env.state().step_count == env.state().invalid_actions == 3
+
+
+def test_the_grade_an_agent_sees_is_no_answer_key():
+    env = BugTriageEnv()
+    env.reset(task_id="bug_triage_hard", seed=1)
+    order = env.state().ticket_order
+    env.step({"action_type": "close", "ticket_id": order[0], "reason": "invalid"})
+    done = False
+    while not done:
+        _, _, done, info = env.step({"action_type": "next_ticket"})
+    seen, full = info["grader"], env.grade().model_dump()
+    assert (seen["score"], seen["subscores"], seen["passed"]) == (full["score"], full["subscores"], full["passed"])
+    assert all("expected" not in m for m in seen["mistakes"])
+    named = {m.split(":")[0].split()[0] for m in seen["mistakes"] if m.startswith("BT-")}
+    assert named <= {order[0]}, "only tickets the agent acted on may be named"
+    assert any("expected" in m for m in full["mistakes"])

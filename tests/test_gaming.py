@@ -10,8 +10,14 @@ import pytest
 
 from openenv_bug_triage.env import BugTriageEnv
 from openenv_bug_triage.models import PRIORITIES, SEVERITIES, ObservationModel
-from openenv_bug_triage.policies import HeuristicPolicy, RandomPolicy, run_episode
-from openenv_bug_triage.tasks import TASK_IDS
+from openenv_bug_triage.policies import (
+    HeuristicPolicy,
+    RandomPolicy,
+    heuristic_component,
+    heuristic_severity,
+    run_episode,
+)
+from openenv_bug_triage.tasks import TASK_IDS, load_task
 from openenv_bug_triage.world import load_world
 
 SEEDS = (1, 2, 3, 42)
@@ -103,3 +109,57 @@ def test_random_is_low_and_heuristic_is_clearly_between(task_id):
     heuristic = statistics.fmean(run_episode(HeuristicPolicy(), task_id, s).grade.score for s in SEEDS)
     assert rand <= 0.25
     assert rand + 0.1 < heuristic < 0.9
+
+
+@dataclass
+class ClassifyBeforeSettling:
+    """The heuristic, but it classifies every ticket with its guess before closing, deferring or linking it."""
+
+    name: str = "classify_first"
+
+    def reset(self, task_id: str, seed: int) -> None:
+        self.inner = HeuristicPolicy()
+        self.inner.reset(task_id, seed)
+        self.classified: set[str] = set()
+
+    def act(self, obs: ObservationModel) -> dict:
+        action = self.inner.act(obs)
+        t = obs.current_ticket
+        if t is not None and action["action_type"] not in ("classify", "assign") and t.ticket_id not in self.classified:
+            self.classified.add(t.ticket_id)
+            self.inner._plan.appendleft(action)
+            sev = heuristic_severity(t)
+            world = load_world()
+            return {
+                "action_type": "classify",
+                "ticket_id": t.ticket_id,
+                "severity": sev,
+                "priority": world.priority_for(sev, t.customer_tier),
+                "component": heuristic_component(t),
+            }
+        return action
+
+
+LABEL_COMPONENTS = ("correct_severity", "correct_priority", "correct_component", "correct_team")
+
+
+def label_reward_on_tickets_not_to_fix(policy, task_id: str, seed: int) -> float:
+    """Label reward one episode of `policy` earns on tickets the handbook settles without classifying."""
+    truth = load_task(task_id).truth
+    env = BugTriageEnv()
+    obs = env.reset(task_id=task_id, seed=seed)
+    policy.reset(task_id, seed)
+    total, done = 0.0, False
+    while not done:
+        action = policy.act(obs)
+        target = action.get("ticket_id") or env.state().ticket_order[env.state().focus_index]
+        obs, reward, done, _ = env.step(action)
+        if truth[target].disposition != "fix":
+            total += sum(reward.components.get(name, 0.0) for name in LABEL_COMPONENTS)
+    return total
+
+
+@pytest.mark.parametrize("task_id", TASK_IDS)
+def test_classifying_tickets_that_are_not_bugs_farms_no_reward(task_id):
+    for seed in SEEDS:
+        assert label_reward_on_tickets_not_to_fix(ClassifyBeforeSettling(), task_id, seed) == 0.0

@@ -55,6 +55,12 @@ def test_labels_cannot_be_farmed_by_relabelling():
     assert p.classify_count == 2
 
 
+def test_labels_earn_nothing_on_tickets_the_handbook_settles_otherwise():
+    for truth in (DUP, VAGUE, WONTFIX):
+        assert act(CLASSIFY_OK, truth)[0] == {}
+        assert act({"action_type": "assign", "team": "identity"}, truth)[0] == {}
+
+
 def test_assign_team():
     assert act({"action_type": "assign", "team": "identity"}, BUG)[0] == {"correct_team": 0.1}
     assert act({"action_type": "assign", "team": "billing"}, BUG)[0] == {}

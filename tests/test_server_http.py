@@ -143,7 +143,7 @@ def test_oracle_scores_over_http_exactly_what_it_scores_in_process(client: httpx
     in_process = run_episode(OraclePolicy(), task_id, 42)
     assert over_http["grade"] == in_process.grade
     assert over_http["rewards"] == in_process.rewards
-    assert over_http["final_info"]["grader"] == in_process.grade.model_dump()
+    assert over_http["final_info"]["grader"] == in_process.agent_grade.model_dump()
 
 
 def test_step_after_done_is_409(client: httpx.Client) -> None:

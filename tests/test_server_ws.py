@@ -46,7 +46,7 @@ def test_typed_client_plays_a_whole_oracle_episode(server: LiveServer, task_id: 
         state = env.state()
     expected = run_episode(OraclePolicy(), task_id, 42)
     assert tuple(rewards) == expected.rewards
-    assert result.observation.info is not None and result.observation.info.grader == expected.grade
+    assert result.observation.info is not None and result.observation.info.grader == expected.agent_grade
     assert state.done and state.task_id == task_id and state.step_count == len(rewards)
 
 
@@ -91,7 +91,7 @@ def test_async_client_and_step_after_done(server: LiveServer) -> None:
             result = await env.reset(task_id="bug_triage_easy", seed=3)
             while not result.done:
                 result = await env.step(policy.act(result.observation))
-            assert result.observation.info.grader == run_episode(HeuristicPolicy(), "bug_triage_easy", 3).grade
+            assert result.observation.info.grader == run_episode(HeuristicPolicy(), "bug_triage_easy", 3).agent_grade
             with pytest.raises(RuntimeError, match="episode has ended"):
                 await env.step({"action_type": "next_ticket"})
 
@@ -105,7 +105,7 @@ def test_generic_env_client_plays_with_plain_dicts(server: LiveServer) -> None:
         result = env.reset(task_id="bug_triage_easy", seed=5)
         while not result.done:
             result = env.step(policy.act(ObservationModel.model_validate(_observation_fields(result.observation))))
-    assert result.observation["info"]["grader"] == run_episode(OraclePolicy(), "bug_triage_easy", 5).grade.model_dump()
+    assert result.observation["info"]["grader"] == run_episode(OraclePolicy(), "bug_triage_easy", 5).agent_grade.model_dump()
 
 
 def _observation_fields(data: dict) -> dict:

@@ -31,6 +31,9 @@ class TriageEnv(Protocol):
     def step(self, action: dict[str, Any]) -> tuple[ObservationModel, RewardModel, bool, dict[str, Any]]:
         """Take one action."""
 
+    def grade(self) -> GraderResult:
+        """The full grade of the finished episode."""
+
 
 class Agent(Policy, Protocol):
     """A policy that also reports per-episode counts (zero for the reference policies)."""
@@ -166,7 +169,7 @@ def play_episode(
             progress.clear()  # stdout and stderr may share the terminal
             events.step(len(rewards), action, reward.value, done, info.get("error"))
             progress.update(task_id, obs)
-        grade = GraderResult.model_validate(info["grader"])
+        grade = env.grade()  # the trainer-side grade: its mistakes name the expected labels
     except ServiceError as exc:
         error = str(exc)
     finally:
