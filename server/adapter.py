@@ -16,13 +16,13 @@ from openenv.core.env_server.interfaces import Environment
 from openenv.core.env_server.types import EnvironmentMetadata
 
 from openenv_bug_triage import BugTriageEnv, ObservationModel, __version__
-from openenv_bug_triage.errors import BugTriageError, UnknownTaskError
+from openenv_bug_triage.errors import UnknownTaskError
 from openenv_bug_triage.models import GraderResult, RewardModel
 from openenv_bug_triage.protocol import BugTriageAction, BugTriageObservation, BugTriageState, StepInfo
 from openenv_bug_triage.tasks import TASK_IDS, Task, load_task
 from openenv_bug_triage.world import DATA_DIR
 
-from .sessions import InvalidEpisodeIdError, is_valid_episode_id
+from .sessions import InvalidEpisodeIdError, InvalidResetError, SessionClosedError, is_valid_episode_id
 from .wire import safe_text
 
 ENV_NAME = "bug_triage"
@@ -31,14 +31,6 @@ ENV_DESCRIPTION = (
     "assign, link duplicates, request information, defer, close or escalate each ticket."
 )
 ENV_VERSION = __version__
-
-
-class InvalidResetError(BugTriageError, ValueError):
-    """`reset` got a parameter it does not know."""
-
-
-class SessionClosedError(BugTriageError, RuntimeError):
-    """The session was closed (idle timeout or shutdown); reconnect to start a new one."""
 
 
 @cache
@@ -91,7 +83,7 @@ class BugTriageEnvironment(Environment[BugTriageAction, BugTriageObservation, Bu
             raise InvalidResetError(
                 f"unknown reset parameter(s) {sorted(map(safe_text, kwargs))}; use task_id, seed and episode_id"
             )
-        if task_id is not None and task_id not in available_tasks():
+        if task_id is not None and (not isinstance(task_id, str) or task_id not in available_tasks()):
             raise UnknownTaskError(f"unknown task_id; choose one of {list(available_tasks())}")
         if episode_id is not None and not (isinstance(episode_id, str) and is_valid_episode_id(episode_id)):
             raise InvalidEpisodeIdError("episode_id must be 1 to 128 letters, digits or ._:- (or omitted)")
@@ -137,4 +129,3 @@ class BugTriageEnvironment(Environment[BugTriageAction, BugTriageObservation, Bu
     def _check_open(self) -> None:
         if self._closed:
             raise SessionClosedError("this session was closed (idle timeout or shutdown); reconnect and reset")
-

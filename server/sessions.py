@@ -41,6 +41,14 @@ class InvalidEpisodeIdError(SessionError, ValueError):
     """A client-chosen episode id does not match `EPISODE_ID_PATTERN`."""
 
 
+class InvalidResetError(SessionError, ValueError):
+    """`reset` got a parameter it does not know."""
+
+
+class SessionClosedError(SessionError, RuntimeError):
+    """The session was closed (idle timeout or shutdown); reconnect to start a new one."""
+
+
 @dataclass
 class Session:
     """One episode's environment, its lock, and when it was last used (monotonic seconds)."""
@@ -97,6 +105,11 @@ class SessionStore:
 
     def get(self, episode_id: str | None) -> Session:
         """The live session named `episode_id`, or the most recently reset one when it is None."""
+        if episode_id is not None and not is_valid_episode_id(episode_id):
+            raise InvalidEpisodeIdError(
+                "episode_id must be 1 to 128 letters, digits or ._:- starting with a letter or digit, "
+                "as POST /reset returned it; omit it to use the most recently reset episode"
+            )
         with self._mutex:
             now = self._clock()
             self._evict_expired(now)

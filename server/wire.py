@@ -32,7 +32,14 @@ from openenv_bug_triage.errors import (
     UnknownTaskError,
 )
 
-from .sessions import InvalidEpisodeIdError, NoSessionError, SessionNotFoundError, SessionsFullError
+from .sessions import (
+    InvalidEpisodeIdError,
+    InvalidResetError,
+    NoSessionError,
+    SessionClosedError,
+    SessionNotFoundError,
+    SessionsFullError,
+)
 
 JSON_SCOPE_KEY = "bug_triage.json_body"
 """Where `BodyGuard` leaves the parsed body in the ASGI scope, so handlers do not parse twice."""
@@ -111,7 +118,7 @@ class BodyGuard:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":
             with contextlib.suppress(WebSocketDisconnect):  # openenv-core's /ws re-closes a closed socket
-                await self.app(scope, receive, send)
+                await self.app(scope, _guard_frames(receive, send), send)
             return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
@@ -168,6 +175,38 @@ class BodyGuard:
         await response(scope, receive, send)
 
 
+def ws_frame_problem(message: Message) -> str | None:
+    """Why a WebSocket frame is not one strict-JSON object (None when it is)."""
+    text = message.get("text")
+    if text is None:
+        return "send each message as a text frame holding one JSON object, not a binary frame"
+    try:
+        value = parse_json(text.encode("utf-8", "surrogatepass"))
+    except ApiError as exc:
+        return exc.message
+    if not isinstance(value, dict):
+        return "a message must be a JSON object with a `type`: reset, step, state or close"
+    return None
+
+
+def _guard_frames(receive: Receive, send: Send) -> Receive:
+    """Answer frames that are not strict JSON objects with an error, and keep the session open.
+
+    openenv-core's `/ws` loop ends the session on such frames (binary frames, arrays, deep
+    nesting, huge numbers, lone surrogates), losing the episode; here they never reach it.
+    """
+
+    async def guarded() -> Message:
+        while True:
+            message = await receive()
+            if message["type"] != "websocket.receive" or (problem := ws_frame_problem(message)) is None:
+                return message
+            error = {"type": "error", "data": {"message": problem, "code": "INVALID_JSON"}}
+            await send({"type": "websocket.send", "text": json.dumps(error, ensure_ascii=True)})
+
+    return guarded
+
+
 def _replay(body: bytes, receive: Receive) -> Receive:
     sent = False
 
@@ -200,6 +239,8 @@ _DOMAIN_ERRORS: dict[type[Exception], tuple[int, str]] = {
     EpisodeDoneError: (409, "episode_done"),
     SessionNotFoundError: (404, "episode_not_found"),
     SessionsFullError: (503, "sessions_full"),
+    InvalidResetError: (422, "invalid_request"),
+    SessionClosedError: (409, "session_closed"),
 }
 
 
@@ -231,6 +272,7 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(ApiError, on_api_error)
     app.add_exception_handler(StarletteHTTPException, on_http_error)
     app.add_exception_handler(RequestValidationError, on_validation_error)
+    app.add_exception_handler(ValidationError, on_validation_error)  # raised inside framework routes (/web)
     for exc_type, (status, error_type) in _DOMAIN_ERRORS.items():
         app.add_exception_handler(exc_type, domain_handler(status, error_type))
     app.add_exception_handler(BugTriageError, domain_handler(500, "internal_error"))

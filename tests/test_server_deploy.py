@@ -142,3 +142,11 @@ def test_web_playground_works_with_these_actions(web_server: LiveServer) -> None
                 reply = http.post(path, content=b'{"\\ud800": 1}', headers={"content-type": content_type})
                 assert reply.status_code == 422, reply.text
         assert http.post("/reset", json={}).status_code == 200  # the session-aware API is still there
+        for path, body in (
+            ("/web/reset", {"foo": 1}),
+            ("/web/reset", {"task_id": ["a"]}),
+            ("/web/reset", {"task_id": "nope"}),
+            ("/web/step", {"action": {"action_type": "next_ticket", "metadata": 5}}),
+        ):
+            reply = http.post(path, json=body)
+            assert reply.status_code == 422, (path, body, reply.status_code, reply.text)

@@ -120,9 +120,9 @@ CASES = [
     ("POST", "/mcp", raw("[" + "0," * 40_000 + "0]"), 413),
     # unknown episodes: 404
     ("POST", "/step", {"json": {"action": NEXT, "episode_id": "0" * 32}}, 404),
-    ("POST", "/step", {"json": {"action": NEXT, "episode_id": "\u0000"}}, 404),
-    ("GET", "/state?episode_id=%FF%FE", {}, 404),
-    ("GET", "/state?episode_id=" + "a" * 5000, {}, 404),
+    ("POST", "/step", {"json": {"action": NEXT, "episode_id": "\u0000"}}, 422),
+    ("GET", "/state?episode_id=%FF%FE", {}, 422),
+    ("GET", "/state?episode_id=" + "a" * 5000, {}, 422),
     ("GET", "/grader?episode_id=nobody", {}, 404),
     ("GET", "/no-such-route", {}, 404),
     # wrong methods: 405
@@ -215,3 +215,15 @@ def test_fuzzed_json_bodies_never_get_a_5xx(http: httpx.Client, path: str, body:
 def test_fuzzed_bytes_never_get_a_5xx(http: httpx.Client, path: str, body: bytes) -> None:
     reply = http.post(path, content=body, headers={"content-type": "application/json"})
     assert reply.status_code < 500, reply.text[:300]
+
+
+@pytest.mark.parametrize("episode_id", ["a b", "", "x" * 500, "\x00", "-lead"])
+def test_a_malformed_episode_id_is_422_everywhere(http: httpx.Client, episode_id: str) -> None:
+    replies = [
+        http.post("/step", json={"action": {"action_type": "next_ticket"}, "episode_id": episode_id}),
+        http.get("/state", params={"episode_id": episode_id}),
+        http.get("/grader", params={"episode_id": episode_id}),
+    ]
+    for reply in replies:
+        assert reply.status_code == 422, (reply.request.url, reply.text)
+        assert reply.json()["error"]["type"] == "invalid_episode_id"

@@ -135,8 +135,11 @@ def test_malformed_messages_get_error_replies_and_the_server_stays_up(server: Li
         ws.send(json.dumps({"type": "reset", "data": {"seed": 4}}))
         assert json.loads(ws.recv(timeout=10))["type"] == "observation"
         ws.send('{"type": "step", "data": {"action_type": "assign", "ticket_id": "\\ud800", "team": "x"}}')
+        refused = json.loads(ws.recv(timeout=10))  # not strict JSON, as over HTTP (422 there)
+        assert refused["type"] == "error" and refused["data"]["code"] == "INVALID_JSON"
+        ws.send('{"type": "step", "data": {"action_type": "assign", "ticket_id": "BT-000", "team": "x"}}')
         penalised = json.loads(ws.recv(timeout=10))["data"]["observation"]["info"]
-        assert penalised["action_valid"] is False and "unicode" in penalised["error"]
+        assert penalised["action_valid"] is False and "BT-000" in penalised["error"]
     assert httpx.get(f"{server.url}/health").status_code == 200
 
 
@@ -156,3 +159,32 @@ def test_messages_over_64_kib_close_the_socket_not_the_server(server: LiveServer
             ws.recv(timeout=10)
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009  # message too big
     assert httpx.get(f"{server.url}/health").status_code == 200
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        "[]",
+        "null",
+        "1",
+        '"x"',
+        b"\x00\x01binary",
+        "[" * 3000 + "]" * 3000,
+        '{"type": "step", "data": {"action_type": "next_ticket", "n": ' + "9" * 4400 + "}}",
+        '{"type": "step", "data": {"action_type": "next_ticket", "\\ud800": 1}}',
+        '{"type": "step", "data": {"action_type": "next_ticket", "severity": NaN}}',
+        "not json",
+    ],
+    ids=["array", "null", "number", "string", "binary", "deep", "huge-int", "surrogate-key", "nan", "text"],
+)
+def test_a_malformed_frame_gets_an_error_and_the_episode_goes_on(server: LiveServer, frame: str | bytes) -> None:
+    with connect(ws_url(server)) as ws:
+        ws.send(json.dumps({"type": "reset", "data": {"task_id": "bug_triage_easy", "seed": 4}}))
+        json.loads(ws.recv())
+        ws.send(json.dumps({"type": "step", "data": {"action_type": "next_ticket"}}))
+        assert json.loads(ws.recv())["data"]["observation"]["steps_used"] == 1
+        ws.send(frame)
+        error = json.loads(ws.recv())
+        assert error["type"] == "error" and error["data"]["code"] == "INVALID_JSON", error
+        ws.send(json.dumps({"type": "step", "data": {"action_type": "next_ticket"}}))
+        assert json.loads(ws.recv())["data"]["observation"]["steps_used"] == 2
