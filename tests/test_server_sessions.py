@@ -142,7 +142,7 @@ def test_32_concurrent_sessions_each_play_a_whole_heuristic_episode(server: Live
         assert grade == run_episode(HeuristicPolicy(), task_id, seed).grade, (task_id, seed)
 
 
-def test_unknown_episode_ids_get_404_without_echoing_malformed_ones(server: LiveServer) -> None:
+def test_unknown_episode_ids_get_404_and_malformed_ones_422_without_echo(server: LiveServer) -> None:
     with httpx.Client(base_url=server.url) as http:
         http.post("/reset", json={})
         for path in ("/state", "/grader"):
@@ -151,7 +151,7 @@ def test_unknown_episode_ids_get_404_without_echoing_malformed_ones(server: Live
             assert reply.json()["error"]["type"] == "episode_not_found"
             assert "'never-made'" in reply.json()["error"]["message"]
         reply = http.post("/step", json={"action": {"action_type": "next_ticket"}, "episode_id": "<script>"})
-        assert reply.status_code == 404 and "<script>" not in reply.text
+        assert reply.status_code == 422 and "<script>" not in reply.text
 
 
 def test_full_server_answers_503_and_a_finished_episode_frees_its_slot() -> None:
