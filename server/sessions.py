@@ -65,6 +65,13 @@ def is_valid_episode_id(episode_id: str) -> bool:
     return EPISODE_ID_PATTERN.fullmatch(episode_id) is not None
 
 
+def _check_episode_id(episode_id: str | None, hint: str) -> None:
+    if episode_id is not None and not is_valid_episode_id(episode_id):
+        raise InvalidEpisodeIdError(
+            f"episode_id must be 1 to 128 letters, digits or ._:- starting with a letter or digit; {hint}"
+        )
+
+
 def _shown(episode_id: str) -> str:
     """The id, quoted, when it is safe to echo; else a placeholder."""
     return f"'{episode_id}'" if is_valid_episode_id(episode_id) else "(malformed id)"
@@ -86,11 +93,7 @@ class SessionStore:
 
     def open(self, episode_id: str | None) -> Session:
         """The session to reset: the live one named `episode_id`, else a new one with that id (or a fresh id)."""
-        if episode_id is not None and not is_valid_episode_id(episode_id):
-            raise InvalidEpisodeIdError(
-                "episode_id must be 1 to 128 letters, digits or ._:- starting with a letter or digit; "
-                "omit it to get a server-made id"
-            )
+        _check_episode_id(episode_id, "omit it to get a server-made id")
         with self._mutex:
             now = self._clock()
             self._evict_expired(now)
@@ -105,11 +108,7 @@ class SessionStore:
 
     def get(self, episode_id: str | None) -> Session:
         """The live session named `episode_id`, or the most recently reset one when it is None."""
-        if episode_id is not None and not is_valid_episode_id(episode_id):
-            raise InvalidEpisodeIdError(
-                "episode_id must be 1 to 128 letters, digits or ._:- starting with a letter or digit, "
-                "as POST /reset returned it; omit it to use the most recently reset episode"
-            )
+        _check_episode_id(episode_id, "use the id POST /reset returned, or omit it for the latest episode")
         with self._mutex:
             now = self._clock()
             self._evict_expired(now)
