@@ -62,18 +62,22 @@ def check_reset_determinism(task_id: str, seed: int) -> None:
         raise CheckError(f"{task_id}: reset(seed={seed}) is not deterministic")
 
 
-def check_step_determinism(task_id: str, seed: int, policy: Policy | None = None, steps: int = 60) -> None:
-    """Two environments fed the same actions produce identical observations, rewards and info."""
-    policy = policy or RandomPolicy()
+def policy_actions(policy: Policy, task_id: str, seed: int, limit: int | None = None) -> list[Any]:
+    """The actions `policy` takes in one episode (at most `limit` of them)."""
     env = BugTriageEnv()
     obs = env.reset(task_id=task_id, seed=seed)
     policy.reset(task_id, seed)
-    actions = []
-    for _ in range(steps):
+    actions: list[Any] = []
+    done = False
+    while not done and (limit is None or len(actions) < limit):
         actions.append(policy.act(obs))
         obs, _, done, _ = env.step(actions[-1])
-        if done:
-            break
+    return actions
+
+
+def check_step_determinism(task_id: str, seed: int, policy: Policy | None = None, steps: int = 60) -> None:
+    """Two environments fed the same actions produce identical observations, rewards and info."""
+    actions = policy_actions(policy or RandomPolicy(), task_id, seed, limit=steps)
     if rollout(task_id, seed, actions) != rollout(task_id, seed, actions):
         raise CheckError(f"{task_id}: the same actions gave different outputs")
 

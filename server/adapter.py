@@ -20,7 +20,6 @@ from openenv_bug_triage.errors import UnknownTaskError
 from openenv_bug_triage.models import GraderResult, RewardModel
 from openenv_bug_triage.protocol import BugTriageAction, BugTriageObservation, BugTriageState, StepInfo
 from openenv_bug_triage.tasks import TASK_IDS, Task, load_task
-from openenv_bug_triage.world import DATA_DIR
 
 from .sessions import InvalidEpisodeIdError, InvalidResetError, SessionClosedError, is_valid_episode_id
 from .wire import safe_text
@@ -35,8 +34,8 @@ ENV_VERSION = __version__
 
 @cache
 def available_tasks() -> dict[str, Task]:
-    """The shipped tasks whose fixture is present in this build, in `TASK_IDS` order."""
-    return {tid: load_task(tid) for tid in TASK_IDS if (DATA_DIR / "tasks" / f"{tid}.json").exists()}
+    """The shipped tasks, in `TASK_IDS` order (loaded and validated once)."""
+    return {tid: load_task(tid) for tid in TASK_IDS}
 
 
 def step_info(info: dict[str, Any], reward: RewardModel) -> StepInfo:

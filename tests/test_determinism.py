@@ -12,23 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from openenv_bug_triage.checker import check_env, rollout
+from openenv_bug_triage.checker import check_env, policy_actions, rollout
 from openenv_bug_triage.env import BugTriageEnv
 from openenv_bug_triage.policies import HeuristicPolicy, RandomPolicy, run_episode
 from openenv_bug_triage.tasks import TASK_IDS
 
 GOLDEN = Path(__file__).parent / "golden_rollouts.json"
-
-
-def policy_actions(policy, task_id: str, seed: int) -> list[dict]:
-    env = BugTriageEnv()
-    obs = env.reset(task_id=task_id, seed=seed)
-    policy.reset(task_id, seed)
-    actions, done = [], False
-    while not done:
-        actions.append(policy.act(obs))
-        obs, _, done, _ = env.step(actions[-1])
-    return actions
 
 
 def rollout_digest(policy_name: str, task_id: str, seed: int) -> str:

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from openenv_bug_triage import env as env_module
+from openenv_bug_triage.checker import policy_actions
 from openenv_bug_triage.env import BugTriageEnv
 from openenv_bug_triage.policies import HeuristicPolicy, RandomPolicy
 from openenv_bug_triage.tasks import TASK_IDS, Task, load_task
@@ -52,13 +53,7 @@ def test_reset_and_navigation_are_identical_whatever_the_truth(task_id, monkeypa
 @pytest.mark.parametrize("policy_cls", [HeuristicPolicy, RandomPolicy])
 def test_other_actions_differ_only_in_feedback(task_id, policy_cls, monkeypatch):
     task = load_task(task_id)
-    env, policy = BugTriageEnv(), policy_cls()
-    obs = env.reset(task_id=task_id, seed=42)
-    policy.reset(task_id, 42)
-    actions, done = [], False
-    while not done and len(actions) < 30:
-        actions.append(policy.act(obs))
-        obs, _, done, _ = env.step(actions[-1])
+    actions = policy_actions(policy_cls(), task_id, 42, limit=30)
     real = play(task, actions, monkeypatch)
     fake = play(scrambled(task), actions, monkeypatch)
     assert len(real) == len(fake)
