@@ -13,6 +13,7 @@ from typing import Any
 from . import reward as rw
 from .actions import ActionParseError, parse_action
 from .errors import EpisodeDoneError, InvalidSeedError, ResetNeededError
+from .generator import TRAIN_MAX_SEED
 from .grader import grade_episode
 from .models import (
     UNSETTLED_STATUSES,
@@ -25,12 +26,15 @@ from .models import (
     StateModel,
     TicketProgress,
 )
-from .tasks import DEFAULT_TASK_ID, Task, load_task
+from .sources import is_generated, resolve, task_info
+from .task_api import get_task
+from .tasks import DEFAULT_TASK_ID, Task
 from .triage import apply_action, check_action
 from .world import load_world
 
 DEFAULT_SEED = 42
 MAX_SEED = 2**63 - 1
+"""Largest seed of a fixed task (it only shuffles the queue)."""
 SLA_RISK_WINDOW = 3
 """A ticket is at SLA risk when it is unsettled and its deadline is at most this many steps away."""
 
@@ -39,6 +43,7 @@ SLA_RISK_WINDOW = 3
 class _Episode:
     task: Task
     seed: int
+    split: str | None
     episode_id: str | None
     order: list[str]
     progress: dict[str, TicketProgress]
@@ -81,25 +86,59 @@ class _Episode:
 
 
 class BugTriageEnv:
-    """A triage queue: `reset` starts an episode, `step` takes one action, `state` reports."""
+    """A triage queue: `reset` starts an episode, `step` takes one action, `state` reports.
 
-    def __init__(self) -> None:
+    `seed` seeds the env's own RNG, which draws the instance of a generated task reset
+    without a seed (default: fresh entropy, so every such reset is a new instance).
+    """
+
+    def __init__(self, seed: int | None = None) -> None:
         self._world = load_world()
+        self._rng = random.Random(seed)
         self._ep: _Episode | None = None
 
     # ------------------------------------------------------------------ API
 
     def reset(
-        self, task_id: str | None = None, seed: int | None = None, episode_id: str | None = None
+        self,
+        task_id: str | None = None,
+        seed: int | None = None,
+        episode_id: str | None = None,
+        split: str | None = None,
+        index: int | None = None,
     ) -> ObservationModel:
-        """Start an episode of `task_id` (default easy) with the queue shuffled by `seed` (default 42)."""
-        task = load_task(DEFAULT_TASK_ID if task_id is None else task_id)
-        seed = DEFAULT_SEED if seed is None else seed
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-            raise InvalidSeedError(f"seed must be an integer from 0 to {MAX_SEED}, got {seed!r}")
-        order = list(task.ticket_ids)
+        """Start an episode.
+
+        Fixed tasks (`bug_triage_*`, default easy): `seed` shuffles the queue (default 42).
+        Generated tasks (`generated_*`): `split` ("train" by default, "validation", "test") and
+        `seed` choose the instance; without a seed one is drawn and reported by `state()`.
+        `split` and `index` alone choose a Task API spec (see `task_api`).
+        """
+        if index is not None:
+            spec = get_task(split or "train", index)
+            if (task_id is not None and task_id != spec.task_id) or (seed is not None and seed != spec.seed):
+                raise InvalidSeedError(
+                    f"index {index} of the {spec.split} split is {spec.task_id} seed {spec.seed}; "
+                    "give either index or task_id and seed"
+                )
+            task_id, seed, split = spec.task_id, spec.seed, spec.split
+        task_id = DEFAULT_TASK_ID if task_id is None else task_id
+        info = task_info(task_id)
+        if is_generated(task_id):
+            split = split or "train"
+            if seed is None and info.splits is not None and split in info.splits:
+                size = info.splits[split]
+                seed = self._rng.randrange(TRAIN_MAX_SEED + 1 if size is None else size)
+        else:
+            seed = DEFAULT_SEED if seed is None else seed
+            if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+                raise InvalidSeedError(f"seed must be an integer from 0 to {MAX_SEED}, got {seed!r}")
+        loaded = resolve(task_id, seed if split else None, split)
+        assert seed is not None
+        order = list(loaded.task.ticket_ids)
         random.Random(seed).shuffle(order)
-        self._ep = _Episode(task, seed, episode_id, order, {tid: TicketProgress() for tid in order})
+        progress = {tid: TicketProgress() for tid in order}
+        self._ep = _Episode(loaded.task, seed, loaded.split, episode_id, order, progress)
         return self._observe(None)
 
     def step(self, action: Any) -> tuple[ObservationModel, RewardModel, bool, dict[str, Any]]:
@@ -139,6 +178,7 @@ class BugTriageEnv:
             episode_id=ep.episode_id,
             task_id=ep.task.task_id,
             seed=ep.seed,
+            split=ep.split,
             step_count=ep.steps,
             step_budget=ep.task.step_budget,
             done=ep.done,

@@ -23,3 +23,7 @@ class EpisodeDoneError(BugTriageError, RuntimeError):
 
 class InvalidSeedError(BugTriageError, ValueError):
     """`reset` got a seed that is not a non-negative integer."""
+
+
+class InvalidSplitError(BugTriageError, ValueError):
+    """`reset` or `load_task` got a split the task does not have."""

@@ -41,7 +41,8 @@ WEIGHTS: dict[Difficulty, dict[str, float]] = {
         "request_info": 0.1,
     },
 }
-CRITICAL_TICKET_WEIGHT: dict[Difficulty, float] = {"easy": 1.0, "medium": 1.0, "hard": 3.0}
+WEIGHTS["expert"] = WEIGHTS["hard"]
+CRITICAL_TICKET_WEIGHT: dict[Difficulty, float] = {"easy": 1.0, "medium": 1.0, "hard": 3.0, "expert": 3.0}
 
 _EXPECTED_OUTCOME = {
     "duplicate": "mark_duplicate",

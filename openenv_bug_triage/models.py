@@ -24,7 +24,7 @@ Disposition = Literal[
     "close_cannot_reproduce",
     "close_resolved",
 ]
-Difficulty = Literal["easy", "medium", "hard"]
+Difficulty = Literal["easy", "medium", "hard", "expert"]
 
 SEVERITIES: tuple[Severity, ...] = ("sev0", "sev1", "sev2", "sev3")
 PRIORITIES: tuple[Priority, ...] = ("p0", "p1", "p2", "p3")
@@ -336,6 +336,8 @@ class StateModel(Strict):
     episode_id: str | None
     task_id: str
     seed: int
+    split: str | None = None
+    """The split of a generated task's instance; None for a fixed task."""
     step_count: int = Field(ge=0)
     step_budget: int = Field(ge=1)
     done: bool

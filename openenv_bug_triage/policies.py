@@ -14,7 +14,8 @@ from typing import Any, Protocol
 
 from .env import BugTriageEnv
 from .models import CLOSE_REASONS, PRIORITIES, SEVERITIES, GraderResult, ObservationModel, Severity, Ticket
-from .tasks import load_task, urgency_order
+from .sources import load_task
+from .tasks import Task, urgency_order
 from .world import load_world
 
 
@@ -23,8 +24,8 @@ class Policy(Protocol):
 
     name: str
 
-    def reset(self, task_id: str, seed: int) -> None:
-        """Prepare for a new episode."""
+    def reset(self, task_id: str, seed: int, split: str | None = None) -> None:
+        """Prepare for a new episode (`split` names a generated task's split)."""
 
     def act(self, obs: ObservationModel) -> dict[str, Any]:
         """The next action, as a plain dict."""
@@ -40,7 +41,7 @@ class RandomPolicy:
     name: str = "random"
     rng: random.Random = field(default_factory=lambda: random.Random(0))
 
-    def reset(self, task_id: str, seed: int) -> None:
+    def reset(self, task_id: str, seed: int, split: str | None = None) -> None:
         self.rng = random.Random(f"random-policy/{task_id}/{seed}")
 
     def act(self, obs: ObservationModel) -> dict[str, Any]:
@@ -196,7 +197,7 @@ class HeuristicPolicy:
     name: str = "heuristic"
     _plan: deque = field(default_factory=deque)
 
-    def reset(self, task_id: str, seed: int) -> None:
+    def reset(self, task_id: str, seed: int, split: str | None = None) -> None:
         self._plan = deque()
 
     def act(self, obs: ObservationModel) -> dict[str, Any]:
@@ -210,9 +211,12 @@ class HeuristicPolicy:
 # --------------------------------------------------------------------------- oracle
 
 
-def oracle_actions(task_id: str) -> list[dict[str, Any]]:
-    """The correct triage of every ticket, most urgent SLA first (reads hidden truth)."""
-    task = load_task(task_id)
+def oracle_actions(task: Task | str) -> list[dict[str, Any]]:
+    """The correct triage of every ticket of `task` (a loaded task or a fixed task id), most urgent SLA first.
+
+    Reads hidden truth. For a generated task pass `load_task(task_id, seed=..., split=...)`.
+    """
+    task = load_task(task) if isinstance(task, str) else task
     actions: list[dict[str, Any]] = []
     for ticket in urgency_order(task.tickets):
         tid, t = ticket.ticket_id, task.truth[ticket.ticket_id]
@@ -249,8 +253,8 @@ class OraclePolicy:
     name: str = "oracle"
     _plan: deque = field(default_factory=deque)
 
-    def reset(self, task_id: str, seed: int) -> None:
-        self._plan = deque(oracle_actions(task_id))
+    def reset(self, task_id: str, seed: int, split: str | None = None) -> None:
+        self._plan = deque(oracle_actions(load_task(task_id, seed, split)))
 
     def act(self, obs: ObservationModel) -> dict[str, Any]:
         return self._plan.popleft() if self._plan else {"action_type": "next_ticket"}
@@ -272,11 +276,11 @@ class EpisodeResult:
     invalid_actions: int
 
 
-def run_episode(policy: Policy, task_id: str, seed: int = 42) -> EpisodeResult:
-    """Play one whole episode of `task_id` with `policy` in-process."""
+def run_episode(policy: Policy, task_id: str, seed: int = 42, split: str | None = None) -> EpisodeResult:
+    """Play one whole episode of `task_id` (for a generated task: of `split`, default train) in-process."""
     env = BugTriageEnv()
-    obs = env.reset(task_id=task_id, seed=seed)
-    policy.reset(task_id, seed)
+    obs = env.reset(task_id=task_id, seed=seed, split=split)
+    policy.reset(task_id, seed, split=env.state().split)
     rewards: list[float] = []
     done = False
     info: dict[str, Any] = {}

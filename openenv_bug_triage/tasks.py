@@ -15,6 +15,7 @@ from .models import Difficulty, TaskFixture, Ticket, TicketRecord, Truth
 from .world import DATA_DIR, World, load_world
 
 TASK_IDS: tuple[str, ...] = ("bug_triage_easy", "bug_triage_medium", "bug_triage_hard")
+"""The fixed benchmark tasks, one file each under `data/tasks/`; generated tasks are in `data/generator/`."""
 DEFAULT_TASK_ID = "bug_triage_easy"
 
 # Duplicate hints: a text-similarity search over earlier reports, as trackers do.
@@ -130,9 +131,12 @@ class Task:
         return {t.ticket_id: t for t in self.tickets}
 
 
+_WORD = re.compile(r"[a-z0-9][a-z0-9_\-]+")
+
+
 def _tokens(text: str) -> frozenset[str]:
-    words = re.findall(r"[a-z0-9][a-z0-9_\-]+", text.lower())
-    return frozenset(w for w in words if w not in _STOPWORDS and not w.isdigit())
+    words = set(_WORD.findall(text.lower())) - _STOPWORDS
+    return frozenset(w for w in words if not w.isdigit())
 
 
 def suspected_duplicates(records: list[TicketRecord]) -> dict[str, list[str]]:
@@ -146,9 +150,12 @@ def suspected_duplicates(records: list[TicketRecord]) -> dict[str, list[str]]:
     hints: dict[str, list[str]] = {}
     for i, rec in enumerate(ordered):
         scored = []
+        a = bags[rec.ticket_id]
         for earlier in ordered[:i]:
-            a, b = bags[rec.ticket_id], bags[earlier.ticket_id]
-            sim = len(a & b) / len(a | b) if a | b else 0.0
+            b = bags[earlier.ticket_id]
+            shared = len(a & b)
+            union = len(a) + len(b) - shared
+            sim = shared / union if union else 0.0
             if sim >= _HINT_THRESHOLD:
                 scored.append((-sim, earlier.ticket_id))
         hints[rec.ticket_id] = [tid for _, tid in sorted(scored)[:_HINT_MAX]]
@@ -191,8 +198,8 @@ def _check_record(fx: TaskFixture, rec: TicketRecord, by_id: dict[str, TicketRec
             "truth.true_assignee_team",
             f"'{t.true_component}' is owned by '{world.owner[t.true_component]}', not '{t.true_assignee_team}'",
         )
-    if fx.difficulty != "hard" and t.true_component not in rec.component_candidates:
-        raise _fail(task, tid, "component_candidates", "must hold the true component outside the hard task")
+    if fx.difficulty in ("easy", "medium") and t.true_component not in rec.component_candidates:
+        raise _fail(task, tid, "component_candidates", "must hold the true component in easy and medium tasks")
     expected_priority = world.priority_for(t.true_severity, rec.customer_tier)
     if t.true_priority != expected_priority:
         raise _fail(
@@ -305,16 +312,26 @@ def load_task_file(path: Path) -> Task:
 
 
 @cache
-def load_task(task_id: str) -> Task:
-    """Load a shipped task by id (cached per process; tasks are immutable)."""
+def load_fixed_task(task_id: str) -> Task:
+    """Load a fixed benchmark task by id (cached per process; tasks are immutable).
+
+    Most callers want `sources.load_task`, which also serves generated tasks.
+    """
     if task_id not in TASK_IDS:
-        raise UnknownTaskError(f"unknown task_id '{task_id}'; choose one of {list(TASK_IDS)}")
+        raise UnknownTaskError(f"unknown fixed task_id '{task_id}'; choose one of {list(TASK_IDS)}")
     return load_task_file(DATA_DIR / "tasks" / f"{task_id}.json")
 
 
+def load_task(task_id: str, seed: int | None = None, split: str | None = None) -> Task:
+    """Any task, fixed or generated: `sources.load_task` (kept here for existing imports)."""
+    from .sources import load_task as load_any
+
+    return load_any(task_id, seed, split)
+
+
 def load_all_tasks() -> dict[str, Task]:
-    """Every shipped task, checking that ticket ids are unique across tasks."""
-    tasks = {tid: load_task(tid) for tid in TASK_IDS}
+    """Every fixed task, checking that ticket ids are unique across tasks."""
+    tasks = {tid: load_fixed_task(tid) for tid in TASK_IDS}
     seen: dict[str, str] = {}
     for task in tasks.values():
         for tid in task.ticket_ids:

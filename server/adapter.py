@@ -19,7 +19,7 @@ from openenv_bug_triage import BugTriageEnv, ObservationModel, __version__
 from openenv_bug_triage.errors import UnknownTaskError
 from openenv_bug_triage.models import GraderResult, RewardModel
 from openenv_bug_triage.protocol import BugTriageAction, BugTriageObservation, BugTriageState, StepInfo
-from openenv_bug_triage.tasks import TASK_IDS, Task, load_task
+from openenv_bug_triage.sources import TaskInfo, task_infos
 
 from .sessions import InvalidEpisodeIdError, InvalidResetError, SessionClosedError, is_valid_episode_id
 from .wire import safe_text
@@ -33,9 +33,9 @@ ENV_VERSION = __version__
 
 
 @cache
-def available_tasks() -> dict[str, Task]:
-    """The shipped tasks, in `TASK_IDS` order (loaded and validated once)."""
-    return {tid: load_task(tid) for tid in TASK_IDS}
+def available_tasks() -> dict[str, TaskInfo]:
+    """Every task's public description by id, fixed tasks first (loaded and validated once)."""
+    return {info.task_id: info for info in task_infos()}
 
 
 def step_info(info: dict[str, Any], reward: RewardModel) -> StepInfo:
@@ -74,20 +74,26 @@ class BugTriageEnvironment(Environment[BugTriageAction, BugTriageObservation, Bu
         seed: int | None = None,
         episode_id: str | None = None,
         task_id: str | None = None,
+        split: str | None = None,
+        index: int | None = None,
         **kwargs: Any,
     ) -> BugTriageObservation:
-        """Start an episode of `task_id` (default easy) shuffled by `seed` (default 42)."""
+        """Start an episode: `BugTriageEnv.reset`'s `task_id`, `seed`, `split` and `index`."""
         self._check_open()
         if kwargs:
             raise InvalidResetError(
-                f"unknown reset parameter(s) {sorted(map(safe_text, kwargs))}; use task_id, seed and episode_id"
+                f"unknown reset parameter(s) {sorted(map(safe_text, kwargs))}; "
+                "use task_id, seed, split, index and episode_id"
             )
+        for name, value, kind in (("split", split, str), ("index", index, int)):
+            if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
+                raise InvalidResetError(f"{name} must be {'a string' if kind is str else 'an integer'} or omitted")
         if task_id is not None and (not isinstance(task_id, str) or task_id not in available_tasks()):
             raise UnknownTaskError(f"unknown task_id; choose one of {list(available_tasks())}")
         if episode_id is not None and not (isinstance(episode_id, str) and is_valid_episode_id(episode_id)):
             raise InvalidEpisodeIdError("episode_id must be 1 to 128 letters, digits or ._:- (or omitted)")
         episode_id = episode_id or uuid.uuid4().hex
-        obs = self._env.reset(task_id=task_id, seed=seed, episode_id=episode_id)
+        obs = self._env.reset(task_id=task_id, seed=seed, episode_id=episode_id, split=split, index=index)
         self._episode_id = episode_id
         return wire_observation(obs, episode_id, None, False, None)
 

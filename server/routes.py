@@ -7,13 +7,17 @@ field orders, so the same task, seed and actions give the same bytes apart from 
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic_core import to_jsonable_python
 
+from openenv_bug_triage import task_api
 from openenv_bug_triage.env import MAX_SEED
+from openenv_bug_triage.errors import BugTriageError
 from openenv_bug_triage.models import (
     ACTION_ADAPTER,
     GraderResult,
@@ -22,9 +26,10 @@ from openenv_bug_triage.models import (
     StateModel,
 )
 from openenv_bug_triage.protocol import StepInfo
+from openenv_bug_triage.sources import TaskInfo
 from openenv_bug_triage.world import load_handbook
 
-from .adapter import available_tasks, step_info
+from .adapter import ENV_NAME, available_tasks, step_info
 from .sessions import SessionStore
 from .wire import ApiError, describe_errors, json_body
 
@@ -42,7 +47,17 @@ class ResetBody(_Body):
     """POST /reset. Every field is optional; an empty body starts the default task."""
 
     task_id: str | None = Field(default=None, max_length=64, description="Default bug_triage_easy; see GET /tasks.")
-    seed: int | None = Field(default=None, description="Queue shuffle seed, 0 to 2**63-1; default 42.")
+    seed: int | None = Field(
+        default=None,
+        description="Fixed tasks: queue shuffle seed, 0 to 2**63-1, default 42. Generated tasks: the instance "
+        "of the split (train 0 to 2**31-1; validation and test 0 to size-1); default a fresh draw.",
+    )
+    split: str | None = Field(
+        default=None, max_length=16, description="Generated tasks only: train (default), validation or test."
+    )
+    index: int | None = Field(
+        default=None, description="Task API index within `split` (instead of task_id and seed); see /bug_triage/task."
+    )
     episode_id: str | None = Field(
         default=None, max_length=128, description="Reuse or name a session; default a fresh server-made id."
     )
@@ -64,6 +79,8 @@ class ResetReply(BaseModel):
     reward: float | None
     done: bool
     episode_id: str
+    seed: int
+    split: str | None
 
 
 class StepReply(BaseModel):
@@ -76,20 +93,31 @@ class StepReply(BaseModel):
     episode_id: str
 
 
-class TaskSummary(BaseModel):
-    """One line of GET /tasks."""
-
-    task_id: str
-    difficulty: str
-    ticket_count: int
-    step_budget: int
-    description: str
-
-
 class TaskList(BaseModel):
-    """GET /tasks."""
+    """GET /tasks: fixed benchmark tasks, then generated tasks with their split sizes (null: unbounded)."""
 
-    tasks: list[TaskSummary]
+    tasks: list[TaskInfo]
+
+
+class SplitBody(_Body):
+    """POST /bug_triage/tasks and /num_tasks (OpenEnv Task API)."""
+
+    split: str = Field(max_length=16)
+
+
+class TaskBody(_Body):
+    """POST /bug_triage/task (OpenEnv Task API)."""
+
+    split: str = Field(max_length=16)
+    index: int
+
+
+class TaskRangeBody(_Body):
+    """POST /bug_triage/task_range (OpenEnv Task API): Python slice bounds, at most 1,000 specs."""
+
+    split: str = Field(max_length=16)
+    start: int | None = None
+    stop: int | None = None
 
 
 class SchemaReply(BaseModel):
@@ -116,6 +144,11 @@ def _json_kind(value: Any) -> str:
     return kinds.get(type(value), "null")
 
 
+def _specs(payload: dict[str, Any]) -> Response:
+    """A Task API answer: task specs (metadata only) as JSON."""
+    return Response(json.dumps(to_jsonable_python(payload)), media_type="application/json")
+
+
 def _json(model: BaseModel, status: int = 200) -> Response:
     return Response(model.model_dump_json(), status_code=status, media_type="application/json")
 
@@ -127,18 +160,7 @@ def build_router(store: SessionStore) -> APIRouter:
     """The session-aware routes over `store`."""
     router = APIRouter()
     tasks = available_tasks()
-    task_list = TaskList(
-        tasks=[
-            TaskSummary(
-                task_id=t.task_id,
-                difficulty=t.difficulty,
-                ticket_count=len(t.tickets),
-                step_budget=t.step_budget,
-                description=t.description,
-            )
-            for t in tasks.values()
-        ]
-    )
+    task_list = TaskList(tasks=list(tasks.values()))
     schema = SchemaReply(
         action=ACTION_ADAPTER.json_schema(),
         observation=ObservationModel.model_json_schema(),
@@ -160,12 +182,32 @@ def build_router(store: SessionStore) -> APIRouter:
             raise ApiError(422, "unknown_task", f"unknown task_id; choose one of {list(tasks)}")
         if body.seed is not None and not 0 <= body.seed <= MAX_SEED:
             raise ApiError(422, "invalid_seed", f"seed must be an integer from 0 to {MAX_SEED}")
+        fresh = body.episode_id is None or not store.has(body.episode_id)
         session = store.open(body.episode_id)
         with session.lock:
-            obs = session.env.reset(task_id=body.task_id, seed=body.seed, episode_id=session.episode_id)
+            try:
+                obs = session.env.reset(
+                    task_id=body.task_id,
+                    seed=body.seed,
+                    episode_id=session.episode_id,
+                    split=body.split,
+                    index=body.index,
+                )
+            except BugTriageError:
+                if fresh:
+                    store.discard(session)
+                raise
             session.done = False
+            state = session.env.state()
         return _json(
-            ResetReply.model_construct(observation=obs, reward=None, done=False, episode_id=session.episode_id)
+            ResetReply.model_construct(
+                observation=obs,
+                reward=None,
+                done=False,
+                episode_id=session.episode_id,
+                seed=state.seed,
+                split=state.split,
+            )
         )
 
     @router.post(
@@ -214,6 +256,30 @@ def build_router(store: SessionStore) -> APIRouter:
     @router.get("/tasks", tags=["Environment Info"], summary="Tasks", response_model=TaskList)
     async def list_tasks() -> Response:
         return _json(task_list)
+
+    @router.get(f"/{ENV_NAME}/splits", tags=["Task API"], summary="Splits of the generated tasks")
+    async def splits() -> Response:
+        return Response(json.dumps(task_api.list_splits()), media_type="application/json")
+
+    @router.post(f"/{ENV_NAME}/tasks", tags=["Task API"], summary="Task specs of a split (bounded preview)")
+    async def split_tasks(request: Request) -> Response:
+        body: SplitBody = _validate(SplitBody, await json_body(request))
+        return _specs({"tasks": task_api.list_tasks(body.split), "env_name": ENV_NAME})
+
+    @router.post(f"/{ENV_NAME}/num_tasks", tags=["Task API"], summary="Number of task specs in a split")
+    async def num_tasks(request: Request) -> Response:
+        body: SplitBody = _validate(SplitBody, await json_body(request))
+        return Response(json.dumps({"num_tasks": task_api.num_tasks(body.split)}), media_type="application/json")
+
+    @router.post(f"/{ENV_NAME}/task", tags=["Task API"], summary="One task spec by split and index")
+    async def one_task(request: Request) -> Response:
+        body: TaskBody = _validate(TaskBody, await json_body(request))
+        return _specs({"task": task_api.get_task(body.split, body.index)})
+
+    @router.post(f"/{ENV_NAME}/task_range", tags=["Task API"], summary="Task specs in [start, stop)")
+    async def task_range(request: Request) -> Response:
+        body: TaskRangeBody = _validate(TaskRangeBody, await json_body(request))
+        return _specs({"tasks": task_api.get_task_range(body.split, body.start, body.stop)})
 
     @router.get(
         "/handbook",

@@ -130,6 +130,19 @@ class SessionStore:
             self._touch(session, now)
             return session
 
+    def has(self, episode_id: str) -> bool:
+        """True when a live session is named `episode_id`."""
+        with self._mutex:
+            return episode_id in self._sessions
+
+    def discard(self, session: Session) -> None:
+        """Forget `session` (a reset that failed on a new session leaves no empty slot behind)."""
+        with self._mutex:
+            if self._sessions.get(session.episode_id) is session:
+                del self._sessions[session.episode_id]
+            if self._latest == session.episode_id:
+                self._latest = None
+
     def _touch(self, session: Session, now: float) -> None:
         session.last_used = now
         self._sessions.move_to_end(session.episode_id)

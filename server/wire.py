@@ -28,9 +28,11 @@ from openenv_bug_triage.errors import (
     BugTriageError,
     EpisodeDoneError,
     InvalidSeedError,
+    InvalidSplitError,
     ResetNeededError,
     UnknownTaskError,
 )
+from openenv_bug_triage.task_api import TaskApiError
 
 from .sessions import (
     InvalidEpisodeIdError,
@@ -233,6 +235,8 @@ def _status_type(status: int) -> str:
 _DOMAIN_ERRORS: dict[type[Exception], tuple[int, str]] = {
     UnknownTaskError: (422, "unknown_task"),
     InvalidSeedError: (422, "invalid_seed"),
+    InvalidSplitError: (422, "invalid_split"),
+    TaskApiError: (400, "invalid_task_index"),
     InvalidEpisodeIdError: (422, "invalid_episode_id"),
     ResetNeededError: (409, "reset_needed"),
     NoSessionError: (409, "reset_needed"),

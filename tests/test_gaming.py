@@ -30,7 +30,7 @@ class Constant:
     name: str
     make: Any
 
-    def reset(self, task_id: str, seed: int) -> None:
+    def reset(self, task_id: str, seed: int, split: str | None = None) -> None:
         self.escalated: set[str] = set()
 
     def act(self, obs: ObservationModel) -> dict:
@@ -117,7 +117,7 @@ class ClassifyBeforeSettling:
 
     name: str = "classify_first"
 
-    def reset(self, task_id: str, seed: int) -> None:
+    def reset(self, task_id: str, seed: int, split: str | None = None) -> None:
         self.inner = HeuristicPolicy()
         self.inner.reset(task_id, seed)
         self.classified: set[str] = set()

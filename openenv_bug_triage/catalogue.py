@@ -1,0 +1,224 @@
+"""The generator's scenario catalogue and phrase pools (`data/generator/*.json`), as typed models.
+
+A domain expert extends the generator by editing those files, not Python: every defect,
+feature request, invalid report and vague report is a scenario with its own wordings, and
+every sentence the generator adds around them comes from a phrase pool. Each scenario and
+each pool entry belongs to one partition, `train` or `eval`: train-split instances are made
+only from `train` material, validation and test instances only from `eval` material.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from .errors import FixtureError
+from .world import DATA_DIR, load_world
+
+Partition = Literal["train", "eval"]
+Impact = Literal["critical", "core", "minor", "cosmetic"]
+Line = Annotated[str, Field(min_length=3, max_length=600)]
+Lines = Annotated[list[Line], Field(min_length=1)]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Alert(_Model):
+    """How monitoring reports the defect: an alert title and a metric line."""
+
+    title: Line
+    metric: Line
+
+
+class Defect(_Model):
+    """A real defect in one component, with every wording the generator may use for it."""
+
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    component: str
+    partition: Partition
+    impact: Impact
+    feature: Line
+    """The workflow or feature that fails, as a noun phrase ("signing in through Okta")."""
+    global_: bool = Field(default=False, alias="global")
+    """The failure can hit every customer on every client at once (server-side, core)."""
+    segment: list[Line] = Field(default_factory=list)
+    """Who is hit when the scope is a segment: a platform, region, SSO provider, one organisation."""
+    workaround: list[Line] = Field(default_factory=list)
+    titles: Annotated[list[Line], Field(min_length=3)]
+    symptoms: Annotated[list[Line], Field(min_length=3)]
+    steps: Annotated[list[Line], Field(min_length=2, max_length=8)]
+    logs: Lines
+    alert: Alert | None = None
+    misfiled: list[str] = Field(default_factory=list)
+    family: str | None = None
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Defect:
+        if self.impact in ("core", "minor") and not self.workaround:
+            raise ValueError("core and minor defects need at least one `workaround` sentence")
+        if self.impact in ("core", "critical") and not (self.segment or self.global_):
+            raise ValueError("core and critical defects need `segment` phrases or `global: true`")
+        if self.alert is not None and not self.global_ and not self.segment:
+            raise ValueError("an alert needs a scope monitoring can see (`global` or `segment`)")
+        if self.component in self.misfiled:
+            raise ValueError("`misfiled` must not hold the defect's own component")
+        return self
+
+
+class Story(_Model):
+    """A report that is not a defect to fix (feature request, invalid report) in one component."""
+
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    component: str
+    partition: Partition
+    titles: Annotated[list[Line], Field(min_length=2)]
+    texts: Annotated[list[Line], Field(min_length=2)]
+    misfiled: list[str] = Field(default_factory=list)
+
+
+class VagueReport(_Model):
+    """A report too vague to act on: no steps, no logs, no failing feature named precisely."""
+
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    component: str
+    """The component the reporter's form points at (the report itself does not say)."""
+    partition: Partition
+    titles: Annotated[list[Line], Field(min_length=2)]
+    texts: Annotated[list[Line], Field(min_length=2)]
+    misfiled: list[str] = Field(default_factory=list)
+
+
+class Catalogue(_Model):
+    """Every scenario the generator draws from."""
+
+    defects: list[Defect]
+    features: list[Story]
+    invalid: list[Story]
+    vague: list[VagueReport]
+
+
+class Pool(_Model):
+    """One phrase pool, split into the partitions: train instances never use `eval` phrases."""
+
+    train: Lines
+    eval: Lines
+
+    def of(self, partition: Partition) -> list[str]:
+        """The phrases of one partition."""
+        return self.train if partition == "train" else self.eval
+
+
+class Phrases(_Model):
+    """Every sentence the generator adds around a scenario, keyed by what it is evidence of."""
+
+    pools: dict[str, Pool]
+
+    def pool(self, name: str, partition: Partition) -> list[str]:
+        """Phrases of pool `name` in `partition`."""
+        return self.pools[name].of(partition)
+
+
+REQUIRED_POOLS: tuple[str, ...] = (
+    "opener_user",
+    "opener_user_terse",
+    "opener_qa",
+    "closer_user",
+    "scope_everyone",
+    "scope_segment",
+    "scope_degraded",
+    "scope_workaround",
+    "scope_few",
+    "alert_everyone",
+    "alert_segment",
+    "alert_degraded",
+    "monitoring_body",
+    "env_staging",
+    "env_development",
+    "unsupported_web",
+    "unsupported_ios",
+    "unsupported_android",
+    "unsupported_api",
+    "supported_web",
+    "supported_ios",
+    "supported_android",
+    "supported_api",
+    "retest_clean",
+    "resolved_after_upgrade",
+    "loud_title",
+    "loud_sentence",
+    "quiet_opener",
+    "urgency_claim",
+    "injection",
+    "steps_header_user",
+)
+"""Pools the generator reads; `load_phrases` refuses a file that lacks one."""
+
+
+def _read(name: str) -> dict:
+    return json.loads((DATA_DIR / "generator" / name).read_text(encoding="utf-8"))
+
+
+def _check_components(cat: Catalogue) -> None:
+    owner = load_world().owner
+    seen: set[str] = set()
+    groups: list[tuple[str, list]] = [
+        ("defects", cat.defects),
+        ("features", cat.features),
+        ("invalid", cat.invalid),
+        ("vague", cat.vague),
+    ]
+    for group, items in groups:
+        for item in items:
+            if item.id in seen:
+                raise FixtureError(f"generator catalogue: {group} '{item.id}': id is not unique")
+            seen.add(item.id)
+            for comp in (item.component, *item.misfiled):
+                if comp not in owner:
+                    raise FixtureError(f"generator catalogue: {group} '{item.id}': '{comp}' is not a component")
+
+
+@cache
+def load_catalogue() -> Catalogue:
+    """The scenario catalogue (`data/generator/catalogue/*.json` merged), validated once per process."""
+    merged: dict[str, list] = {"defects": [], "features": [], "invalid": [], "vague": []}
+    folder = DATA_DIR / "generator" / "catalogue"
+    for path in sorted(folder.iterdir(), key=lambda p: p.name):
+        if not path.name.endswith(".json"):
+            continue
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        for key, items in raw.items():
+            if key not in merged:
+                raise FixtureError(f"generator catalogue {path.name}: unknown section '{key}'; use {list(merged)}")
+            merged[key].extend(items)
+    try:
+        cat = Catalogue.model_validate(merged)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = err["loc"]
+        where = ".".join(str(p) for p in loc)
+        if len(loc) >= 2 and isinstance(loc[1], int):
+            where = f"{loc[0]} '{merged[str(loc[0])][loc[1]].get('id', loc[1])}' " + ".".join(str(p) for p in loc[2:])
+        raise FixtureError(f"generator catalogue: {where}: {err['msg']}") from None
+    _check_components(cat)
+    return cat
+
+
+@cache
+def load_phrases() -> Phrases:
+    """The phrase pools (`data/generator/phrases.json`), validated once per process."""
+    try:
+        phrases = Phrases.model_validate(_read("phrases.json"))
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        raise FixtureError(f"generator phrases: {'.'.join(str(p) for p in err['loc'])}: {err['msg']}") from None
+    missing = [name for name in REQUIRED_POOLS if name not in phrases.pools]
+    if missing:
+        raise FixtureError(f"generator phrases: missing pools {missing}")
+    return phrases
