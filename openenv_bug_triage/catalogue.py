@@ -157,6 +157,7 @@ REQUIRED_POOLS: tuple[str, ...] = (
     "urgency_claim",
     "injection",
     "steps_header_user",
+    "context_user",
 )
 """Pools the generator reads; `load_phrases` refuses a file that lacks one."""
 

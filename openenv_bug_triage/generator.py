@@ -299,7 +299,6 @@ class _Builder:
         lv, r = self.level, self.rng
         defects = list(self.defects)
         r.shuffle(defects)
-        used_families: set[str] = set()
         slots: list[_Slot] = []
 
         def take(pred) -> Defect:
@@ -308,30 +307,34 @@ class _Builder:
                     return defects.pop(i)
             raise ValueError(f"generator catalogue: not enough {self.partition} defects for {lv.task_id}")
 
-        # close reasons first, so that scarce platform defects go to won't-fix tickets
+        # scarcest first: near-duplicate pairs (families), won't-fix platforms, alert pairs, then the rest
+        for _ in range(lv.near_duplicates):  # two defects that look alike but are not the same
+            pair = next(
+                (
+                    (a, b)
+                    for a in defects
+                    for b in defects
+                    if a.family is not None and a.family == b.family and a.component != b.component
+                ),
+                None,
+            )
+            if pair is None:
+                raise ValueError(f"generator catalogue: not enough {self.partition} defect families for {lv.task_id}")
+            for d in pair:
+                defects.remove(d)
+            slots.append(_Slot("defect", pair[0]))
+            slots.append(_Slot("defect", pair[1], role="near"))
         reasons = [r.choice(["invalid", "won't_fix", "cannot_reproduce", "resolved"]) for _ in range(lv.outcomes.close)]
         closes = [
             _Slot("defect", take(lambda d: d.component in UNSUPPORTABLE), role="wont_fix")
             for reason in reasons
             if reason == "won't_fix"
         ]
-        # bugs to fix: alert pairs' originals first, then near-duplicate pairs, then the rest
         originals: list[_Slot] = []
         for _ in range(lv.alert_pairs):
             d = take(lambda d: d.alert is not None)
             slots.append(_Slot("defect", d))
             originals.append(slots[-1])
-        near = 0
-        while near < lv.near_duplicates:
-            d = take(lambda d: d.family is not None and d.family not in used_families)
-            used_families.add(d.family or "")
-            sibling = next((s for s in defects if s.family == d.family and s.component != d.component), None)
-            if sibling is None:
-                continue
-            defects.remove(sibling)
-            slots.append(_Slot("defect", d))
-            slots.append(_Slot("defect", sibling, role="near"))
-            near += 1
         while len(slots) < lv.fix_count:
             slots.append(_Slot("defect", take(lambda d: True)))
         fixes = list(slots)
@@ -430,9 +433,7 @@ class _Builder:
             symptoms = [i for i in range(len(d.symptoms)) if i != o.symptom_variant]
             if r.random() < self.level.dissimilar_duplicate_rate:
                 s.title_variant = min(titles, key=lambda i: _overlap(d.titles[i], d.titles[o.title_variant]))
-                s.symptom_variant = min(
-                    symptoms, key=lambda i: _overlap(d.symptoms[i], d.symptoms[o.symptom_variant])
-                )
+                s.symptom_variant = min(symptoms, key=lambda i: _overlap(d.symptoms[i], d.symptoms[o.symptom_variant]))
             else:
                 s.title_variant, s.symptom_variant = r.choice(titles), r.choice(symptoms)
 
@@ -694,7 +695,12 @@ class _Renderer:
         if r.random() < rates.injection:
             extra.append(self.pick("injection"))
             traps.append("injection")
-        text = f"{opener} {body}"
+        context: list[str] = []
+        pool = list(self.phrases.pool("context_user", self.partition))
+        target = r.randrange(400, 900)  # drawn apart from the truth, so length says nothing of it
+        while len(opener) + len(body) + sum(len(c) + 1 for c in context) < target and len(context) < 5:
+            context.append(pool.pop(r.randrange(len(pool))))
+        text = " ".join([opener, *context, body])
         if extra:
             text += "\n\n" + " ".join(extra)
         if r.random() < 0.6:

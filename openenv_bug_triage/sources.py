@@ -69,14 +69,16 @@ class FixedTasks:
         out = []
         for task_id in TASK_IDS:
             t = load_fixed_task(task_id)
-            out.append(TaskInfo(
-                task_id=task_id,
-                difficulty=t.difficulty,
-                source="fixed",
-                ticket_count=len(t.tickets),
-                step_budget=t.step_budget,
-                description=t.description,
-            ))
+            out.append(
+                TaskInfo(
+                    task_id=task_id,
+                    difficulty=t.difficulty,
+                    source="fixed",
+                    ticket_count=len(t.tickets),
+                    step_budget=t.step_budget,
+                    description=t.description,
+                )
+            )
         return out
 
     def load(self, task_id: str, seed: int | None, split: str | None) -> LoadedTask:

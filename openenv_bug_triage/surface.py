@@ -1,0 +1,169 @@
+"""Does a ticket's surface give its labels away? A decision tree on structured fields measures it.
+
+The tree sees only structured fields, never the text. It is trained on tickets of one split
+and scored on another, once with the fields the handbook makes causal (environment, tier,
+reporter type, repro and log presence, component candidates) and once with the non-causal
+ones added (attachments, version present, title case, description length, hour, ticket id).
+If the second scores clearly higher, a surface feature carries a label.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from .models import Ticket, Truth
+
+Row = tuple[object, ...]
+
+CAUSAL_FIELDS: tuple[str, ...] = (
+    "environment",
+    "tier",
+    "reporter",
+    "repro",
+    "logs",
+    "first_candidate",
+    "candidate_count",
+)
+NON_CAUSAL_FIELDS: tuple[str, ...] = (
+    "attachments",
+    "version_present",
+    "title_case",
+    "length_bucket",
+    "hour_bucket",
+    "id_digit",
+    "title_bang",
+)
+TARGETS: tuple[str, ...] = ("disposition", "severity", "component")
+
+
+def features(t: Ticket) -> dict[str, object]:
+    """Every structured field the tree may use, as categorical values."""
+    title = t.title
+    if title == title.lower():
+        case = "lower"
+    elif title[:1].isupper() and title[1:] == title[1:].lower():
+        case = "sentence"
+    else:
+        case = "mixed"
+    return {
+        "environment": t.environment,
+        "tier": t.customer_tier,
+        "reporter": t.reporter_type,
+        "repro": t.repro_steps_present,
+        "logs": t.logs_present,
+        "first_candidate": t.component_candidates[0],
+        "candidate_count": len(t.component_candidates),
+        "attachments": t.attachments_count,
+        "version_present": t.version is not None,
+        "title_case": case,
+        "length_bucket": min(len(t.description) // 250, 6),
+        "hour_bucket": t.created_at.hour // 4,
+        "id_digit": t.ticket_id[-1],
+        "title_bang": "!" in title,
+    }
+
+
+def target(truth: Truth, name: str) -> str:
+    """The label a tree predicts: disposition, severity (of bugs to fix) or component."""
+    if name == "disposition":
+        return truth.disposition
+    if name == "severity":
+        return truth.true_severity
+    return truth.true_component
+
+
+def _gini(counts: Counter) -> float:
+    n = sum(counts.values())
+    return 1.0 - sum((c / n) ** 2 for c in counts.values()) if n else 0.0
+
+
+@dataclass
+class Node:
+    """A fitted tree: a leaf's label, or a test `row[feature] == value` with two children."""
+
+    label: str
+    feature: int | None = None
+    value: object = None
+    yes: Node | None = None
+    no: Node | None = None
+
+    def predict(self, row: Row) -> str:
+        node = self
+        while node.feature is not None:
+            node = node.yes if row[node.feature] == node.value else node.no  # type: ignore[assignment]
+        return node.label
+
+
+def fit(rows: Sequence[Row], labels: Sequence[str], max_depth: int = 8, min_leaf: int = 10) -> Node:
+    """A CART tree with Gini splits of the form `feature == value`."""
+    total = Counter(labels)
+    node = Node(label=min(total, key=lambda k: (-total[k], k)))
+    n = len(labels)
+    if max_depth == 0 or len(total) == 1 or n < 2 * min_leaf:
+        return node
+    best: tuple[float, int, object] | None = None
+    parent = n * _gini(total)
+    for f in range(len(rows[0])):
+        by_value: dict[object, Counter] = {}
+        for row, label in zip(rows, labels, strict=True):
+            by_value.setdefault(row[f], Counter())[label] += 1
+        for value, left in sorted(by_value.items(), key=lambda kv: repr(kv[0])):
+            nl = sum(left.values())
+            if nl < min_leaf or n - nl < min_leaf:
+                continue
+            score = nl * _gini(left) + (n - nl) * _gini(total - left)
+            if score < parent - 1e-9 and (best is None or score < best[0]):
+                best = (score, f, value)
+    if best is None:
+        return node
+    _, f, value = best
+    yes = [i for i, row in enumerate(rows) if row[f] == value]
+    no = [i for i, row in enumerate(rows) if row[f] != value]
+    node.feature, node.value = f, value
+    node.yes = fit([rows[i] for i in yes], [labels[i] for i in yes], max_depth - 1, min_leaf)
+    node.no = fit([rows[i] for i in no], [labels[i] for i in no], max_depth - 1, min_leaf)
+    return node
+
+
+def accuracy(tree: Node, rows: Sequence[Row], labels: Sequence[str]) -> float:
+    """Share of `rows` the tree labels right."""
+    return sum(tree.predict(r) == y for r, y in zip(rows, labels, strict=True)) / len(labels)
+
+
+@dataclass(frozen=True)
+class SurfaceReport:
+    """Held-out accuracy with causal fields only and with every field, per target."""
+
+    target: str
+    causal: float
+    all_fields: float
+
+    @property
+    def gain(self) -> float:
+        return self.all_fields - self.causal
+
+
+def surface_report(
+    train: Iterable[tuple[Ticket, Truth]], test: Iterable[tuple[Ticket, Truth]], name: str
+) -> SurfaceReport:
+    """Fit on `train`, score on `test`, for one target (severity only over bugs to fix)."""
+
+    def table(pairs: Iterable[tuple[Ticket, Truth]], fields: tuple[str, ...]) -> tuple[list[Row], list[str]]:
+        rows, labels = [], []
+        for ticket, truth in pairs:
+            if name == "severity" and truth.disposition != "fix":
+                continue
+            f = features(ticket)
+            rows.append(tuple(f[k] for k in fields))
+            labels.append(target(truth, name))
+        return rows, labels
+
+    train, test = list(train), list(test)
+    scores = []
+    for fields in (CAUSAL_FIELDS, CAUSAL_FIELDS + NON_CAUSAL_FIELDS):
+        rows, labels = table(train, fields)
+        test_rows, test_labels = table(test, fields)
+        scores.append(accuracy(fit(rows, labels), test_rows, test_labels))
+    return SurfaceReport(name, scores[0], scores[1])

@@ -1,0 +1,41 @@
+"""Print how much a decision tree on structured fields gains from non-causal fields (issue 7's leak check).
+
+    python scripts/surface_audit.py --instances 200
+
+Trains on train-split tickets of every generated level and scores on test-split tickets.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from openenv_bug_triage.generator import generate, load_levels
+from openenv_bug_triage.surface import TARGETS, surface_report
+
+
+def tickets(split: str, instances: int) -> list:
+    pairs = []
+    for level in load_levels().levels:
+        for seed in range(instances):
+            task = generate(level.task_id, seed, split).task
+            pairs.extend((t, task.truth[t.ticket_id]) for t in task.tickets)
+    return pairs
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--instances", type=int, default=200, help="instances per level and split (default 200)")
+    args = parser.parse_args()
+    start = time.perf_counter()
+    train, test = tickets("train", args.instances), tickets("test", args.instances)
+    print(f"{len(train)} train tickets, {len(test)} test tickets")
+    print(f"{'target':<12}{'causal':>10}{'all fields':>12}{'gain':>8}")
+    for name in TARGETS:
+        r = surface_report(train, test, name)
+        print(f"{name:<12}{r.causal:>10.3f}{r.all_fields:>12.3f}{r.gain:>+8.3f}")
+    print(f"({time.perf_counter() - start:.1f} s)")
+
+
+if __name__ == "__main__":
+    main()
