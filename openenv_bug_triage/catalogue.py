@@ -158,6 +158,7 @@ REQUIRED_POOLS: tuple[str, ...] = (
     "injection",
     "steps_header_user",
     "context_user",
+    "filler_user",
 )
 """Pools the generator reads; `load_phrases` refuses a file that lacks one."""
 

@@ -56,7 +56,8 @@ PLATFORM_OF: dict[str, Platform] = {
     "api-gateway": "api",
 }
 """Components whose reports name a client platform (and so can be on an unsupported one)."""
-UNSUPPORTABLE: frozenset[str] = frozenset({"web-ui", "editor", "ios-app", "android-app", "public-api"})
+UNSUPPORTABLE: frozenset[str] = frozenset({"web-ui", "editor", "ios-app", "android-app"})
+"""Components whose whole report can be about an unsupported browser or OS (won't-fix tickets)."""
 
 
 # --------------------------------------------------------------------------- level profiles
@@ -247,6 +248,25 @@ def derive_truth(f: TicketFacts, world: World) -> Truth:
     )
 
 
+def scope_options(d: Defect) -> list[Scope]:
+    """Scopes a production report of `d` may state, chosen so that one severity follows.
+
+    A core failure that can hit everyone is stated as hitting everyone, a group, or more than
+    5% of attempts; a narrower core failure hits a group or has a workaround. "Only a few
+    users" is never said of a core failure: the handbook judges a defect by everyone in the
+    same situation, and a reader cannot tell how many that is.
+    """
+    if d.impact == "critical":
+        return (["segment"] if d.segment else []) + (["everyone"] if d.global_ else []) or ["segment"]
+    if d.impact == "core":
+        if d.global_:
+            return ["everyone", "degraded"] + (["segment"] if d.segment else [])
+        return ["workaround"] + (["segment"] if d.segment else [])
+    if d.impact == "minor":
+        return ["workaround", "few"]
+    return ["few"]
+
+
 # --------------------------------------------------------------------------- instance plan
 
 
@@ -332,7 +352,7 @@ class _Builder:
         ]
         originals: list[_Slot] = []
         for _ in range(lv.alert_pairs):
-            d = take(lambda d: d.alert is not None)
+            d = take(lambda d: d.alert is not None and d.impact in ("core", "critical"))
             slots.append(_Slot("defect", d))
             originals.append(slots[-1])
         while len(slots) < lv.fix_count:
@@ -390,7 +410,7 @@ class _Builder:
         options: list[Scope] = ["segment"] if d.segment else []
         if d.global_:
             options += ["everyone", "degraded"]
-        return self.rng.choice(options)
+        return self.rng.choice(options or ["everyone"])
 
     def _draw_environment_and_scope(self, s: _Slot) -> None:
         r, d = self.rng, s.scenario
@@ -399,19 +419,7 @@ class _Builder:
             s.environment = r.choice(["staging", "development"])
         if s.environment != "production" or s.role not in ("fix", "near"):
             return
-        options: list[Scope]
-        if d.impact == "critical":
-            options = ["segment"] if d.segment else []
-            options += ["everyone"] if d.global_ else []
-        elif d.impact == "core":
-            options = ["workaround", "few"]
-            options += ["segment"] if d.segment else []
-            options += ["everyone", "degraded"] if d.global_ else []
-        elif d.impact == "minor":
-            options = ["workaround", "few"] + (["segment"] if d.segment else [])
-        else:
-            options = ["few"]
-        s.scope = r.choice(options) if options and (d.impact != "cosmetic" or r.random() < 0.5) else None
+        s.scope = r.choice(scope_options(d)) if d.impact != "cosmetic" or r.random() < 0.5 else None
 
     def _duplicate_of(self, orig: _Slot) -> _Slot:
         dup = _Slot("defect", orig.scenario, role="duplicate", original=orig)
@@ -695,11 +703,17 @@ class _Renderer:
         if r.random() < rates.injection:
             extra.append(self.pick("injection"))
             traps.append("injection")
+        # padding towards a length drawn apart from the truth, so that length says nothing of it:
+        # at most one sentence about who the customer is, then neutral remarks
+        target = r.randrange(400, 900)
+        who = r.choice(self.phrases.pool("context_user", self.partition))
+        fillers = list(self.phrases.pool("filler_user", self.partition))
+        r.shuffle(fillers)
         context: list[str] = []
-        pool = list(self.phrases.pool("context_user", self.partition))
-        target = r.randrange(400, 900)  # drawn apart from the truth, so length says nothing of it
-        while len(opener) + len(body) + sum(len(c) + 1 for c in context) < target and len(context) < 5:
-            context.append(pool.pop(r.randrange(len(pool))))
+        for sentence in [who, *fillers]:
+            if len(opener) + len(body) + sum(len(c) + 1 for c in context) >= target:
+                break
+            context.append(sentence)
         text = " ".join([opener, *context, body])
         if extra:
             text += "\n\n" + " ".join(extra)

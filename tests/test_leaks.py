@@ -11,6 +11,7 @@ from openenv_bug_triage import env as env_module
 from openenv_bug_triage.checker import policy_actions
 from openenv_bug_triage.env import BugTriageEnv
 from openenv_bug_triage.policies import HeuristicPolicy, RandomPolicy
+from openenv_bug_triage.sources import LoadedTask
 from openenv_bug_triage.tasks import TASK_IDS, Task, load_task
 
 FEEDBACK_KEYS = {"score_breakdown"}
@@ -31,7 +32,7 @@ def visible(obs) -> dict:
 
 
 def play(task: Task, actions: list, monkeypatch) -> list[tuple[dict, dict]]:
-    monkeypatch.setattr(env_module, "load_task", lambda _tid: task)
+    monkeypatch.setattr(env_module, "resolve", lambda *_args: LoadedTask(task, None, None))
     env = BugTriageEnv()
     seen = [(env.reset(task_id=task.task_id, seed=42).model_dump(mode="json"), {})]
     for action in actions:

@@ -12,6 +12,7 @@ from server_helpers import LiveServer, play_http
 from openenv_bug_triage import BugTriageEnv, ObservationModel, StateModel
 from openenv_bug_triage.models import ACTION_TYPES, GraderResult, RewardModel
 from openenv_bug_triage.policies import HeuristicPolicy, OraclePolicy, RandomPolicy, run_episode
+from openenv_bug_triage.sources import task_infos
 from openenv_bug_triage.tasks import TASK_IDS, load_task
 from openenv_bug_triage.world import load_handbook
 from server.app import build_app
@@ -41,7 +42,8 @@ def test_reset_with_an_empty_body_starts_the_default_task(client: httpx.Client) 
         reply = client.post("/reset", **kwargs)
         assert reply.status_code == 200, reply.text
         data = reply.json()
-        assert list(data) == ["observation", "reward", "done", "episode_id"]
+        assert list(data) == ["observation", "reward", "done", "episode_id", "seed", "split"]
+        assert (data["seed"], data["split"]) == (42, None)
         assert data["reward"] is None and data["done"] is False
         assert len(data["episode_id"]) == 32
         expected = BugTriageEnv().reset()
@@ -100,15 +102,19 @@ def test_state_is_the_state_model(client: httpx.Client) -> None:
 
 def test_tasks_list_every_task(client: httpx.Client) -> None:
     tasks = client.get("/tasks").json()["tasks"]
-    assert [t["task_id"] for t in tasks] == list(TASK_IDS)
+    assert [t["task_id"] for t in tasks] == [info.task_id for info in task_infos()]
+    assert [t["task_id"] for t in tasks if t["source"] == "fixed"] == list(TASK_IDS)
     for entry in tasks:
-        task = load_task(entry["task_id"])
+        fixed = entry["source"] == "fixed"
+        task = load_task(entry["task_id"]) if fixed else load_task(entry["task_id"], seed=0)
         assert entry == {
             "task_id": task.task_id,
             "difficulty": task.difficulty,
+            "source": entry["source"],
             "ticket_count": len(task.tickets),
             "step_budget": task.step_budget,
             "description": task.description,
+            "splits": None if fixed else {"train": None, "validation": 200, "test": 1000},
         }
 
 
