@@ -248,6 +248,12 @@ def derive_truth(f: TicketFacts, world: World) -> Truth:
     )
 
 
+def _unsupported_report(d: Defect) -> bool:
+    """A defect that can be the whole story of a report from an unsupported browser or OS:
+    client-side (not global), in a platform component, and losing no data."""
+    return d.component in UNSUPPORTABLE and not d.global_ and d.impact != "critical"
+
+
 def scope_options(d: Defect) -> list[Scope]:
     """Scopes a production report of `d` may state, chosen so that one severity follows.
 
@@ -346,7 +352,7 @@ class _Builder:
             slots.append(_Slot("defect", pair[1], role="near"))
         reasons = [r.choice(["invalid", "won't_fix", "cannot_reproduce", "resolved"]) for _ in range(lv.outcomes.close)]
         closes = [
-            _Slot("defect", take(lambda d: d.component in UNSUPPORTABLE), role="wont_fix")
+            _Slot("defect", take(_unsupported_report), role="wont_fix")
             for reason in reasons
             if reason == "won't_fix"
         ]
@@ -400,16 +406,17 @@ class _Builder:
                     and r.random() < lv.rates.monitoring
                 ):
                     s.monitoring = True
-                    if s.scope not in ("everyone", "segment", "degraded"):
+                    if s.scope not in ("everyone", "segment"):
                         s.scope = self._alert_scope(d)
         self._variants(slots)
         self._tiers_times_ids(slots)
         return slots
 
     def _alert_scope(self, d: Defect) -> Scope:
+        """An alert states who is hit; its metric already gives the rate, so never a second rate."""
         options: list[Scope] = ["segment"] if d.segment else []
         if d.global_:
-            options += ["everyone", "degraded"]
+            options.append("everyone")
         return self.rng.choice(options or ["everyone"])
 
     def _draw_environment_and_scope(self, s: _Slot) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import re
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -152,19 +153,34 @@ def heuristic_component(t: Ticket) -> str:
     return t.component_candidates[0]
 
 
-def heuristic_plan(t: Ticket) -> list[dict[str, Any]]:
-    """The actions the handbook's rules of thumb suggest for one ticket, in order."""
+def mentioned_components(text: str) -> set[str]:
+    """Components whose keywords appear in `text`."""
+    text = text.lower()
+    return {comp for comp, pattern in _COMPONENT_PATTERNS if re.search(pattern, text)}
+
+
+def heuristic_plan(t: Ticket, titles: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
+    """The actions the handbook's rules of thumb suggest for one ticket, in order.
+
+    `titles` (ticket id to title, from the queue) lets it check a suggested duplicate: it links
+    one only when both titles name the same component.
+    """
     world = load_world()
     text = _text(t)
     tid = t.ticket_id
-    hints = [h for h in t.suspected_duplicate_ids if h != tid]
+    own = mentioned_components(t.title)
+    hints = [
+        h
+        for h in t.suspected_duplicate_ids
+        if h != tid and (titles is None or own & mentioned_components(titles.get(h, "")))
+    ]
     if hints:
         return [{"action_type": "mark_duplicate", "ticket_id": tid, "duplicate_of": hints[0]}]
     if (
         t.reporter_type != "monitoring"
         and not t.repro_steps_present
         and not t.logs_present
-        and len(t.description) < 300
+        and not mentioned_components(text)
     ):
         return [{"action_type": "request_info", "ticket_id": tid, "missing": ["repro", "logs"]}]
     for reason, pattern in _CLOSE_PATTERNS:
@@ -204,7 +220,7 @@ class HeuristicPolicy:
         if not self._plan or self._plan[0]["ticket_id"] != getattr(obs.current_ticket, "ticket_id", None):
             if obs.current_ticket is None:
                 return {"action_type": "next_ticket"}
-            self._plan = deque(heuristic_plan(obs.current_ticket))
+            self._plan = deque(heuristic_plan(obs.current_ticket, {q.ticket_id: q.title for q in obs.queue}))
         return self._plan.popleft()
 
 

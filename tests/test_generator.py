@@ -1,0 +1,308 @@
+"""Generated queues: determinism, splits held apart, facts visible in text, fair and feasible, no surface leaks."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import statistics
+import subprocess
+import sys
+from collections import Counter
+
+import pytest
+from test_gaming import DEGENERATE, Constant
+
+from openenv_bug_triage.catalogue import load_catalogue, load_phrases
+from openenv_bug_triage.env import BugTriageEnv
+from openenv_bug_triage.errors import InvalidSeedError, InvalidSplitError, UnknownTaskError
+from openenv_bug_triage.generator import (
+    TRAIN_MAX_SEED,
+    GeneratedTask,
+    derive_truth,
+    generate,
+    load_levels,
+    scope_options,
+    severity_for,
+)
+from openenv_bug_triage.policies import HeuristicPolicy, OraclePolicy, RandomPolicy, run_episode
+from openenv_bug_triage.sources import load_task
+from openenv_bug_triage.surface import TARGETS, surface_report
+from openenv_bug_triage.world import load_world
+
+LEVELS = tuple(level.task_id for level in load_levels().levels)
+SWEEP = int(os.environ.get("GENERATOR_SWEEP", "12"))
+"""Instances per level and split in the default suite; `GENERATOR_SWEEP=500` runs the long sweep."""
+
+
+def canonical(made: GeneratedTask) -> str:
+    task = made.task
+    return json.dumps(
+        {
+            "tickets": [t.model_dump(mode="json") for t in task.tickets],
+            "truth": {k: v.model_dump() for k, v in task.truth.items()},
+            "budget": task.step_budget,
+        },
+        sort_keys=True,
+    )
+
+
+def sample(split: str, per_level: int, start: int = 0) -> list[GeneratedTask]:
+    return [generate(level, seed, split) for level in LEVELS for seed in range(start, start + per_level)]
+
+
+# --------------------------------------------------------------------------- contract and determinism
+
+
+def test_levels_have_the_documented_sizes() -> None:
+    sizes = {level.task_id: level.tickets for level in load_levels().levels}
+    assert sizes == {"generated_easy": 8, "generated_medium": 15, "generated_hard": 25, "generated_expert": 50}
+    for task_id, n in sizes.items():
+        assert len(generate(task_id, 0).task.tickets) == n
+
+
+@pytest.mark.parametrize("task_id", LEVELS)
+def test_same_task_split_and_seed_give_the_same_bytes(task_id: str) -> None:
+    for split in ("train", "validation", "test"):
+        assert canonical(generate(task_id, 3, split)) == canonical(generate(task_id, 3, split))
+    assert canonical(generate(task_id, 3)) != canonical(generate(task_id, 4))
+    assert canonical(generate(task_id, 3, "validation")) != canonical(generate(task_id, 3, "test"))
+
+
+def test_instances_are_the_same_bytes_in_another_process() -> None:
+    cases = [(level, seed, split) for level in LEVELS for seed, split in ((0, "train"), (7, "test"))]
+    code = (
+        "import hashlib, json, sys\n"
+        "from openenv_bug_triage.generator import generate\n"
+        "from test_generator import canonical\n"
+        "cases = json.loads(sys.argv[1])\n"
+        "print(json.dumps([hashlib.sha256(canonical(generate(*c)).encode()).hexdigest() for c in cases]))\n"
+    )
+    env = {**os.environ, "PYTHONHASHSEED": "123", "PYTHONPATH": os.path.dirname(__file__)}
+    out = subprocess.run(
+        [sys.executable, "-c", code, json.dumps(cases)], capture_output=True, text=True, check=True, env=env
+    )
+    here = [hashlib.sha256(canonical(generate(*c)).encode()).hexdigest() for c in cases]
+    assert json.loads(out.stdout) == here
+
+
+def test_load_task_serves_generated_instances_with_their_truth() -> None:
+    task = load_task("generated_hard", seed=123, split="train")
+    assert task.task_id == "generated_hard" and len(task.truth) == 25
+    assert canonical(generate("generated_hard", 123, "train")) == canonical(GeneratedTask(task, {}, "train", 123))
+
+
+@pytest.mark.parametrize(
+    ("split", "seed", "error"),
+    [
+        ("validation", 200, InvalidSeedError),
+        ("test", 1000, InvalidSeedError),
+        ("train", TRAIN_MAX_SEED + 1, InvalidSeedError),
+        ("train", -1, InvalidSeedError),
+        ("train", True, InvalidSeedError),
+        ("dev", 0, InvalidSplitError),
+    ],
+)
+def test_out_of_range_seeds_and_unknown_splits_are_clear_errors(split, seed, error) -> None:
+    with pytest.raises(error, match="split|seed"):
+        BugTriageEnv().reset(task_id="generated_easy", seed=seed, split=split)
+
+
+def test_split_edges_are_valid_instances() -> None:
+    for split, top in (("validation", 199), ("test", 999), ("train", TRAIN_MAX_SEED)):
+        assert BugTriageEnv().reset(task_id="generated_easy", seed=top, split=split).task_id == "generated_easy"
+
+
+def test_fixed_tasks_have_no_splits_and_unknown_tasks_are_named() -> None:
+    with pytest.raises(InvalidSplitError, match="fixed benchmark task"):
+        BugTriageEnv().reset(task_id="bug_triage_easy", split="test")
+    with pytest.raises(UnknownTaskError, match="generated_expert"):
+        BugTriageEnv().reset(task_id="generated_impossible")
+
+
+def test_reset_without_a_seed_draws_a_fresh_instance_that_replays() -> None:
+    env = BugTriageEnv()
+    first = env.reset(task_id="generated_medium")
+    seed_1 = env.state().seed
+    env.reset(task_id="generated_medium")
+    seed_2 = env.state().seed
+    assert seed_1 != seed_2 and env.state().split == "train"
+    replay = BugTriageEnv().reset(task_id="generated_medium", seed=seed_1)
+    assert replay.model_dump_json() == first.model_dump_json()
+    env.reset(task_id="generated_medium", split="test")
+    assert env.state().split == "test" and 0 <= env.state().seed < 1000
+
+
+def test_the_env_rng_is_seeded_for_reproducible_draws() -> None:
+    def seeds(env_seed: int) -> list[int]:
+        env = BugTriageEnv(seed=env_seed)
+        out = []
+        for _ in range(3):
+            env.reset(task_id="generated_easy")
+            out.append(env.state().seed)
+        return out
+
+    assert seeds(5) == seeds(5) != seeds(6)
+
+
+# --------------------------------------------------------------------------- tickets and truth
+
+
+def test_ticket_ids_are_unique_and_originals_come_first() -> None:
+    id_sets = []
+    for made in sample("train", 6) + sample("test", 6):
+        task = made.task
+        ids = [t.ticket_id for t in task.tickets]
+        assert len(set(ids)) == len(ids)
+        id_sets.append(frozenset(ids))
+        for t in task.tickets:
+            original = task.truth[t.ticket_id].duplicate_of
+            if original is not None:
+                assert task.by_id[original].created_at < t.created_at
+                assert made.facts[original].component == made.facts[t.ticket_id].component
+    assert len(set(id_sets)) == len(id_sets)  # ids are drawn per instance
+
+
+def test_truth_is_the_rules_applied_to_the_facts() -> None:
+    world = load_world()
+    for made in sample("train", 5) + sample("validation", 5):
+        for tid, facts in made.facts.items():
+            assert made.task.truth[tid] == derive_truth(facts, world)
+
+
+def test_severity_rules_follow_the_handbook() -> None:
+    assert severity_for("critical", None, "production") == "sev0"
+    assert severity_for("core", "everyone", "production") == "sev0"
+    assert severity_for("core", "segment", "production") == "sev1"
+    assert severity_for("core", "degraded", "production") == "sev1"
+    assert severity_for("core", "workaround", "production") == "sev2"
+    assert severity_for("minor", "workaround", "production") == "sev2"
+    assert severity_for("cosmetic", "few", "production") == "sev3"
+    assert severity_for("critical", "segment", "staging") == "sev2"
+    assert severity_for("cosmetic", None, "development") == "sev3"
+    for d in load_catalogue().defects:  # "only a few users" is never said of a core failure
+        assert "few" not in scope_options(d) or d.impact in ("minor", "cosmetic")
+
+
+RULES = (
+    "scope:everyone",
+    "scope:segment",
+    "scope:degraded",
+    "scope:workaround",
+    "scope:few",
+    "environment",
+    "critical",
+    "unsupported",
+    "retest",
+    "resolved",
+    "feature",
+    "invalid",
+    "vague",
+)
+
+
+def test_every_deciding_fact_is_visible_in_the_ticket() -> None:
+    seen: Counter = Counter()
+    for made in sample("train", 10) + sample("test", 10):
+        for t in made.task.tickets:
+            facts = made.facts[t.ticket_id]
+            text = f"{t.title}\n{t.description}\n{t.log_excerpt or ''}"
+            for rule, sentence in facts.evidence:
+                assert sentence in text, (t.ticket_id, rule)
+                seen[rule] += 1
+            assert (t.environment, t.customer_tier, t.reporter_type) == (
+                facts.environment,
+                facts.tier,
+                facts.reporter,
+            )
+            assert (t.repro_steps_present, t.logs_present) == (facts.repro, facts.logs)
+            if facts.repro and t.reporter_type != "monitoring":
+                assert "\n1. " in t.description
+            if facts.scope and facts.environment == "production":
+                assert any(rule.startswith("scope:") for rule, _ in facts.evidence)
+    missing = [rule for rule in RULES if not seen[rule]]
+    assert not missing, f"rules never exercised by the sample: {missing}"
+
+
+def test_traps_appear_above_easy_and_not_in_easy() -> None:
+    traps: dict[str, Counter] = {level: Counter() for level in LEVELS}
+    for made in sample("train", 10):
+        for facts in made.facts.values():
+            traps[made.task.task_id].update(facts.traps)
+    assert not any(k != "supported_platform_decoy" for k in traps["generated_easy"])
+    for level in LEVELS[1:]:
+        assert {"loud", "quiet", "urgency_claim"} <= set(traps[level]), level
+    for level in ("generated_hard", "generated_expert"):
+        assert {"injection", "misfiled"} <= set(traps[level]), level
+
+
+def test_about_a_fifth_of_tickets_above_easy_are_duplicates() -> None:
+    for level in LEVELS[1:]:
+        made = generate(level, 0)
+        share = sum(t.disposition == "duplicate" for t in made.task.truth.values()) / len(made.task.truth)
+        assert 0.15 <= share <= 0.25, level
+
+
+def test_descriptions_rarely_repeat() -> None:
+    descriptions = [t.description for made in sample("train", 11) for t in made.task.tickets][:1000]
+    assert len(descriptions) == 1000
+    repeated = sum(n for n in Counter(descriptions).values() if n > 1)
+    assert repeated / len(descriptions) < 0.01
+
+
+# --------------------------------------------------------------------------- held-out splits
+
+
+def test_test_split_uses_no_scenario_or_phrase_that_train_uses() -> None:
+    catalogue = load_catalogue()
+    partition = {s.id: s.partition for group in (catalogue.defects, catalogue.features) for s in group}
+    partition |= {s.id: s.partition for group in (catalogue.invalid, catalogue.vague) for s in group}
+    train, test = sample("train", SWEEP), sample("test", SWEEP) + sample("validation", SWEEP)
+    assert {partition[f.scenario] for m in train for f in m.facts.values()} == {"train"}
+    assert {partition[f.scenario] for m in test for f in m.facts.values()} == {"eval"}
+    train_evidence = {s for m in train for f in m.facts.values() for _, s in f.evidence}
+    test_evidence = {s for m in test for f in m.facts.values() for _, s in f.evidence}
+    assert not train_evidence & test_evidence
+    train_titles = {t.title.lower() for m in train for t in m.task.tickets}
+    assert not train_titles & {t.title.lower() for m in test for t in m.task.tickets}
+
+
+def test_phrase_pools_never_share_a_sentence_between_partitions() -> None:
+    for name, pool in load_phrases().pools.items():
+        assert not set(pool.train) & set(pool.eval), name
+
+
+# --------------------------------------------------------------------------- fair, feasible, not gameable
+
+
+@pytest.mark.parametrize("task_id", LEVELS)
+def test_the_oracle_scores_one_on_every_sampled_instance(task_id: str) -> None:
+    for split in ("train", "validation", "test"):
+        for seed in range(SWEEP):
+            result = run_episode(OraclePolicy(), task_id, seed, split)
+            assert result.grade.score == 1.0, (split, seed, result.grade.mistakes)
+
+
+@pytest.mark.parametrize("task_id", LEVELS)
+def test_random_is_near_zero_and_the_heuristic_lands_between(task_id: str) -> None:
+    seeds = range(SWEEP)
+    rand = statistics.fmean(run_episode(RandomPolicy(), task_id, s, "test").grade.score for s in seeds)
+    heuristic = statistics.fmean(run_episode(HeuristicPolicy(), task_id, s, "test").grade.score for s in seeds)
+    assert rand <= 0.05
+    assert rand + 0.05 < heuristic < 0.8
+
+
+@pytest.mark.parametrize("task_id", LEVELS)
+@pytest.mark.parametrize("name", DEGENERATE)
+def test_degenerate_policies_stay_low_on_generated_tasks(task_id: str, name: str) -> None:
+    scores = [run_episode(Constant(name, DEGENERATE[name]), task_id, s, "test").grade.score for s in range(4)]
+    assert statistics.fmean(scores) <= 0.15
+
+
+@pytest.mark.parametrize("name", TARGETS)
+def test_non_causal_fields_add_nothing_to_a_structured_field_tree(name: str) -> None:
+    def pairs(split: str) -> list:
+        return [(t, m.task.truth[t.ticket_id]) for m in sample(split, 20) for t in m.task.tickets]
+
+    report = surface_report(pairs("train"), pairs("test"), name)
+    assert report.gain <= 0.02, report
