@@ -3,6 +3,7 @@
 from .env import DEFAULT_SEED, BugTriageEnv
 from .errors import BugTriageError, EpisodeDoneError, FixtureError, ResetNeededError, UnknownTaskError
 from .models import ActionModel, GraderResult, ObservationModel, RewardModel, StateModel
+from .sources import TaskInfo, TaskSource, load_task, register_source, task_infos
 from .tasks import TASK_IDS
 
 __version__ = "0.1.0"
@@ -19,5 +20,10 @@ __all__ = [
     "ResetNeededError",
     "RewardModel",
     "StateModel",
+    "TaskInfo",
+    "TaskSource",
     "UnknownTaskError",
+    "load_task",
+    "register_source",
+    "task_infos",
 ]

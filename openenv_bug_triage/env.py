@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import reward as rw
+from . import task_api
 from .actions import ActionParseError, parse_action
 from .errors import EpisodeDoneError, InvalidSeedError, ResetNeededError
 from .generator import TRAIN_MAX_SEED
@@ -27,7 +28,7 @@ from .models import (
     TicketProgress,
 )
 from .sources import is_generated, resolve, task_info
-from .task_api import get_task
+from .task_api import TaskSpec, get_task
 from .tasks import DEFAULT_TASK_ID, Task
 from .triage import apply_action, check_action
 from .world import load_world
@@ -189,6 +190,28 @@ class BugTriageEnv:
             invalid_actions=ep.invalid_actions,
             no_op_actions=ep.no_op_actions,
         )
+
+    # ------------------------------------------------------------------ Task API (OpenEnv's TaskProvider)
+
+    def list_splits(self) -> list[dict[str, str]]:
+        """The generated tasks' splits as `{"name", "type"}`."""
+        return task_api.list_splits()
+
+    def list_tasks(self, split: str) -> list[TaskSpec]:
+        """Task specs of `split` (a bounded preview of the unbounded train split)."""
+        return task_api.list_tasks(split)
+
+    def num_tasks(self, split: str) -> int:
+        """How many task specs `split` holds."""
+        return task_api.num_tasks(split)
+
+    def get_task(self, split: str, index: int) -> TaskSpec:
+        """The spec at `index` of `split`; `reset(split=split, index=index)` plays it."""
+        return task_api.get_task(split, index)
+
+    def get_task_range(self, split: str, start: int | None = None, stop: int | None = None) -> list[TaskSpec]:
+        """Specs in `[start, stop)` of `split`."""
+        return task_api.get_task_range(split, start, stop)
 
     def grade(self) -> GraderResult:
         """Grade the episode so far. Trainer-side: its mistakes name true labels, so keep it from the agent.

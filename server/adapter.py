@@ -123,6 +123,27 @@ class BugTriageEnvironment(Environment[BugTriageAction, BugTriageObservation, Bu
         self._check_open()
         return BugTriageState.model_construct(**dict(self._env.state()))
 
+    # OpenEnv's Task API (TaskProvider), served by openenv 0.10's HTTP server when present
+    def list_splits(self) -> list[dict[str, str]]:
+        """The generated tasks' splits."""
+        return self._env.list_splits()
+
+    def list_tasks(self, split: str) -> list[dict[str, Any]]:
+        """Task specs of `split` (bounded preview)."""
+        return [spec.model_dump() for spec in self._env.list_tasks(split)]
+
+    def num_tasks(self, split: str) -> int:
+        """How many task specs `split` holds."""
+        return self._env.num_tasks(split)
+
+    def get_task(self, split: str, index: int) -> dict[str, Any]:
+        """One task spec; an IndexError when out of range."""
+        return self._env.get_task(split, index).model_dump()
+
+    def get_task_range(self, split: str, start: int | None = None, stop: int | None = None) -> list[dict[str, Any]]:
+        """Task specs in `[start, stop)`."""
+        return [spec.model_dump() for spec in self._env.get_task_range(split, start, stop)]
+
     def get_metadata(self) -> EnvironmentMetadata:
         """Name, description and version for `/metadata`."""
         return EnvironmentMetadata(name=ENV_NAME, description=ENV_DESCRIPTION, version=ENV_VERSION)

@@ -104,7 +104,7 @@ def test_load_task_serves_generated_instances_with_their_truth() -> None:
     ],
 )
 def test_out_of_range_seeds_and_unknown_splits_are_clear_errors(split, seed, error) -> None:
-    with pytest.raises(error, match="split|seed"):
+    with pytest.raises(error, match=r"split|seed"):
         BugTriageEnv().reset(task_id="generated_easy", seed=seed, split=split)
 
 
