@@ -276,7 +276,7 @@ def scope_options(d: Defect) -> list[Scope]:
 # --------------------------------------------------------------------------- instance plan
 
 
-@dataclass
+@dataclass(eq=False)
 class _Slot:
     """One ticket while the instance is being drawn (mutable until rendered)."""
 
@@ -346,8 +346,7 @@ class _Builder:
             )
             if pair is None:
                 raise ValueError(f"generator catalogue: not enough {self.partition} defect families for {lv.task_id}")
-            for d in pair:
-                defects.remove(d)
+            defects[:] = [d for d in defects if d is not pair[0] and d is not pair[1]]
             slots.append(_Slot("defect", pair[0]))
             slots.append(_Slot("defect", pair[1], role="near"))
         reasons = [r.choice(["invalid", "won't_fix", "cannot_reproduce", "resolved"]) for _ in range(lv.outcomes.close)]
@@ -714,13 +713,15 @@ class _Renderer:
         # at most one sentence about who the customer is, then neutral remarks
         target = r.randrange(400, 900)
         who = r.choice(self.phrases.pool("context_user", self.partition))
-        fillers = list(self.phrases.pool("filler_user", self.partition))
-        r.shuffle(fillers)
+        fillers = self.phrases.pool("filler_user", self.partition)
+        fillers = r.sample(fillers, min(len(fillers), 6))
         context: list[str] = []
+        length = len(opener) + len(body)
         for sentence in [who, *fillers]:
-            if len(opener) + len(body) + sum(len(c) + 1 for c in context) >= target:
+            if length >= target:
                 break
             context.append(sentence)
+            length += len(sentence) + 1
         text = " ".join([opener, *context, body])
         if extra:
             text += "\n\n" + " ".join(extra)

@@ -6,6 +6,7 @@ import json
 import re
 from dataclasses import dataclass
 from functools import cache, cached_property
+from itertools import filterfalse
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -136,7 +137,7 @@ _WORD = re.compile(r"[a-z0-9][a-z0-9_\-]+")
 
 def _tokens(text: str) -> frozenset[str]:
     words = set(_WORD.findall(text.lower())) - _STOPWORDS
-    return frozenset(w for w in words if not w.isdigit())
+    return frozenset(filterfalse(str.isdigit, words))
 
 
 def suspected_duplicates(records: list[TicketRecord]) -> dict[str, list[str]]:

@@ -306,3 +306,20 @@ def test_non_causal_fields_add_nothing_to_a_structured_field_tree(name: str) -> 
 
     report = surface_report(pairs("train"), pairs("test"), name)
     assert report.gain <= 0.02, report
+
+
+GOLDEN = os.path.join(os.path.dirname(__file__), "golden_generated.json")
+
+
+def test_golden_instances_are_unchanged() -> None:
+    """Instance bytes are pinned; after an intended generator or catalogue change, run with UPDATE_GOLDEN=1."""
+    digests = {
+        f"{level}/{split}/{seed}": hashlib.sha256(canonical(generate(level, seed, split)).encode()).hexdigest()
+        for level in LEVELS
+        for split, seed in (("train", 0), ("validation", 199), ("test", 999))
+    }
+    if os.environ.get("UPDATE_GOLDEN") == "1":
+        with open(GOLDEN, "w") as f:
+            f.write(json.dumps(digests, indent=2, sort_keys=True) + "\n")
+    with open(GOLDEN) as f:
+        assert json.load(f) == digests
