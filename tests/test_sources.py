@@ -96,3 +96,12 @@ def test_load_task_loads_fixed_and_generated_tasks() -> None:
     assert load_task("bug_triage_hard").task_id == "bug_triage_hard"
     assert load_task("generated_expert", seed=5, split="validation").task_id == "generated_expert"
     assert load_task("generated_easy", seed=5) is load_task("generated_easy", seed=5, split="train")
+
+
+def test_the_manifest_lists_every_task_the_sources_serve() -> None:
+    import re
+    from pathlib import Path
+
+    manifest = (Path(__file__).parent.parent / "openenv.yaml").read_text()
+    listed = re.findall(r"^  - id: (\S+)$", manifest, flags=re.MULTILINE)
+    assert listed == [info.task_id for info in task_infos()]
