@@ -583,7 +583,7 @@ class _Renderer:
             "title": title,
             "description": body,
             "reporter_type": reporter,
-            "service": self._service(candidates[0]),
+            "service": self.b.world.service_of[candidates[0]],
             "component_candidates": candidates,
             "created_at": created.strftime("%Y-%m-%dT%H:%M:00Z"),
             "customer_tier": s.tier,
@@ -749,16 +749,6 @@ class _Renderer:
         r.shuffle(out)
         return out
 
-    def _service(self, component: str) -> str:
-        return next(svc for svc, comps in _services().items() if component in comps)
-
-
-@cache
-def _services() -> dict[str, tuple[str, ...]]:
-    import json
-
-    raw = json.loads((DATA_DIR / "world.json").read_text(encoding="utf-8"))
-    return {svc: tuple(comps) for svc, comps in raw["services"].items()}
 
 
 # --------------------------------------------------------------------------- entry point

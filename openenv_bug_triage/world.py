@@ -22,6 +22,7 @@ class World:
     components: tuple[str, ...]
     services: tuple[str, ...]
     owner: dict[str, str]
+    service_of: dict[str, str]
     priority_rule: dict[str, dict[str, str]]
     escalate_severities: frozenset[str]
     escalate_environment: str
@@ -43,6 +44,7 @@ def _read_world(path: Path) -> World:
         components=tuple(sorted(owner)),
         services=tuple(sorted(raw["services"])),
         owner=owner,
+        service_of={comp: svc for svc, comps in raw["services"].items() for comp in comps},
         priority_rule=raw["priority_rule"],
         escalate_severities=frozenset(raw["escalate_severities"]),
         escalate_environment=raw["escalate_environment"],
