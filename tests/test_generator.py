@@ -27,7 +27,7 @@ from openenv_bug_triage.generator import (
 )
 from openenv_bug_triage.policies import HeuristicPolicy, OraclePolicy, RandomPolicy, run_episode
 from openenv_bug_triage.sources import load_task
-from openenv_bug_triage.surface import TARGETS, surface_report
+from openenv_bug_triage.surface import TARGETS, fit_structured_policy, surface_report
 from openenv_bug_triage.world import load_world
 
 LEVELS = tuple(level.task_id for level in load_levels().levels)
@@ -323,3 +323,13 @@ def test_golden_instances_are_unchanged() -> None:
             f.write(json.dumps(digests, indent=2, sort_keys=True) + "\n")
     with open(GOLDEN) as f:
         assert json.load(f) == digests
+
+
+def test_a_policy_that_reads_only_structured_fields_stays_below_the_heuristic() -> None:
+    train = [(t, m.task.truth[t.ticket_id]) for m in sample("train", 30) for t in m.task.tickets]
+    fields_only = fit_structured_policy(train)
+    for level in LEVELS:
+        seeds = range(SWEEP)
+        shortcut = statistics.fmean(run_episode(fields_only, level, s, "test").grade.score for s in seeds)
+        heuristic = statistics.fmean(run_episode(HeuristicPolicy(), level, s, "test").grade.score for s in seeds)
+        assert shortcut < heuristic, (level, shortcut, heuristic)
