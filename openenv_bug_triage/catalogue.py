@@ -73,22 +73,14 @@ class Defect(_Model):
 
 
 class Story(_Model):
-    """A report that is not a defect to fix (feature request, invalid report) in one component."""
+    """A report that is not a defect to fix: a feature request, an invalid report or a vague report.
+
+    `component` is where the report belongs (for a vague report: what the reporter's form
+    points at, since the report itself does not say).
+    """
 
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
     component: str
-    partition: Partition
-    titles: Annotated[list[Line], Field(min_length=2)]
-    texts: Annotated[list[Line], Field(min_length=2)]
-    misfiled: list[str] = Field(default_factory=list)
-
-
-class VagueReport(_Model):
-    """A report too vague to act on: no steps, no logs, no failing feature named precisely."""
-
-    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
-    component: str
-    """The component the reporter's form points at (the report itself does not say)."""
     partition: Partition
     titles: Annotated[list[Line], Field(min_length=2)]
     texts: Annotated[list[Line], Field(min_length=2)]
@@ -101,7 +93,7 @@ class Catalogue(_Model):
     defects: list[Defect]
     features: list[Story]
     invalid: list[Story]
-    vague: list[VagueReport]
+    vague: list[Story]
 
 
 class Pool(_Model):

@@ -24,7 +24,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .catalogue import Catalogue, Defect, Partition, Phrases, Story, VagueReport, load_catalogue, load_phrases
+from .catalogue import Catalogue, Defect, Partition, Phrases, Story, load_catalogue, load_phrases
 from .errors import InvalidSeedError, InvalidSplitError, UnknownTaskError
 from .models import (
     Difficulty,
@@ -281,7 +281,7 @@ class _Slot:
     """One ticket while the instance is being drawn (mutable until rendered)."""
 
     kind: Kind
-    scenario: Defect | Story | VagueReport
+    scenario: Defect | Story
     role: str = "fix"
     """fix, duplicate, near, wont_fix, cannot_reproduce, resolved, invalid, defer, needs_info."""
     original: _Slot | None = None
