@@ -146,7 +146,7 @@ def suspected_duplicates(records: list[TicketRecord]) -> dict[str, list[str]]:
     Uses only titles and descriptions, never truth, so it misses some real duplicates
     and suggests some false ones, like a tracker's "possible duplicates" box.
     """
-    bags = {r.ticket_id: _tokens(f"{r.title} {r.title} {r.description}") for r in records}
+    bags = {r.ticket_id: _tokens(f"{r.title} {r.description}") for r in records}
     ordered = sorted(records, key=lambda r: (r.created_at, r.ticket_id))
     hints: dict[str, list[str]] = {}
     for i, rec in enumerate(ordered):
