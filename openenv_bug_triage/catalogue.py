@@ -151,6 +151,9 @@ REQUIRED_POOLS: tuple[str, ...] = (
     "steps_header_user",
     "context_user",
     "filler_user",
+    "terse_title",
+    "title_affix",
+    "feature_title",
 )
 """Pools the generator reads; `load_phrases` refuses a file that lacks one."""
 

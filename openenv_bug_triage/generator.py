@@ -78,6 +78,7 @@ class Rates(_Model):
     misfiled: float = Field(ge=0, le=1)
     supported_decoy: float = Field(ge=0, le=1)
     monitoring: float = Field(ge=0, le=1)
+    terse_title: float = Field(ge=0, le=1)
 
 
 class Outcomes(_Model):
@@ -293,6 +294,8 @@ class _Slot:
     tier: Tier = "free"
     minute: int = 0
     ticket_id: str = ""
+    scope_values: dict[str, object] | None = None
+    """Who, rate, time and counts its scope sentence states; a duplicate reuses its original's."""
 
 
 def _tokens(text: str) -> set[str]:
@@ -351,9 +354,7 @@ class _Builder:
             slots.append(_Slot("defect", pair[1], role="near"))
         reasons = [r.choice(["invalid", "won't_fix", "cannot_reproduce", "resolved"]) for _ in range(lv.outcomes.close)]
         closes = [
-            _Slot("defect", take(_unsupported_report), role="wont_fix")
-            for reason in reasons
-            if reason == "won't_fix"
+            _Slot("defect", take(_unsupported_report), role="wont_fix") for reason in reasons if reason == "won't_fix"
         ]
         originals: list[_Slot] = []
         for _ in range(lv.alert_pairs):
@@ -407,6 +408,9 @@ class _Builder:
                     s.monitoring = True
                     if s.scope not in ("everyone", "segment"):
                         s.scope = self._alert_scope(d)
+        for s in slots:  # a duplicate reports what its original does (an alert may have re-scoped it)
+            if s.original is not None:
+                s.scope, s.environment = s.original.scope, s.original.environment
         self._variants(slots)
         self._tiers_times_ids(slots)
         return slots
@@ -511,6 +515,10 @@ def _sla_feasible(slots: list[_Slot], deadline: dict[str, int], world: World) ->
 # --------------------------------------------------------------------------- rendering
 
 
+_ALERT_TAG = re.compile(r"^\s*\[P\d\]\s*")
+"""An alert's own priority tag, dropped: the handbook sets severity from impact, not from the alerting rule."""
+
+
 def _numbered(steps: list[str]) -> str:
     return "\n".join(f"{i}. {step}" for i, step in enumerate(steps, 1))
 
@@ -543,6 +551,7 @@ class _Renderer:
 
     def render(self, s: _Slot, base: datetime) -> tuple[dict, TicketFacts]:
         r, lv = self.r, self.b.level
+        self.reported = self.version(s.scenario.component)  # the one build this report speaks of
         evidence: list[tuple[str, str]] = []
         traps: list[str] = []
         reporter: ReporterType = "user"
@@ -559,8 +568,8 @@ class _Renderer:
                 reporter = "qa" if r.random() < 0.3 else "user"
             repro = reporter != "monitoring" and r.random() < (0.85 if reporter == "qa" else 0.45)
             logs = reporter == "monitoring" or r.random() < (0.4 if reporter == "qa" else 0.2)
-            if s.role == "cannot_reproduce":
-                repro = True
+            if s.role == "cannot_reproduce":  # retried with steps, and nothing in the logs shows it
+                repro, logs = True, False
             if logs:
                 log_excerpt = r.choice(d.logs)
             title, body = self._defect_text(s, d, reporter, repro, evidence, traps)
@@ -570,13 +579,20 @@ class _Renderer:
             text = r.choice(story.texts)
             evidence.append((s.kind, text))
             body = self._user_wrap(text, traps)
+        if reporter == "user":
+            if r.random() < lv.rates.terse_title:
+                title = self.pick("terse_title")  # "Bug", "Help please": a title that says nothing, on any kind
+            target = r.randrange(7, 14)  # words, drawn apart from the truth, so title length says nothing of it
+            for affix in r.sample(self.phrases.pool("title_affix", self.partition), 3):
+                if len(title.split()) < target:
+                    title = affix.format(title=title)
         if reporter == "user" and r.random() < lv.rates.loud:
             title = self.pick("loud_title", title=title)
             traps.append("loud")
         title = self._case(title)
         candidates = self._candidates(s.scenario.component, s.scenario.misfiled, traps)
         attachments = r.choice([0, 0, 0, 1, 1, 2, 3])
-        version = self.version(s.scenario.component) if r.random() < 0.7 else None
+        version = self.reported if r.random() < 0.7 else None
         created = base + timedelta(minutes=s.minute)
         record = {
             "ticket_id": s.ticket_id,
@@ -629,12 +645,11 @@ class _Renderer:
         platform = PLATFORM_OF.get(d.component, "web")
         if reporter == "monitoring":
             assert d.alert is not None
-            time = f"{r.randrange(24):02d}:{r.randrange(60):02d} UTC"
-            body = self.pick("monitoring_body", time=time, metric=d.alert.metric)
-            scope_line = self._scope_sentence(s, d, alert=True, time=time)
+            body = self.pick("monitoring_body", time=self._scope_values(s, d)["time"], metric=d.alert.metric)
+            scope_line = self._scope_sentence(s, d, alert=True)
             evidence.append((f"scope:{s.scope}", scope_line))
             evidence.append(("symptom", d.alert.metric))
-            return d.alert.title, f"{body} {scope_line}"
+            return _ALERT_TAG.sub("", d.alert.title), f"{body} {scope_line}"
         symptom = d.symptoms[s.symptom_variant]
         evidence.append(("critical" if d.impact == "critical" else "symptom", symptom))
         lines: list[str] = []
@@ -646,11 +661,11 @@ class _Renderer:
             lines.append(self.pick(f"supported_{platform}"))
             traps.append("supported_platform_decoy")
         if s.environment != "production":
-            sentence = self.pick(f"env_{s.environment}", version=self.version(d.component))
+            sentence = self.pick(f"env_{s.environment}", version=self.reported)
             evidence.append(("environment", sentence))
             lines.append(sentence)
         elif s.scope is not None:
-            sentence = self._scope_sentence(s, d, alert=False, time="")
+            sentence = self._scope_sentence(s, d, alert=False)
             evidence.append((f"scope:{s.scope}", sentence))
             lines.append(sentence)
         if s.role == "cannot_reproduce":
@@ -662,8 +677,11 @@ class _Renderer:
         else:
             sentence = ""
         title = d.titles[s.title_variant]
+        if reporter == "user" and r.random() < 0.25:  # customers often name only the feature in the subject
+            title = self.pick("feature_title", feature=d.feature)
+            title = title[:1].upper() + title[1:]
         if reporter == "qa":
-            parts = [self.pick("opener_qa", version=self.version(d.component)), " ".join([symptom, *lines])]
+            parts = [self.pick("opener_qa", version=self.reported), " ".join([symptom, *lines])]
             if repro:
                 parts.append("Steps to reproduce:\n" + _numbered(d.steps))
             if sentence:
@@ -676,21 +694,25 @@ class _Renderer:
             body += "\n\n" + sentence
         return title, self._user_wrap(body, traps)
 
-    def _scope_sentence(self, s: _Slot, d: Defect, alert: bool, time: str) -> str:
-        r = self.r
-        scope = s.scope
-        values: dict[str, object] = {
-            "feature": d.feature,
-            "who": r.choice(d.segment) if d.segment else "",
-            "workaround": r.choice(d.workaround) if d.workaround else "",
-            "pct": r.randrange(8, 60),
-            "time": time or f"{r.randrange(24):02d}:{r.randrange(60):02d} UTC",
-        }
-        m = r.randrange(12, 400)
-        values["m"], values["n"] = m, r.randrange(1, 4)
-        if alert:
-            return self.pick(f"alert_{scope}", **values)
-        return self.pick(f"scope_{scope}", **values)
+    def _scope_values(self, s: _Slot, d: Defect) -> dict[str, object]:
+        """Who is hit, the rate, the onset and the counts: drawn once per defect, shared by its duplicates."""
+        root = s.original or s
+        if root.scope_values is None:
+            r = self.r
+            root.scope_values = {
+                "feature": d.feature,
+                "who": r.choice(d.segment) if d.segment else "",
+                "workaround": r.choice(d.workaround) if d.workaround else "",
+                "pct": r.randrange(8, 60),
+                "time": f"{r.randrange(24):02d}:{r.randrange(60):02d} UTC",
+                "m": r.randrange(12, 400),
+                "n": r.randrange(1, 4),
+            }
+        return root.scope_values
+
+    def _scope_sentence(self, s: _Slot, d: Defect, alert: bool) -> str:
+        pool = f"alert_{s.scope}" if alert else f"scope_{s.scope}"
+        return self.pick(pool, **self._scope_values(s, d))
 
     def _user_wrap(self, body: str, traps: list[str]) -> str:
         """A customer's framing: opener or quiet opener, claims, planted instructions, sign-off."""
@@ -748,7 +770,6 @@ class _Renderer:
         out = [component, *chosen]
         r.shuffle(out)
         return out
-
 
 
 # --------------------------------------------------------------------------- entry point

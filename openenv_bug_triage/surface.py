@@ -35,6 +35,7 @@ NON_CAUSAL_FIELDS: tuple[str, ...] = (
     "hour_bucket",
     "id_digit",
     "title_bang",
+    "title_words",
 )
 TARGETS: tuple[str, ...] = ("disposition", "severity", "component")
 
@@ -63,6 +64,7 @@ def features(t: Ticket) -> dict[str, object]:
         "hour_bucket": t.created_at.hour // 4,
         "id_digit": t.ticket_id[-1],
         "title_bang": "!" in title,
+        "title_words": min(len(title.split()) // 2, 6),
     }
 
 
@@ -147,9 +149,13 @@ class SurfaceReport:
 
 
 def surface_report(
-    train: Iterable[tuple[Ticket, Truth]], test: Iterable[tuple[Ticket, Truth]], name: str
+    train: Iterable[tuple[Ticket, Truth]], test: Iterable[tuple[Ticket, Truth]], name: str, min_leaf: int = 25
 ) -> SurfaceReport:
-    """Fit on `train`, score on `test`, for one target (severity only over bugs to fix)."""
+    """Fit on `train`, score on `test`, for one target (severity only over bugs to fix).
+
+    `min_leaf` keeps the tree from splitting on a handful of tickets, which on random fields
+    (ids, hours) only fits noise.
+    """
 
     def table(pairs: Iterable[tuple[Ticket, Truth]], fields: tuple[str, ...]) -> tuple[list[Row], list[str]]:
         rows, labels = [], []
@@ -166,7 +172,7 @@ def surface_report(
     for fields in (CAUSAL_FIELDS, CAUSAL_FIELDS + NON_CAUSAL_FIELDS):
         rows, labels = table(train, fields)
         test_rows, test_labels = table(test, fields)
-        scores.append(accuracy(fit(rows, labels), test_rows, test_labels))
+        scores.append(accuracy(fit(rows, labels, min_leaf=min_leaf), test_rows, test_labels))
     return SurfaceReport(name, scores[0], scores[1])
 
 
