@@ -148,13 +148,14 @@ class BugTriageEnv:
         if ep.done:
             raise EpisodeDoneError("The episode has ended; call reset() to start a new one.")
         ep.steps += 1
+        before = dict(ep.progress)
         try:
             parts, result = self._apply(ep, action)
         except BaseException:
             ep.steps -= 1  # nothing else has changed yet: leave the episode as it was
             raise
         ep.done = not ep.unsettled() or ep.steps >= ep.task.step_budget
-        parts.append(rw.sla_breach_reward(ep.task.tickets, ep.progress, ep.steps))
+        parts.append(rw.sla_breach_reward(ep.task.tickets, before, ep.progress, ep.steps))
         if ep.done:
             exhausted = bool(ep.unsettled())
             parts.append(rw.terminal_reward(ep.task.truth, ep.progress, exhausted))
@@ -213,13 +214,13 @@ class BugTriageEnv:
         """Specs in `[start, stop)` of `split`."""
         return task_api.get_task_range(split, start, stop)
 
-    def grade(self) -> GraderResult:
+    def grade(self, reveal: bool = True) -> GraderResult:
         """Grade the episode so far. Trainer-side: its mistakes name true labels, so keep it from the agent.
 
-        The copy in the final step's `info["grader"]` has the same score and subscores, but its
-        mistakes do not say what was expected: the truth of a task is the same in every episode.
+        `reveal=False` gives the agent's copy, the one in the final step's `info["grader"]`: the
+        same score and subscores, with mistakes that name no expected value.
         """
-        return self._grade(self._require_episode(), reveal=True)
+        return self._grade(self._require_episode(), reveal=reveal)
 
     @staticmethod
     def _grade(ep: _Episode, reveal: bool) -> GraderResult:

@@ -1,4 +1,4 @@
-"""Deterministic graders (SPEC section 8): pure functions of a task and the final triage state.
+"""Deterministic graders: pure functions of a task and the final triage state.
 
 score = clamp(sum(WEIGHTS[difficulty][k] * subscore[k]) - penalty, 0, 1), where
 
@@ -9,7 +9,8 @@ score = clamp(sum(WEIGHTS[difficulty][k] * subscore[k]) - penalty, 0, 1), where
 - duplicates:   F1 of the (ticket, original) links marked against the true links.
 - request_info: F1 of the tickets asked for information against those that need it.
 - escalation:   F1 of the tickets escalated against those that must be.
-- sla:          mean credit of SLA tickets, counting only those settled by their deadline.
+- sla:          mean credit of SLA tickets, counting only those whose final state was reached
+                by their deadline (changing a triaged ticket later re-dates its settlement).
 - critical:     (hard) mean credit of sev0/sev1 bugs, 0 for any not escalated.
 - penalty:      0.05 per real bug closed, deferred or marked duplicate, plus 0.01 per
                 invalid or no-op action.
@@ -20,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .models import CLOSE_DISPOSITION, SEVERITIES, Difficulty, GraderResult, TicketProgress, Truth
-from .reward import is_critical, outcome_correct
+from .reward import is_critical, outcome_correct, settled_on_time
 from .tasks import Task
 
 LABEL_WEIGHTS: dict[str, float] = {"severity": 0.35, "priority": 0.25, "component": 0.25, "team": 0.15}
@@ -72,23 +73,32 @@ def _outcome_name(p: TicketProgress) -> str:
     return {"awaiting_info": "request_info", "deferred": "defer"}.get(p.status, f"left {p.status}")
 
 
-def _expected(text: str, expected: str, reveal: bool) -> str:
-    return f"{text}, expected {expected}" if reveal else f"{text} is wrong"
+def _expected(text: str, expected: str) -> str:
+    return f"{text}, expected {expected}"
 
 
-def ticket_credit(tid: str, truth: Truth, p: TicketProgress, reveal: bool = True) -> tuple[float, list[str], int]:
-    """Credit in [0, 1] for one ticket, its mistakes (naming the expected value when `reveal`), and its majors."""
+def ticket_right(truth: Truth, p: TicketProgress) -> bool:
+    """True when the ticket ended exactly as its truth says, escalation included."""
+    return outcome_correct(truth, p) and p.escalated == truth.should_escalate
+
+
+def agent_mistake(tid: str, p: TicketProgress) -> str:
+    """The agent's line for a ticket that did not end right: one wording whatever the ticket is."""
+    escalated = ", escalated" if p.escalated else ""
+    return f"{tid}: not settled as the handbook says (you left it: {_outcome_name(p)}{escalated})"
+
+
+def ticket_credit(tid: str, truth: Truth, p: TicketProgress) -> tuple[float, list[str], int]:
+    """Credit in [0, 1] for one ticket, its mistakes naming the expected values, and its major mistakes."""
     if truth.disposition != "fix":
         if outcome_correct(truth, p):
             return 1.0, [], 0
         expected = _EXPECTED_OUTCOME[truth.disposition]
         if truth.duplicate_of:
             expected += f" of {truth.duplicate_of}"
-        if not reveal and p.status == "open":
-            return 0.0, [], 0  # naming it would say it is not a bug to fix
-        return 0.0, [_expected(f"{tid}: outcome {_outcome_name(p)}", expected, reveal)], 0
+        return 0.0, [_expected(f"{tid}: outcome {_outcome_name(p)}", expected)], 0
     if p.final:
-        lost = _expected(f"{tid}: a real bug was parked by {_outcome_name(p)}", "classify and assign", reveal)
+        lost = _expected(f"{tid}: a real bug was parked by {_outcome_name(p)}", "classify and assign")
         return 0.0, [lost], 0 if p.info_requested else 1
     wanted = {
         "severity": (p.severity, truth.true_severity, p.classify_count),
@@ -103,8 +113,7 @@ def ticket_credit(tid: str, truth: Truth, p: TicketProgress, reveal: bool = True
             if count > 1:
                 mistakes.append(f"{tid} {name}: right after {count - 1} relabel(s)")
         else:
-            if reveal or got is not None:  # an unset label, named, would say it is a bug to fix
-                mistakes.append(_expected(f"{tid} {name}: {got or 'not set'}", str(want), reveal))
+            mistakes.append(_expected(f"{tid} {name}: {got or 'not set'}", str(want)))
     if p.severity and abs(SEVERITIES.index(p.severity) - SEVERITIES.index(truth.true_severity)) >= 2:
         major += 1
     if is_critical(truth) and not p.settled:
@@ -121,36 +130,34 @@ def grade_episode(
 ) -> GraderResult:
     """Grade a triage state for `task` with its difficulty's weights (see module docstring).
 
-    With `reveal=False` the mistakes say what the agent did wrong but not what was expected, and
-    name no ticket for what the agent left undone: the form an agent may see, since the truth
-    of a fixed task is the same in every episode.
+    With `reveal=False` (the agent's copy) the score, subscores and `passed` are the same, and
+    the mistakes are one line per ticket that did not end right, worded alike whatever the
+    ticket is and naming only what the agent did: the truth of a fixed task is the same in
+    every episode, so the agent's copy must not say what was expected, which tickets are
+    bugs, or how many incidents, duplicates or vague reports there were.
     """
     truth = task.truth
     credits: dict[str, float] = {}
     mistakes: list[str] = []
     major = 0
     for tid in task.ticket_ids:
-        credit, found, majors = ticket_credit(tid, truth[tid], progress[tid], reveal)
+        credit, found, majors = ticket_credit(tid, truth[tid], progress[tid])
         credits[tid], major = credit, major + majors
-        mistakes.extend(found)
+        if reveal:
+            mistakes.extend(found)
+        elif not ticket_right(truth[tid], progress[tid]):
+            mistakes.append(agent_mistake(tid, progress[tid]))
     escalated = {tid for tid, p in progress.items() if p.escalated}
     must_escalate = {tid for tid, t in truth.items() if t.should_escalate}
-    if not reveal and (left := sum(1 for p in progress.values() if not p.settled)):
-        mistakes.append(f"{left} ticket(s) left unsettled")
     missed = sorted(must_escalate - escalated)
     major += len(missed)
     if reveal:
         mistakes.extend(f"{tid}: not escalated, expected escalate_incident" for tid in missed)
-    elif missed:
-        mistakes.append(f"{len(missed)} incident(s) not escalated")
-    mistakes.extend(_expected(f"{tid}: escalated", "no escalation", reveal) for tid in sorted(escalated - must_escalate))
+        mistakes.extend(_expected(f"{tid}: escalated", "no escalation") for tid in sorted(escalated - must_escalate))
 
     weight = {tid: CRITICAL_TICKET_WEIGHT[task.difficulty] if is_critical(t) else 1.0 for tid, t in truth.items()}
-    deadline = {t.ticket_id: t.sla_deadline_step for t in task.tickets if t.sla_deadline_step is not None}
-    on_time = [
-        credits[tid] if (progress[tid].settled_at_step or deadline[tid] + 1) <= deadline[tid] else 0.0
-        for tid in deadline
-    ]
+    sla_tickets = [t for t in task.tickets if t.sla_deadline_step is not None]
+    on_time = [credits[t.ticket_id] if settled_on_time(t, progress[t.ticket_id]) else 0.0 for t in sla_tickets]
     critical = [
         credits[tid] * (progress[tid].escalated or not truth[tid].should_escalate)
         for tid, t in truth.items()

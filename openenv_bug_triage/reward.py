@@ -1,8 +1,12 @@
-"""Dense reward shaping (SPEC section 7) as pure functions of before, action, after and truth.
+"""Dense reward shaping as pure functions of before, action, after and truth.
 
 Nothing here can be farmed: labels earn only on the first `classify` / `assign` of a
 bug to fix (never on tickets the handbook settles otherwise), each settlement happens once
 (settled tickets are final), and every repeat is a no-op that costs a little.
+
+Nothing here is a side channel: the truth enters a reward only through whether the action
+was right (and, for a wrong settlement, whether it lost a real bug). Charges for relabelling,
+no-ops and switching are the same whatever the ticket turns out to be.
 """
 
 from __future__ import annotations
@@ -93,6 +97,15 @@ def _settle(components: Components, truth: Truth, correct: bool, good: RewardCom
         _add(components, C.WRONG_OUTCOME)
 
 
+def _add_labels(components: Components, action: ClassifyAction | AssignAction, truth: Truth) -> None:
+    if isinstance(action, ClassifyAction):
+        _add(components, C.CORRECT_SEVERITY, int(action.severity == truth.true_severity))
+        _add(components, C.CORRECT_PRIORITY, int(action.priority == truth.true_priority))
+        _add(components, C.CORRECT_COMPONENT, int(action.component == truth.true_component))
+    else:
+        _add(components, C.CORRECT_TEAM, int(action.team == truth.true_assignee_team))
+
+
 def ticket_action_reward(
     action: ActionModel, before: TicketProgress, after: TicketProgress, truth: Truth
 ) -> Components:
@@ -101,20 +114,12 @@ def ticket_action_reward(
     if after == before:
         _add(out, C.NO_OP)
         return out
-    if isinstance(action, ClassifyAction | AssignAction) and truth.disposition != "fix":
-        return out  # labels earn only on bugs to fix, else classifying before settling would farm them
-    if isinstance(action, ClassifyAction):
-        if before.classify_count == 0:
-            _add(out, C.CORRECT_SEVERITY, int(action.severity == truth.true_severity))
-            _add(out, C.CORRECT_PRIORITY, int(action.priority == truth.true_priority))
-            _add(out, C.CORRECT_COMPONENT, int(action.component == truth.true_component))
-        else:
-            _add(out, C.RELABEL)
-    elif isinstance(action, AssignAction):
-        if before.assign_count == 0:
-            _add(out, C.CORRECT_TEAM, int(action.team == truth.true_assignee_team))
-        else:
-            _add(out, C.RELABEL)
+    if isinstance(action, ClassifyAction | AssignAction):
+        set_before = before.classify_count if isinstance(action, ClassifyAction) else before.assign_count
+        if set_before:
+            _add(out, C.RELABEL)  # on every ticket alike, else relabelling would tell a bug from the rest
+        elif truth.disposition == "fix":  # labels earn only on bugs to fix, else classifying first would farm them
+            _add_labels(out, action, truth)
     elif isinstance(action, MarkDuplicateAction):
         _settle(out, truth, action.duplicate_of == truth.duplicate_of, C.CORRECT_DUPLICATE)
     elif isinstance(action, RequestInfoAction):
@@ -142,13 +147,31 @@ def switch_reward(left_unsettled: bool) -> Components:
     return out
 
 
-def sla_breach_reward(tickets: Iterable[Ticket], progress: Mapping[str, TicketProgress], step: int) -> Components:
-    """Tickets whose SLA deadline passed at this step without being settled in time."""
-    breached = sum(
-        1
-        for t in tickets
-        if t.sla_deadline_step == step - 1 and (progress[t.ticket_id].settled_at_step or step + 1) > t.sla_deadline_step
-    )
+def settled_on_time(ticket: Ticket, progress: TicketProgress) -> bool:
+    """True when the ticket's deadline is met: the state it is in was reached by then (or it has no deadline)."""
+    deadline = ticket.sla_deadline_step
+    return deadline is None or (progress.settled_at_step is not None and progress.settled_at_step <= deadline)
+
+
+def sla_breach_reward(
+    tickets: Iterable[Ticket],
+    before: Mapping[str, TicketProgress],
+    after: Mapping[str, TicketProgress],
+    step: int,
+) -> Components:
+    """Breaches charged at `step`, given the progress before and after it (each late ticket once).
+
+    A ticket is charged at the step its deadline passes unless it is settled on time by then,
+    and at any later step that makes an on-time ticket late (a settled ticket changed after its
+    deadline: its final state was not reached in time).
+    """
+    breached = 0
+    for t in tickets:
+        deadline = t.sla_deadline_step
+        if deadline is None or deadline > step - 1:
+            continue
+        late = not settled_on_time(t, after[t.ticket_id])
+        breached += late and (deadline == step - 1 or settled_on_time(t, before[t.ticket_id]))
     out: Components = {}
     _add(out, C.SLA_BREACH, breached)
     return out

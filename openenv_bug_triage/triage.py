@@ -67,7 +67,9 @@ def apply_action(action: ActionModel, before: TicketProgress, step: int) -> Tick
         update = {"close_reason": action.reason}
     elif isinstance(action, EscalateIncidentAction) and not before.escalated:
         update = {"escalated": True}
-    after = before.model_copy(update=update) if update else before
-    if after.settled and before.settled_at_step is None:
+    if not update:
+        return before
+    after = before.model_copy(update=update)
+    if after.settled:  # settled now, or changed after settling: the ticket's final state dates from this step
         after = after.model_copy(update={"settled_at_step": step})
     return after

@@ -240,6 +240,8 @@ def test_the_grade_an_agent_sees_is_no_answer_key():
     seen, full = info["grader"], env.grade().model_dump()
     assert (seen["score"], seen["subscores"], seen["passed"]) == (full["score"], full["subscores"], full["passed"])
     assert all("expected" not in m for m in seen["mistakes"])
-    named = {m.split(":")[0].split()[0] for m in seen["mistakes"] if m.startswith("BT-")}
-    assert named <= {order[0]}, "only tickets the agent acted on may be named"
+    wrong = {m.split(":")[0] for m in seen["mistakes"]}
+    assert wrong == set(order) - {order[0]} or wrong == set(order), "one line per ticket that did not end right"
+    untouched = {m.replace(m.split(":")[0], "ID") for m in seen["mistakes"] if not m.startswith(order[0])}
+    assert untouched == {"ID: not settled as the handbook says (you left it: left open)"}, "worded alike"
     assert any("expected" in m for m in full["mistakes"])
