@@ -278,7 +278,7 @@ def wait_healthy(base: str, proc: subprocess.Popen, timeout_s: float) -> float:
 
 
 def play_episode(base: str) -> dict[str, Any]:
-    """A whole heuristic episode over HTTP; its grade must equal the in-process one."""
+    """A whole heuristic episode over HTTP; its grade must equal the agent's copy of the in-process one."""
     status, reply = _http("POST", f"{base}/reset", {"task_id": TASK_ID, "seed": SEED})
     if status != 200 or "episode_id" not in reply:
         raise SmokeError(f"/reset answered {status}: {reply}")
@@ -291,7 +291,7 @@ def play_episode(base: str) -> dict[str, Any]:
             raise SmokeError(f"/step answered {status}: {reply}")
         obs, done, steps = ObservationModel.model_validate(reply["observation"]), reply["done"], steps + 1
     status, grade = _http("GET", f"{base}/grader?episode_id={episode_id}")
-    expected = run_episode(HeuristicPolicy(), TASK_ID, SEED).grade.model_dump()
+    expected = run_episode(HeuristicPolicy(), TASK_ID, SEED).agent_grade.model_dump()
     if status != 200 or grade != expected:
         raise SmokeError(f"/grader answered {status}: {grade}; in-process grade is {expected}")
     return {"steps": steps, "score": grade["score"]}

@@ -3,7 +3,8 @@
 OpenEnv's `create_app` provides `/ws`, `/mcp`, `/health`, `/metadata`, the docs and (with
 `ENABLE_WEB_INTERFACE=true`) the `/web` playground; its stateless `/reset`, `/step`,
 `/state` and `/schema` are replaced by the session-aware routes in `server.routes`.
-Port 7860 unless `PORT` says otherwise; `MAX_SESSIONS` and `SESSION_TTL_S` bound the sessions.
+Port 7860 unless `PORT` says otherwise; `MAX_SESSIONS` and `SESSION_TTL_S` bound the sessions;
+`BUG_TRIAGE_TRAINER_TOKEN` lets trainers fetch full grades from `/grader`.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ def build_app(settings: Settings | None = None) -> FastAPI:
     app.title = "Bug Triage OpenEnv HTTP API"
     app.router.routes[:] = [r for r in app.router.routes if not (isinstance(r, APIRoute) and r.path in REPLACED_ROUTES)]
     store = SessionStore(settings.max_sessions, settings.session_ttl_s)
-    app.include_router(build_router(store))
+    app.include_router(build_router(store, settings.trainer_token))
     install_error_handlers(app)
     app.add_middleware(BodyGuard, max_body_bytes=settings.max_body_bytes)
     app.state.sessions = store

@@ -7,10 +7,11 @@ field orders, so the same task, seed and actions give the same bytes apart from 
 
 from __future__ import annotations
 
+import hmac
 import json
 from typing import Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic_core import to_jsonable_python
@@ -33,7 +34,12 @@ from .adapter import ENV_NAME, available_tasks, step_info
 from .sessions import SessionStore
 from .wire import ApiError, describe_errors, json_body
 
-EPISODE_ID_QUERY = Query(default=None, description="Episode to read; default the latest reset.")
+EPISODE_ID_QUERY = Query(
+    default=None, description="Episode to read; may be left out only while the server holds a single episode."
+)
+AUTHORIZATION_HEADER = Header(
+    default=None, description="`Bearer <trainer token>` for the full grade; anything else gets the agent's copy."
+)
 
 
 # --------------------------------------------------------------------------- bodies
@@ -59,7 +65,10 @@ class ResetBody(_Body):
         default=None, description="Task API index within `split` (instead of task_id and seed); see /bug_triage/task."
     )
     episode_id: str | None = Field(
-        default=None, max_length=128, description="Reuse or name a session; default a fresh server-made id."
+        default=None,
+        max_length=128,
+        description="Restart that episode (its own task unless task_id says otherwise), or name a new one; "
+        "default a fresh server-made id.",
     )
 
 
@@ -67,7 +76,10 @@ class StepBody(_Body):
     """POST /step. `action` is any JSON object: one that fails the action schema is penalised, not refused."""
 
     action: dict[str, Any] = Field(description="One action; see GET /schema.")
-    episode_id: str | None = Field(default=None, description="Default: the latest reset episode.")
+    episode_id: str | None = Field(
+        default=None,
+        description="The id /reset returned; may be left out only while the server holds a single episode.",
+    )
     timeout_s: float | None = Field(default=None, description="Accepted for OpenEnv compatibility; ignored.")
     request_id: str | None = Field(default=None, max_length=255, description="Accepted for OpenEnv compatibility.")
 
@@ -156,8 +168,16 @@ def _json(model: BaseModel, status: int = 200) -> Response:
 # --------------------------------------------------------------------------- routes
 
 
-def build_router(store: SessionStore) -> APIRouter:
-    """The session-aware routes over `store`."""
+def is_trainer(authorization: str | None, trainer_token: str | None) -> bool:
+    """True when a trainer token is set and `authorization` is exactly `Bearer <token>` (constant-time compare)."""
+    if trainer_token is None or authorization is None:
+        return False
+    scheme, _, given = authorization.partition(" ")
+    return scheme.lower() == "bearer" and hmac.compare_digest(given.strip().encode(), trainer_token.encode())
+
+
+def build_router(store: SessionStore, trainer_token: str | None = None) -> APIRouter:
+    """The session-aware routes over `store`; `trainer_token` unlocks full grades on `/grader`."""
     router = APIRouter()
     tasks = available_tasks()
     task_list = TaskList(tasks=list(tasks.values()))
@@ -185,9 +205,10 @@ def build_router(store: SessionStore) -> APIRouter:
         fresh = body.episode_id is None or not store.has(body.episode_id)
         session = store.open(body.episode_id)
         with session.lock:
+            named = body.task_id is not None or body.index is not None
             try:
                 obs = session.env.reset(
-                    task_id=body.task_id,
+                    task_id=body.task_id if named else session.task_id,  # no task named: the episode's own
                     seed=body.seed,
                     episode_id=session.episode_id,
                     split=body.split,
@@ -197,7 +218,7 @@ def build_router(store: SessionStore) -> APIRouter:
                 if fresh:
                     store.discard(session)
                 raise
-            session.done = False
+            session.done, session.task_id = False, obs.task_id
             state = session.env.state()
         return _json(
             ResetReply.model_construct(
@@ -241,17 +262,16 @@ def build_router(store: SessionStore) -> APIRouter:
         response_model=GraderResult,
         responses={409: {"description": "The episode has not ended yet."}},
     )
-    async def grader(episode_id: str | None = EPISODE_ID_QUERY) -> Response:
+    async def grader(
+        episode_id: str | None = EPISODE_ID_QUERY, authorization: str | None = AUTHORIZATION_HEADER
+    ) -> Response:
         session = store.get(episode_id)
         with session.lock:
             if not session.done:
                 raise ApiError(
-                    409,
-                    "episode_not_done",
-                    "grader results are available once the episode ends (the grade names hidden true labels); "
-                    "keep stepping until `done` is true",
+                    409, "episode_not_done", "the grade is available once the episode ends; keep stepping until `done`"
                 )
-            return _json(session.env.grade())
+            return _json(session.env.grade(reveal=is_trainer(authorization, trainer_token)))
 
     @router.get("/tasks", tags=["Environment Info"], summary="Tasks", response_model=TaskList)
     async def list_tasks() -> Response:

@@ -3,6 +3,10 @@
 Each session owns a `BugTriageEnv` and a lock. A new session takes a free slot, else the
 slot of an expired session, else that of the least recently used finished episode; when
 every slot holds a live, unfinished episode, `SessionsFullError`.
+
+A request without an episode id is served only when it cannot reach someone else's
+episode by accident: when exactly one unfinished episode is held (or, with none unfinished,
+exactly one episode at all). Otherwise `EpisodeIdRequiredError`.
 """
 
 from __future__ import annotations
@@ -33,6 +37,10 @@ class NoSessionError(SessionError):
     """No episode id was given and no episode has been reset yet."""
 
 
+class EpisodeIdRequiredError(SessionError):
+    """No episode id was given and more than one episode is held, so which one is meant is unknown."""
+
+
 class SessionsFullError(SessionError):
     """Every slot holds a live, unfinished episode."""
 
@@ -58,6 +66,8 @@ class Session:
     last_used: float
     lock: threading.Lock = field(default_factory=threading.Lock)
     done: bool = False
+    task_id: str | None = None
+    """The task of the episode's latest reset; a reset that names no task restarts this one."""
 
 
 def is_valid_episode_id(episode_id: str) -> bool:
@@ -85,7 +95,6 @@ class SessionStore:
         self.ttl_s = ttl_s
         self._clock = clock
         self._sessions: OrderedDict[str, Session] = OrderedDict()
-        self._latest: str | None = None
         self._mutex = threading.Lock()
 
     def __len__(self) -> int:
@@ -103,23 +112,16 @@ class SessionStore:
                 session = Session(episode_id or uuid.uuid4().hex, BugTriageEnv(), now)
                 self._sessions[session.episode_id] = session
             self._touch(session, now)
-            self._latest = session.episode_id
             return session
 
     def get(self, episode_id: str | None) -> Session:
-        """The live session named `episode_id`, or the most recently reset one when it is None."""
-        _check_episode_id(episode_id, "use the id POST /reset returned, or omit it for the latest episode")
+        """The live session named `episode_id`; when it is None, the only episode held (see the module doc)."""
+        _check_episode_id(episode_id, "use the id POST /reset returned")
         with self._mutex:
             now = self._clock()
             self._evict_expired(now)
             if episode_id is None:
-                if self._latest is None:
-                    raise NoSessionError("no episode has been started; call POST /reset first")
-                session = self._sessions.get(self._latest)
-                if session is None:
-                    raise SessionNotFoundError(
-                        "the most recently reset episode has expired or been evicted; call POST /reset"
-                    )
+                session = self._only_session()
             else:
                 session = self._sessions.get(episode_id)
                 if session is None:
@@ -140,8 +142,20 @@ class SessionStore:
         with self._mutex:
             if self._sessions.get(session.episode_id) is session:
                 del self._sessions[session.episode_id]
-            if self._latest == session.episode_id:
-                self._latest = None
+
+    def _only_session(self) -> Session:
+        if not self._sessions:
+            raise NoSessionError("no episode is running (none started, or it expired); call POST /reset first")
+        unfinished = [s for s in self._sessions.values() if not s.done]
+        if len(unfinished) == 1:
+            return unfinished[0]
+        if not unfinished and len(self._sessions) == 1:
+            return next(iter(self._sessions.values()))
+        raise EpisodeIdRequiredError(
+            f"this server holds {len(self._sessions)} episodes ({len(unfinished)} unfinished), so a request "
+            "without an episode_id could reach someone else's; pass the episode_id that POST /reset returned "
+            "(in the JSON body of /step, as ?episode_id= on /state and /grader)"
+        )
 
     def _touch(self, session: Session, now: float) -> None:
         session.last_used = now
@@ -160,7 +174,8 @@ class SessionStore:
         finished = next((s for s in self._sessions.values() if s.done and not s.lock.locked()), None)
         if finished is None:
             raise SessionsFullError(
-                f"all {self.max_sessions} sessions hold unfinished episodes; finish one, reuse your "
-                f"episode_id on POST /reset, or wait: idle sessions are evicted after {self.ttl_s:g} s"
+                f"all {self.max_sessions} session slots (MAX_SESSIONS) hold unfinished episodes; finish one, "
+                f"reuse your episode_id on POST /reset, or retry later: an episode idle for {self.ttl_s:g} s "
+                "(SESSION_TTL_S) is evicted"
             )
         del self._sessions[finished.episode_id]

@@ -35,6 +35,7 @@ from openenv_bug_triage.errors import (
 from openenv_bug_triage.task_api import TaskApiError
 
 from .sessions import (
+    EpisodeIdRequiredError,
     InvalidEpisodeIdError,
     InvalidResetError,
     NoSessionError,
@@ -240,6 +241,7 @@ _DOMAIN_ERRORS: dict[type[Exception], tuple[int, str]] = {
     InvalidEpisodeIdError: (422, "invalid_episode_id"),
     ResetNeededError: (409, "reset_needed"),
     NoSessionError: (409, "reset_needed"),
+    EpisodeIdRequiredError: (409, "episode_id_required"),
     EpisodeDoneError: (409, "episode_done"),
     SessionNotFoundError: (404, "episode_not_found"),
     SessionsFullError: (503, "sessions_full"),

@@ -34,6 +34,9 @@ from server.app import UVICORN_WS_OPTIONS
 
 REPO = Path(__file__).resolve().parent.parent
 VENV_BIN = Path(sys.executable).parent
+TRAINER_TOKEN = "test-trainer-token-0123456789"
+TRAINER = {"Authorization": f"Bearer {TRAINER_TOKEN}"}
+"""Servers built with `Settings(trainer_token=TRAINER_TOKEN)` give the full grade to requests with these headers."""
 
 
 def _public_names() -> set[str]:
@@ -146,9 +149,17 @@ class ServerProcess:
 
 
 def play_http(
-    client: httpx.Client, policy: Policy, task_id: str, seed: int, episode_id: str | None = None
+    client: httpx.Client,
+    policy: Policy,
+    task_id: str,
+    seed: int,
+    episode_id: str | None = None,
+    grader_headers: dict[str, str] | None = None,
 ) -> dict[str, Any]:
-    """Play one whole episode over HTTP with `policy`; returns the grade, rewards and raw responses."""
+    """Play one whole episode over HTTP with `policy`; returns the grade, rewards and raw responses.
+
+    The grade is what `GET /grader` answers with `grader_headers` (pass `TRAINER` for the full grade).
+    """
     body: dict[str, Any] = {"task_id": task_id, "seed": seed}
     if episode_id is not None:
         body["episode_id"] = episode_id
@@ -167,7 +178,7 @@ def play_http(
         obs, done = ObservationModel.model_validate(data["observation"]), data["done"]
         rewards.append(data["reward"])
         responses.append(reply)
-    grade = client.get("/grader", params={"episode_id": episode_id})
+    grade = client.get("/grader", params={"episode_id": episode_id}, headers=grader_headers)
     assert grade.status_code == 200, grade.text
     return {
         "episode_id": episode_id,

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from server_helpers import LiveServer, play_http
+from server_helpers import TRAINER, TRAINER_TOKEN, LiveServer, play_http
 
 from openenv_bug_triage import BugTriageEnv, ObservationModel, StateModel
 from openenv_bug_triage.models import ACTION_TYPES, GraderResult, RewardModel
@@ -21,7 +21,7 @@ from server.config import Settings
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[LiveServer]:
-    with LiveServer(build_app(Settings())) as live:
+    with LiveServer(build_app(Settings(trainer_token=TRAINER_TOKEN))) as live:
         yield live
 
 
@@ -74,19 +74,10 @@ def test_step_returns_reward_done_info_and_episode_id(client: httpx.Client) -> N
     assert data["episode_id"] == episode_id
 
 
-def test_step_without_episode_id_acts_on_the_latest_reset(client: httpx.Client) -> None:
-    first = client.post("/reset", json={}).json()["episode_id"]
-    latest = client.post("/reset", json={"seed": 9}).json()["episode_id"]
-    client.post("/step", json={"action": {"action_type": "next_ticket"}})
-    assert client.get("/state").json()["episode_id"] == latest
-    assert client.get("/state", params={"episode_id": latest}).json()["step_count"] == 1
-    assert client.get("/state", params={"episode_id": first}).json()["step_count"] == 0
-
-
 def test_an_action_that_fails_the_schema_is_penalised_not_refused(client: httpx.Client) -> None:
-    client.post("/reset", json={})
+    episode_id = client.post("/reset", json={}).json()["episode_id"]
     for action in ({}, {"action_type": "fly"}, {"action_type": "classify", "severity": "sev9"}, {"x": [1, {}]}):
-        data = client.post("/step", json={"action": action}).json()
+        data = client.post("/step", json={"action": action, "episode_id": episode_id}).json()
         assert data["info"]["action_valid"] is False
         assert data["info"]["reward"]["components"] == {"invalid_action": -0.05}
         assert data["observation"]["last_action_result"]["status"] == "error"
@@ -139,13 +130,13 @@ def test_grader_is_409_until_done_then_the_grade(client: httpx.Client) -> None:
     early = client.get("/grader", params={"episode_id": episode_id})
     assert early.status_code == 409
     assert "once the episode ends" in early.json()["error"]["message"]
-    result = play_http(client, OraclePolicy(), "bug_triage_easy", 42, episode_id=episode_id)
+    result = play_http(client, OraclePolicy(), "bug_triage_easy", 42, episode_id=episode_id, grader_headers=TRAINER)
     assert result["grade"] == run_episode(OraclePolicy(), "bug_triage_easy", 42).grade
 
 
 @pytest.mark.parametrize("task_id", TASK_IDS)
 def test_oracle_scores_over_http_exactly_what_it_scores_in_process(client: httpx.Client, task_id: str) -> None:
-    over_http = play_http(client, OraclePolicy(), task_id, 42)
+    over_http = play_http(client, OraclePolicy(), task_id, 42, grader_headers=TRAINER)
     in_process = run_episode(OraclePolicy(), task_id, 42)
     assert over_http["grade"] == in_process.grade
     assert over_http["rewards"] == in_process.rewards
@@ -175,5 +166,7 @@ def test_reset_of_a_live_episode_id_restarts_that_episode(client: httpx.Client) 
 
 
 def test_heuristic_over_http_equals_in_process(client: httpx.Client) -> None:
-    over_http = play_http(client, HeuristicPolicy(), "bug_triage_hard", 3)
+    over_http = play_http(client, HeuristicPolicy(), "bug_triage_hard", 3, grader_headers=TRAINER)
     assert over_http["grade"] == run_episode(HeuristicPolicy(), "bug_triage_hard", 3).grade
+    agent_copy = client.get("/grader", params={"episode_id": over_http["episode_id"]}).json()
+    assert agent_copy == run_episode(HeuristicPolicy(), "bug_triage_hard", 3).agent_grade.model_dump()

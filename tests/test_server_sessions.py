@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
-from server_helpers import LiveServer, play_http
+from server_helpers import TRAINER, TRAINER_TOKEN, LiveServer, play_http
 
 from openenv_bug_triage import ObservationModel
 from openenv_bug_triage.policies import HeuristicPolicy, OraclePolicy, RandomPolicy, run_episode
@@ -16,6 +16,7 @@ from openenv_bug_triage.tasks import TASK_IDS
 from server.app import build_app
 from server.config import Settings
 from server.sessions import (
+    EpisodeIdRequiredError,
     InvalidEpisodeIdError,
     NoSessionError,
     SessionNotFoundError,
@@ -56,24 +57,31 @@ def test_store_use_keeps_a_session_alive() -> None:
         assert store.get("a") is a
 
 
-def test_store_without_an_id_uses_the_latest_and_never_another_session() -> None:
+def test_store_without_an_id_serves_only_a_lone_episode() -> None:
     clock = FakeClock()
     store = SessionStore(max_sessions=4, ttl_s=10, clock=clock)
     with pytest.raises(NoSessionError):
         store.get(None)
-    store.open("older")
+    older = store.open("older")
+    assert store.get(None) is older
     clock.now = 5
-    store.open("latest")
-    assert store.get(None).episode_id == "latest"
-    clock.now = 5 + 11
-    with pytest.raises(SessionNotFoundError, match="most recently reset"):
+    latest = store.open("latest")
+    with pytest.raises(EpisodeIdRequiredError, match="pass the episode_id that POST /reset returned"):
+        store.get(None)
+    older.done = True  # one unfinished episode left: it is the one meant
+    assert store.get(None) is latest
+    latest.done = True  # two finished episodes: ambiguous again
+    with pytest.raises(EpisodeIdRequiredError):
+        store.get(None)
+    clock.now = 5 + 11  # both expired
+    with pytest.raises(NoSessionError, match="POST /reset"):
         store.get(None)
 
 
 def test_store_full_of_live_episodes_refuses_then_reuses_a_finished_slot() -> None:
     store = SessionStore(max_sessions=2, ttl_s=100, clock=FakeClock())
     first, second = store.open("first"), store.open("second")
-    with pytest.raises(SessionsFullError, match="all 2 sessions"):
+    with pytest.raises(SessionsFullError, match="all 2 session slots"):
         store.open("third")
     second.done = True
     assert store.open("third").episode_id == "third"
@@ -99,7 +107,7 @@ def test_store_refuses_malformed_episode_ids(bad: str) -> None:
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[LiveServer]:
-    with LiveServer(build_app(Settings(max_sessions=64))) as live:
+    with LiveServer(build_app(Settings(max_sessions=64, trainer_token=TRAINER_TOKEN))) as live:
         yield live
 
 
@@ -124,7 +132,8 @@ def test_two_sessions_stepping_interleaved_stay_isolated(server: LiveServer) -> 
         for episode_id, policy_cls in policies.items():
             expected = run_episode(policy_cls(), task_id, seed)
             assert tuple(rewards[episode_id]) == expected.rewards
-            assert http.get("/grader", params={"episode_id": episode_id}).json() == expected.grade.model_dump()
+            reply = http.get("/grader", params={"episode_id": episode_id}, headers=TRAINER)
+            assert reply.json() == expected.grade.model_dump()
 
 
 def test_32_concurrent_sessions_each_play_a_whole_heuristic_episode(server: LiveServer) -> None:
@@ -133,7 +142,7 @@ def test_32_concurrent_sessions_each_play_a_whole_heuristic_episode(server: Live
     def play(job: tuple[str, int]) -> tuple[str, int, object]:
         task_id, seed = job
         with httpx.Client(base_url=server.url, timeout=30) as http:
-            return task_id, seed, play_http(http, HeuristicPolicy(), task_id, seed)["grade"]
+            return task_id, seed, play_http(http, HeuristicPolicy(), task_id, seed, grader_headers=TRAINER)["grade"]
 
     with ThreadPoolExecutor(max_workers=32) as pool:
         results = list(pool.map(play, jobs))
@@ -175,7 +184,28 @@ def test_idle_sessions_expire_and_404_never_another_sessions_episode() -> None:
         time.sleep(0.6)
         reply = http.post("/step", json={"action": {"action_type": "next_ticket"}, "episode_id": stale})
         assert reply.status_code == 404 and "idle" in reply.json()["error"]["message"]
-        assert http.post("/step", json={"action": {"action_type": "next_ticket"}}).status_code == 404
+        assert http.post("/step", json={"action": {"action_type": "next_ticket"}}).status_code == 409
         fresh = http.post("/reset", json={"seed": 2}).json()["episode_id"]
         assert http.get("/state").json()["episode_id"] == fresh
         assert http.get("/state", params={"episode_id": stale}).status_code == 404
+
+
+def test_one_client_opening_many_episodes_gets_503_and_idle_ones_are_evicted() -> None:
+    with (
+        LiveServer(build_app(Settings(max_sessions=4, session_ttl_s=0.5))) as live,
+        httpx.Client(base_url=live.url) as greedy,
+        httpx.Client(base_url=live.url) as other,
+    ):
+        opened = [greedy.post("/reset", json={"seed": i}).json()["episode_id"] for i in range(4)]
+        assert len(set(opened)) == 4
+        for client in (greedy, other):
+            full = client.post("/reset", json={})
+            assert full.status_code == 503
+            error = full.json()["error"]
+            assert error["type"] == "sessions_full"
+            assert "MAX_SESSIONS" in error["message"] and "SESSION_TTL_S" in error["message"]
+        time.sleep(0.8)  # every greedy episode is now idle past the TTL
+        mine = other.post("/reset", json={})
+        assert mine.status_code == 200
+        for episode_id in opened:
+            assert other.get("/state", params={"episode_id": episode_id}).status_code == 404
