@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from fields_policy import MAX_DEPTH, FieldsOnlyPolicy, fit_rules
 
 from openenv_bug_triage.env import BugTriageEnv
 from openenv_bug_triage.models import PRIORITIES, SEVERITIES, ObservationModel
@@ -163,3 +164,19 @@ def label_reward_on_tickets_not_to_fix(policy, task_id: str, seed: int) -> float
 def test_classifying_tickets_that_are_not_bugs_farms_no_reward(task_id):
     for seed in SEEDS:
         assert label_reward_on_tickets_not_to_fix(ClassifyBeforeSettling(), task_id, seed) == 0.0
+
+
+@pytest.mark.parametrize("depth", range(1, MAX_DEPTH + 1))
+def test_rules_over_structured_fields_alone_score_below_the_heuristic(depth):
+    """Surface fields (attachments, version, title case, reporter...) must not carry the labels.
+
+    The rules are the decision tree of this depth that best fits all three tasks' tickets, then
+    scored on the same tickets: a best case for a policy that never reads ticket text.
+    """
+    tree = fit_rules(depth)
+    for task_id in TASK_IDS:
+        fields = statistics.fmean(run_episode(FieldsOnlyPolicy(tree=tree), task_id, s).grade.score for s in SEEDS)
+        heuristic = statistics.fmean(run_episode(HeuristicPolicy(), task_id, s).grade.score for s in SEEDS)
+        assert fields < heuristic, (
+            f"{task_id}: rules over fields {fields:.3f} >= heuristic {heuristic:.3f}\n{tree.rules()}"
+        )
