@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -23,6 +24,9 @@ from openenv_bug_triage.policies import oracle_actions
 
 SERVER_APP = REPO / "server" / "app.py"
 STARTUP_SECONDS = 60
+TOKEN = "baseline-test-trainer-token"
+TRAINER_ENV = {"BUG_TRIAGE_TRAINER_TOKEN": TOKEN}
+"""The server runs with this trainer token; a baseline run given it records the full grade."""
 
 
 def free_port() -> int:
@@ -39,7 +43,13 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = free_port()
     log = (tmp_path_factory.mktemp("server") / "uvicorn.log").open("w")
     cmd = [sys.executable, "-m", "uvicorn", "server.app:app", "--host", "127.0.0.1", "--port", str(port)]
-    proc = subprocess.Popen([*cmd, "--log-level", "warning"], cwd=REPO, stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        [*cmd, "--log-level", "warning"],
+        cwd=REPO,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env={**os.environ, **TRAINER_ENV},
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + STARTUP_SECONDS
@@ -73,11 +83,11 @@ def in_process_artifact(tmp_path: Path, *args: str) -> tuple[dict, str]:
 def test_env_url_scores_exactly_what_in_process_scores(agent: str, server_url: str, tmp_path: Path) -> None:
     expected, expected_stdout = in_process_artifact(tmp_path, "--agent", agent)
     output = tmp_path / "over_http.json"
-    run = run_baseline("--agent", agent, "--env-url", server_url, "--output", str(output))
+    run = run_baseline("--agent", agent, "--env-url", server_url, "--output", str(output), env=TRAINER_ENV)
     assert run.code == 0, run.stderr
     artifact = json.loads(output.read_text())
     assert artifact["env"] == server_url and expected["env"] == "in-process"
-    assert artifact["tasks"] == expected["tasks"]
+    assert artifact["tasks"] == expected["tasks"]  # the full grade: the run had the server's trainer token
     assert artifact["mean_score"] == expected["mean_score"]
     assert run.stdout == expected_stdout
 
@@ -111,9 +121,29 @@ def test_http_client_follows_the_contract(server_url: str) -> None:
         assert client.state()["step_count"] == 1
         for action in oracle_actions("bug_triage_easy"):
             obs, reward, done, info = client.step(action)
-        assert done and client.grade().model_dump() == info["grader"]
+        assert done and client.grade().model_dump() == info["grader"]  # no token: the agent's copy
     finally:
         client.close()
+
+
+def test_http_client_with_the_trainer_token_gets_the_full_grade(server_url: str) -> None:
+    env = BugTriageEnv()
+    env.reset(task_id="bug_triage_medium", seed=3)
+    for name, token in (("trainer", TOKEN), ("agent", None), ("wrong", "not-the-token-at-all")):
+        client = HttpEnvClient(server_url, trainer_token=token)
+        try:
+            client.reset(task_id="bug_triage_medium", seed=3)
+            while not client.step({"action_type": "next_ticket"})[2]:
+                pass
+            grade = client.grade()
+        finally:
+            client.close()
+        if name == "trainer":
+            while not env.step({"action_type": "next_ticket"})[2]:
+                pass
+            assert grade == env.grade() and any("expected" in m for m in grade.mistakes)
+        else:
+            assert grade == env.grade(reveal=False) and not any("expected" in m for m in grade.mistakes)
 
 
 def test_unreachable_env_server_stops_the_run_with_exit_3(tmp_path: Path) -> None:

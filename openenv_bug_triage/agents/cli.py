@@ -164,7 +164,8 @@ def main(
     except SetupError as exc:
         err.write(f"error: {exc}\n")
         return EXIT_USAGE
-    env: TriageEnv = HttpEnvClient(args.env_url) if args.env_url else BugTriageEnv()
+    token = environ.get("BUG_TRIAGE_TRAINER_TOKEN") or None  # the server's, for the full grade in the artifact
+    env: TriageEnv = HttpEnvClient(args.env_url, trainer_token=token) if args.env_url else BugTriageEnv()
     info = _run_info(args)
     run = run_tasks(env, agent, task_ids, args.seed, info.model, EventLog(out), Progress(err))
     if isinstance(agent, LLMAgent):  # record the temperature the endpoint actually accepted

@@ -2,7 +2,8 @@
 
 Contract: `POST /reset {task_id, seed, episode_id?}` -> `{observation, reward, done, episode_id}`;
 `POST /step {action, episode_id}` -> `{observation, reward, done, info, episode_id}`;
-`GET /state?episode_id=`; `GET /grader?episode_id=` (409 until the episode is done).
+`GET /state?episode_id=`; `GET /grader?episode_id=` (409 until the episode is done; the full
+grade with `Authorization: Bearer <trainer token>`, else the agent's copy).
 """
 
 from __future__ import annotations
@@ -30,10 +31,17 @@ def _contract(path: str) -> Iterator[None]:
 class HttpEnvClient:
     """One episode at a time against a running environment server."""
 
-    def __init__(self, base_url: str, timeout: float = 30.0, transport: httpx.BaseTransport | None = None) -> None:
+    def __init__(
+        self,
+        base_url: str,
+        timeout: float = 30.0,
+        transport: httpx.BaseTransport | None = None,
+        trainer_token: str | None = None,
+    ) -> None:
         self.base_url = base_url.rstrip("/")
         self.episode_id: str | None = None
         self._http = httpx.Client(base_url=self.base_url, timeout=timeout, transport=transport)
+        self._grader_headers = {"Authorization": f"Bearer {trainer_token}"} if trainer_token else {}
 
     def reset(
         self, task_id: str | None = None, seed: int | None = None, episode_id: str | None = None
@@ -66,8 +74,8 @@ class HttpEnvClient:
         return self._call("GET", "/state", params={"episode_id": self._episode()})
 
     def grade(self) -> GraderResult:
-        """The grade of the finished episode (the server answers 409 before it is done)."""
-        data = self._call("GET", "/grader", params={"episode_id": self._episode()})
+        """The grade of the finished episode (409 before it is done): full with the trainer token, else the agent's copy."""
+        data = self._call("GET", "/grader", params={"episode_id": self._episode()}, headers=self._grader_headers)
         with _contract("/grader"):
             return GraderResult.model_validate(data)
 
