@@ -3,7 +3,7 @@
 Each test plays the attack the way it was first done and checks that it now gets nothing:
 no expected labels from `/grader`, no reach into another client's episode, no bug/not-a-bug
 signal from relabel charges or from the wording of the agent's grade, no SLA credit for a
-throwaway settlement.
+throwaway settlement, no hint table in the README.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
-from server_helpers import TRAINER, TRAINER_TOKEN, LiveServer
+from server_helpers import REPO, TRAINER, TRAINER_TOKEN, LiveServer
 
 from openenv_bug_triage.tasks import TASK_IDS, load_task
 from server.app import build_app
@@ -220,3 +220,26 @@ def test_a_throwaway_triage_before_the_deadline_earns_no_sla_credit(http: httpx.
     assert data["info"]["reward"]["components"].get("sla_breach") == -0.05, "the late final state is a breach"
     progress = http.get("/state", params={"episode_id": episode_id}).json()["progress"][tid]
     assert progress["settled_at_step"] == deadline + 2
+
+
+# --------------------------------------------------------------------------- 7. the README as a hint table
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", text.lower())
+
+
+def test_the_readme_names_no_ticket_and_quotes_no_ticket_text() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    tickets = [t for task_id in TASK_IDS for t in load_task(task_id).tickets]
+    assert [t.ticket_id for t in tickets if t.ticket_id in readme] == []
+    flat = f" {' '.join(_words(readme))} "
+    for ticket in tickets:  # no four words in a row of any title
+        title = _words(ticket.title)
+        for i in range(len(title) - 3):
+            assert f" {' '.join(title[i : i + 4])} " not in flat, ticket.title
+    texts = " ".join(" ".join(_words(f"{t.title} {t.description} {t.log_excerpt or ''}")) for t in tickets)
+    quoted = re.findall(r'"([^"\n]{3,80})"', readme) + re.findall(r"\b[A-Z]{3,}(?: [A-Z]{3,})+\b", readme)
+    for phrase in quoted:  # no quoted or shouted phrase that a ticket says
+        words = [w for w in _words(phrase) if w not in ("a", "an", "the")]
+        assert len(words) < 2 or f" {' '.join(words)} " not in f" {texts} ", phrase
