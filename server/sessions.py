@@ -11,6 +11,7 @@ exactly one episode at all). Otherwise `EpisodeIdRequiredError`.
 
 from __future__ import annotations
 
+import logging
 import re
 import threading
 import time
@@ -21,6 +22,7 @@ from dataclasses import dataclass, field
 
 from openenv_bug_triage import BugTriageEnv
 
+LOG = logging.getLogger("bug_triage.sessions")
 EPISODE_ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,127}")
 """What a client-chosen `episode_id` may look like (server-made ids are uuid4 hex)."""
 
@@ -173,6 +175,11 @@ class SessionStore:
             return
         finished = next((s for s in self._sessions.values() if s.done and not s.lock.locked()), None)
         if finished is None:
+            LOG.warning(
+                "refused a new episode: all %d session slots hold unfinished episodes used within %g s",
+                self.max_sessions,
+                self.ttl_s,
+            )
             raise SessionsFullError(
                 f"all {self.max_sessions} session slots (MAX_SESSIONS) hold unfinished episodes; finish one, "
                 f"reuse your episode_id on POST /reset, or retry later: an episode idle for {self.ttl_s:g} s "

@@ -90,6 +90,14 @@ def test_store_full_of_live_episodes_refuses_then_reuses_a_finished_slot() -> No
     assert store.get("first") is first
 
 
+def test_store_full_says_so_in_the_log(caplog: pytest.LogCaptureFixture) -> None:
+    store = SessionStore(max_sessions=1, ttl_s=100, clock=FakeClock())
+    store.open("only")
+    with caplog.at_level("WARNING", logger="bug_triage.sessions"), pytest.raises(SessionsFullError):
+        store.open(None)
+    assert "all 1 session slots hold unfinished episodes" in caplog.text
+
+
 def test_store_reopening_an_id_returns_the_same_session() -> None:
     store = SessionStore(max_sessions=1, ttl_s=100, clock=FakeClock())
     session = store.open("mine")
