@@ -38,7 +38,7 @@ from openenv_bug_triage.models import ObservationModel  # noqa: E402
 from openenv_bug_triage.policies import HeuristicPolicy, run_episode  # noqa: E402
 
 TASK_ID, SEED = "bug_triage_easy", 7
-STARTUP_TIMEOUT_S = 90.0
+STARTUP_TIMEOUT_S = 300.0
 CONTAINER_UID = 1000
 
 

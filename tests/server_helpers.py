@@ -110,7 +110,7 @@ class ServerProcess:
         self.proc = subprocess.Popen(self.argv, cwd=REPO, env=self.env, stdout=self._log, stderr=subprocess.STDOUT)
         return self
 
-    def wait_healthy(self, timeout_s: float = 90.0) -> ServerProcess:
+    def wait_healthy(self, timeout_s: float = 300.0) -> ServerProcess:
         """Block until GET /health answers; fail with the server's output if it dies or times out."""
         assert self.proc is not None
         deadline = time.monotonic() + timeout_s

@@ -29,7 +29,7 @@ class Background:
         self._out = tempfile.TemporaryFile()  # noqa: SIM115 -- closed by result()
         self.proc = subprocess.Popen(argv, cwd=REPO, stdout=self._out, stderr=subprocess.STDOUT)
 
-    def result(self, timeout_s: float = 240) -> tuple[int, str]:
+    def result(self, timeout_s: float = 600) -> tuple[int, str]:
         """Exit status and output, once the command has finished."""
         code = self.proc.wait(timeout=timeout_s)
         self._out.seek(0)
