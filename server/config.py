@@ -33,9 +33,11 @@ class Settings:
         if not (math.isfinite(self.session_ttl_s) and self.session_ttl_s > 0):
             raise ValueError(f"SESSION_TTL_S must be a positive number of seconds, got {self.session_ttl_s}")
         token = self.trainer_token
-        if token is not None and not (len(token) >= MIN_TOKEN_CHARS and token.isascii() and token.isprintable()):
+        if token is not None and not (
+            len(token) >= MIN_TOKEN_CHARS and token.isascii() and token.isprintable() and " " not in token
+        ):
             raise ValueError(
-                f"{TRAINER_TOKEN_VAR} must be at least {MIN_TOKEN_CHARS} printable ASCII characters "
+                f"{TRAINER_TOKEN_VAR} must be at least {MIN_TOKEN_CHARS} printable ASCII characters, no spaces "
                 "(e.g. the output of `python -c 'import secrets; print(secrets.token_urlsafe(32))'`)"
             )
 

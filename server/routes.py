@@ -7,6 +7,7 @@ field orders, so the same task, seed and actions give the same bytes apart from 
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import json
 from typing import Any
@@ -169,11 +170,16 @@ def _json(model: BaseModel, status: int = 200) -> Response:
 
 
 def is_trainer(authorization: str | None, trainer_token: str | None) -> bool:
-    """True when a trainer token is set and `authorization` is exactly `Bearer <token>` (constant-time compare)."""
+    """True when a trainer token is set and `authorization` is `Bearer <token>`.
+
+    The digests are compared in constant time, so neither the time taken nor its dependence on
+    the length of the guess says anything about the token.
+    """
     if trainer_token is None or authorization is None:
         return False
-    scheme, _, given = authorization.partition(" ")
-    return scheme.lower() == "bearer" and hmac.compare_digest(given.strip().encode(), trainer_token.encode())
+    scheme, _, given = authorization.strip().partition(" ")
+    digest = hashlib.sha256(given.strip().encode("utf-8", "surrogatepass")).digest()
+    return scheme.lower() == "bearer" and hmac.compare_digest(digest, hashlib.sha256(trainer_token.encode()).digest())
 
 
 def build_router(store: SessionStore, trainer_token: str | None = None) -> APIRouter:

@@ -150,3 +150,13 @@ def test_web_playground_works_with_these_actions(web_server: LiveServer) -> None
         ):
             reply = http.post(path, json=body)
             assert reply.status_code == 422, (path, body, reply.status_code, reply.text)
+
+
+@pytest.mark.parametrize(
+    "bad", ["short", "has a space in the middle!", "tab\there-0123456789", "naïve-token-0123456789"]
+)
+def test_a_weak_or_unprintable_trainer_token_stops_the_server_naming_the_variable(bad: str) -> None:
+    with pytest.raises(ValueError, match="BUG_TRIAGE_TRAINER_TOKEN") as caught:
+        Settings.from_env({"BUG_TRIAGE_TRAINER_TOKEN": bad})
+    assert bad not in str(caught.value)
+    assert "secret" not in repr(Settings(trainer_token="a-secret-token-0123456789"))
