@@ -85,7 +85,7 @@ def ticket_right(truth: Truth, p: TicketProgress) -> bool:
 def agent_mistake(tid: str, p: TicketProgress) -> str:
     """The agent's line for a ticket that did not end right: one wording whatever the ticket is."""
     escalated = ", escalated" if p.escalated else ""
-    return f"{tid}: not settled as the handbook says (you left it: {_outcome_name(p)}{escalated})"
+    return f"{tid}: not settled as the handbook says (final state: {_outcome_name(p).removeprefix('left ')}{escalated})"
 
 
 def ticket_credit(tid: str, truth: Truth, p: TicketProgress) -> tuple[float, list[str], int]:

@@ -185,9 +185,9 @@ def test_the_final_grade_words_every_wrong_ticket_alike(http: httpx.Client, task
     for grade in (data["info"]["grader"], http.get("/grader", params={"episode_id": episode_id}).json()):
         shapes = {re.sub(r"^BT-\d+", "ID", m) for m in grade["mistakes"]}
         assert shapes <= {
-            "ID: not settled as the handbook says (you left it: left triaged)",
-            "ID: not settled as the handbook says (you left it: left classified)",
-            "ID: not settled as the handbook says (you left it: left open)",
+            "ID: not settled as the handbook says (final state: triaged)",
+            "ID: not settled as the handbook says (final state: classified)",
+            "ID: not settled as the handbook says (final state: open)",
         }, shapes
         assert not any(re.match(r"^\d", m) for m in grade["mistakes"]), "no counts of incidents or tickets"
 

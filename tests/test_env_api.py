@@ -243,5 +243,5 @@ def test_the_grade_an_agent_sees_is_no_answer_key():
     wrong = {m.split(":")[0] for m in seen["mistakes"]}
     assert wrong == set(order) - {order[0]} or wrong == set(order), "one line per ticket that did not end right"
     untouched = {m.replace(m.split(":")[0], "ID") for m in seen["mistakes"] if not m.startswith(order[0])}
-    assert untouched == {"ID: not settled as the handbook says (you left it: left open)"}, "worded alike"
+    assert untouched == {"ID: not settled as the handbook says (final state: open)"}, "worded alike"
     assert any("expected" in m for m in full["mistakes"])
