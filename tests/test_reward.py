@@ -133,3 +133,39 @@ def test_oracle_episode_earns_the_critical_bonus_on_its_last_step():
         obs, reward, done, _ = env.step(action)
     assert done and reward.components.get("critical_done_bonus") == 0.1
     assert all(v > 0 for v in obs.score_breakdown.values()), obs.score_breakdown
+
+
+def test_relabelling_costs_the_same_on_every_ticket():
+    for truth in (BUG, DUP, VAGUE, WONTFIX):
+        _, p = act({"action_type": "assign", "team": "billing"}, truth)
+        assert act({"action_type": "assign", "team": "sre"}, truth, p)[0] == {"relabel": -0.05}
+        _, p = act({**CLASSIFY_OK, "severity": "sev3"}, truth)
+        assert act({**CLASSIFY_OK, "severity": "sev2"}, truth, p)[0] == {"relabel": -0.05}
+
+
+def _sla_ticket(deadline: int):
+    return load_task("bug_triage_easy").tickets[0].model_copy(update={"sla_deadline_step": deadline})
+
+
+def test_a_settled_ticket_changed_after_its_deadline_is_charged_then_and_only_then():
+    ticket, tid = _sla_ticket(5), load_task("bug_triage_easy").tickets[0].ticket_id
+    triaged = TicketProgress(severity="sev2", priority="p2", component="sso", team="identity", settled_at_step=3)
+    closed_late = triaged.model_copy(update={"close_reason": "invalid", "settled_at_step": 9})
+    assert rw.sla_breach_reward([ticket], {tid: triaged}, {tid: triaged}, 6) == {}  # on time when the deadline passed
+    assert rw.sla_breach_reward([ticket], {tid: triaged}, {tid: closed_late}, 9) == {"sla_breach": -0.05}
+    assert rw.sla_breach_reward([ticket], {tid: closed_late}, {tid: closed_late}, 10) == {}  # once
+    closed_early = triaged.model_copy(update={"close_reason": "invalid", "settled_at_step": 4})
+    assert rw.sla_breach_reward([ticket], {tid: triaged}, {tid: closed_early}, 4) == {}  # changed before the deadline
+    assert rw.sla_breach_reward([ticket], {tid: closed_early}, {tid: closed_early}, 6) == {}
+
+
+def test_changing_a_triaged_ticket_re_dates_its_settlement():
+    _, p = act(CLASSIFY_OK, BUG)
+    p = apply_action(ACTION_ADAPTER.validate_python({"action_type": "assign", "team": "identity"}), p, step=2)
+    assert p.settled_at_step == 2
+    same = apply_action(ACTION_ADAPTER.validate_python({"action_type": "assign", "team": "identity"}), p, step=7)
+    assert same.settled_at_step == 2  # a no-op changes nothing
+    moved = apply_action(ACTION_ADAPTER.validate_python({"action_type": "escalate_incident"}), p, step=8)
+    assert moved.settled_at_step == 8
+    closed = apply_action(ACTION_ADAPTER.validate_python({"action_type": "close", "reason": "invalid"}), p, step=9)
+    assert closed.settled_at_step == 9
