@@ -1,118 +1,64 @@
 """A policy that never reads ticket text: rules over structured fields, fitted on every fixed task.
 
-It probes whether the fixtures carry their labels in surface fields (attachments, `version`,
-title case, reporter type...). `fit_rules` grows a small decision tree (Gini, depth-limited)
-that maps a ticket's structured fields to the plan the truth asks for, trained on all the
-fixed tasks' tickets at once, so it is the best such rule set for exactly the data it is then
-scored on. `FieldsOnlyPolicy` plays those rules.
+It probes whether the fixed fixtures carry their labels in surface fields (attachments,
+`version`, title case, reporter type...). `fit_rules` grows a small decision tree
+(`openenv_bug_triage.surface.fit`: Gini, `field == value` splits, depth-limited) that maps a
+ticket's structured fields to the plan its truth asks for, trained on all the fixed tasks'
+tickets at once, so it is the best such rule set for exactly the tickets it is then scored on.
+`FieldsOnlyPolicy` plays those rules.
 """
 
 from __future__ import annotations
 
-from collections import Counter, deque
-from collections.abc import Callable, Sequence
+from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from openenv_bug_triage.models import CLOSE_REASONS, ObservationModel, Ticket, Truth
+from openenv_bug_triage.surface import Node, features, fit
 from openenv_bug_triage.tasks import TASK_IDS, load_task
 from openenv_bug_triage.world import load_world
 
 MAX_DEPTH = 4
 """At most 16 rules: deeper trees memorise 48 tickets one or two at a time."""
 MIN_LEAF = 2
-
-Test = tuple[str, Callable[[Ticket], bool]]
-
-
-def _caps_word(title: str) -> bool:
-    return any(len(w) >= 4 and w.isalpha() and w.isupper() for w in title.split())
+LEFT_OUT = ("id_digit", "hour_bucket", "length_bucket")
+"""Fields of `surface.features` left out: ids and creation hours are arbitrary (a tree on 48
+tickets would only memorise them), and description length is a property of the text, which
+this policy does not read."""
 
 
-def feature_tests() -> list[Test]:
-    """Yes/no questions about a ticket's structured fields and the shape (not the words) of its title."""
-    tests: list[Test] = [
-        ("attachments>0", lambda t: t.attachments_count > 0),
-        ("version set", lambda t: t.version is not None),
-        ("affected_users set", lambda t: t.affected_users is not None),
-        ("log_excerpt set", lambda t: t.log_excerpt is not None),
-        ("repro steps", lambda t: t.repro_steps_present),
-        ("logs", lambda t: t.logs_present),
-        ("duplicate hint", lambda t: bool(t.suspected_duplicate_ids)),
-        ("sla deadline", lambda t: t.sla_deadline_step is not None),
-        ("title starts lowercase", lambda t: t.title[:1].islower()),
-        ("title has a CAPS word", lambda t: _caps_word(t.title)),
-        ("title starts with [", lambda t: t.title.startswith("[")),
-        ("several candidates", lambda t: len(t.component_candidates) > 1),
-    ]
-    for name, values in (
-        ("reporter_type", ("user", "qa", "monitoring")),
-        ("customer_tier", ("free", "pro", "enterprise")),
-        ("environment", ("production", "staging", "development")),
-    ):
-        tests.extend((f"{name}={v}", lambda t, n=name, v=v: getattr(t, n) == v) for v in values)
-    for prefix in ("web", "iOS", "Android"):
-        tests.append((f"version {prefix}", lambda t, p=prefix: (t.version or "").startswith(p)))
-    return tests
+def ticket_fields(t: Ticket) -> dict[str, object]:
+    """Structured fields and the shape (not the words) of the title, as categorical values."""
+    out = {k: v for k, v in features(t).items() if k not in LEFT_OUT}
+    out.update(
+        {
+            "attachments_present": t.attachments_count > 0,
+            "version_platform": (t.version or "none").split()[0],
+            "affected_users_present": t.affected_users is not None,
+            "log_excerpt_present": t.log_excerpt is not None,
+            "duplicate_hint": bool(t.suspected_duplicate_ids),
+            "sla_deadline": t.sla_deadline_step is not None,
+            "title_caps_word": any(len(w) >= 4 and w.isalpha() and w.isupper() for w in t.title.split()),
+            "title_tag": t.title.startswith("["),
+        }
+    )
+    return out
+
+
+FIELD_NAMES: tuple[str, ...] = tuple(ticket_fields(load_task(TASK_IDS[0]).tickets[0]))
+
+
+def row(t: Ticket) -> tuple[object, ...]:
+    """A ticket as the tree sees it."""
+    values = ticket_fields(t)
+    return tuple(values[k] for k in FIELD_NAMES)
 
 
 def plan_class(truth: Truth) -> str:
     """What the truth asks for, as one class: a settlement, or `fix:<severity>`."""
     return f"fix:{truth.true_severity}" if truth.disposition == "fix" else truth.disposition
-
-
-@dataclass(frozen=True)
-class Node:
-    """A leaf (`label`) or a question with the subtrees for yes and no."""
-
-    label: str
-    question: Test | None = None
-    yes: Node | None = None
-    no: Node | None = None
-
-    def predict(self, ticket: Ticket) -> str:
-        node = self
-        while node.question is not None:
-            node = node.yes if node.question[1](ticket) else node.no  # type: ignore[assignment]
-        return node.label
-
-    def rules(self, indent: str = "") -> str:
-        if self.question is None:
-            return f"{indent}-> {self.label}\n"
-        return (
-            f"{indent}if {self.question[0]}:\n{self.yes.rules(indent + '  ')}"  # type: ignore[union-attr]
-            f"{indent}else:\n{self.no.rules(indent + '  ')}"  # type: ignore[union-attr]
-        )
-
-
-def _gini(labels: Sequence[str]) -> float:
-    n = len(labels)
-    return 1.0 - sum((c / n) ** 2 for c in Counter(labels).values()) if n else 0.0
-
-
-def _majority(labels: Sequence[str]) -> str:
-    counts = Counter(labels)
-    return max(sorted(counts), key=lambda k: counts[k])
-
-
-def _grow(rows: list[tuple[Ticket, str]], tests: list[Test], depth: int) -> Node:
-    labels = [label for _, label in rows]
-    leaf = Node(_majority(labels))
-    if depth == 0 or _gini(labels) == 0.0:
-        return leaf
-    best: tuple[float, Test, list, list] | None = None
-    for test in tests:
-        yes = [r for r in rows if test[1](r[0])]
-        no = [r for r in rows if not test[1](r[0])]
-        if len(yes) < MIN_LEAF or len(no) < MIN_LEAF:
-            continue
-        impurity = (len(yes) * _gini([x for _, x in yes]) + len(no) * _gini([x for _, x in no])) / len(rows)
-        if best is None or impurity < best[0] - 1e-12:
-            best = (impurity, test, yes, no)
-    if best is None or best[0] >= _gini(labels) - 1e-12:
-        return leaf
-    _, test, yes, no = best
-    return Node(leaf.label, test, _grow(yes, tests, depth - 1), _grow(no, tests, depth - 1))
 
 
 def training_rows(task_ids: Sequence[str] = TASK_IDS) -> list[tuple[Ticket, str]]:
@@ -124,9 +70,31 @@ def training_rows(task_ids: Sequence[str] = TASK_IDS) -> list[tuple[Ticket, str]
     return rows
 
 
-def fit_rules(max_depth: int = MAX_DEPTH) -> Node:
+@dataclass(frozen=True)
+class Rules:
+    """A fitted tree over `row(ticket)`."""
+
+    tree: Node
+
+    def predict(self, ticket: Ticket) -> str:
+        return self.tree.predict(row(ticket))
+
+    def describe(self, node: Node | None = None, indent: str = "") -> str:
+        """The rules as nested if/else lines."""
+        node = node or self.tree
+        if node.feature is None:
+            return f"{indent}-> {node.label}\n"
+        test = f"{FIELD_NAMES[node.feature]} == {node.value!r}"
+        return (
+            f"{indent}if {test}:\n{self.describe(node.yes, indent + '  ')}"
+            f"{indent}else:\n{self.describe(node.no, indent + '  ')}"
+        )
+
+
+def fit_rules(max_depth: int = MAX_DEPTH) -> Rules:
     """The depth-limited decision tree over structured fields that best fits every fixed task."""
-    return _grow(training_rows(), feature_tests(), max_depth)
+    rows = training_rows()
+    return Rules(fit([row(t) for t, _ in rows], [label for _, label in rows], max_depth, MIN_LEAF))
 
 
 def fields_plan(ticket: Ticket, label: str) -> list[dict[str, Any]]:
@@ -168,7 +136,7 @@ class FieldsOnlyPolicy:
     """Plays `fit_rules()` on the focused ticket; never reads title words, description or logs."""
 
     name: str = "fields_only"
-    tree: Node = field(default_factory=fit_rules)
+    rules: Rules = field(default_factory=fit_rules)
     _plan: deque = field(default_factory=deque)
 
     def reset(self, task_id: str, seed: int, split: str | None = None) -> None:
@@ -178,5 +146,5 @@ class FieldsOnlyPolicy:
         if not self._plan or self._plan[0]["ticket_id"] != getattr(obs.current_ticket, "ticket_id", None):
             if obs.current_ticket is None:
                 return {"action_type": "next_ticket"}
-            self._plan = deque(fields_plan(obs.current_ticket, self.tree.predict(obs.current_ticket)))
+            self._plan = deque(fields_plan(obs.current_ticket, self.rules.predict(obs.current_ticket)))
         return self._plan.popleft()
