@@ -23,10 +23,9 @@ from openenv_bug_triage.world import load_world
 MAX_DEPTH = 4
 """At most 16 rules: deeper trees memorise 48 tickets one or two at a time."""
 MIN_LEAF = 2
-LEFT_OUT = ("id_digit", "hour_bucket", "length_bucket")
-"""Fields of `surface.features` left out: ids and creation hours are arbitrary (a tree on 48
-tickets would only memorise them), and description length is a property of the text, which
-this policy does not read."""
+LEFT_OUT = ("id_digit", "hour_bucket")
+"""Fields of `surface.features` left out: ids and creation hours are arbitrary, so a tree on 48
+tickets would only memorise them. Description length stays in: it is a surface, not the text."""
 
 
 def ticket_fields(t: Ticket) -> dict[str, object]:
