@@ -143,7 +143,11 @@ class BugTriageEnv:
         return self._observe(None)
 
     def step(self, action: Any) -> tuple[ObservationModel, RewardModel, bool, dict[str, Any]]:
-        """Take one action (an `ActionModel` or a plain dict); returns (observation, reward, done, info)."""
+        """Take one action (an `ActionModel` or a plain dict); returns (observation, reward, done, info).
+
+        `done` is `info["terminated"] or info["truncated"]`: terminated when every ticket is settled,
+        truncated when the step budget ran out with tickets still unsettled.
+        """
         ep = self._require_episode()
         if ep.done:
             raise EpisodeDoneError("The episode has ended; call reset() to start a new one.")
@@ -154,11 +158,12 @@ class BugTriageEnv:
         except BaseException:
             ep.steps -= 1  # nothing else has changed yet: leave the episode as it was
             raise
-        ep.done = not ep.unsettled() or ep.steps >= ep.task.step_budget
+        terminated = not ep.unsettled()
+        truncated = not terminated and ep.steps >= ep.task.step_budget
+        ep.done = terminated or truncated
         parts.append(rw.sla_breach_reward(ep.task.tickets, before, ep.progress, ep.steps))
         if ep.done:
-            exhausted = bool(ep.unsettled())
-            parts.append(rw.terminal_reward(ep.task.truth, ep.progress, exhausted))
+            parts.append(rw.terminal_reward(ep.task.truth, ep.progress, truncated))
         value, components = rw.combine(*parts)
         ep.cumulative = round(ep.cumulative + value, 10)
         for name, amount in components.items():
@@ -168,6 +173,8 @@ class BugTriageEnv:
             "action_valid": result.status == "ok",
             "error": result.message if result.status == "error" else None,
             "reward": reward.model_dump(),
+            "terminated": terminated,
+            "truncated": truncated,
         }
         if ep.done:
             info["grader"] = self._grade(ep, reveal=False).model_dump()

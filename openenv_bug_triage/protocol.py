@@ -64,13 +64,15 @@ class BugTriageAction(Action):
 
 
 class StepInfo(BaseModel):
-    """What `step` reports beside the observation: validity, reward breakdown, and the grade once done."""
+    """What `step` reports beside the observation: validity, reward breakdown, how it ended, and the grade once done."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     action_valid: bool
     error: str | None
     reward: RewardModel
+    terminated: bool = Field(description="True on the step that settled the last ticket.")
+    truncated: bool = Field(description="True on the step that spent the budget with tickets unsettled.")
     grader: GraderResult | None = Field(default=None, description="Set on the step that ends the episode.")
 
 

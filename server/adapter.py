@@ -45,6 +45,8 @@ def step_info(info: dict[str, Any], reward: RewardModel) -> StepInfo:
         action_valid=info["action_valid"],
         error=info["error"],
         reward=reward,
+        terminated=info["terminated"],
+        truncated=info["truncated"],
         grader=GraderResult.model_validate(grader) if grader is not None else None,
     )
 

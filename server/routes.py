@@ -141,6 +141,7 @@ class SchemaReply(BaseModel):
     state: dict[str, Any]
     reward: dict[str, Any]
     grader: dict[str, Any]
+    info: dict[str, Any] = Field(description="The `info` of a POST /step reply.")
 
 
 def _validate(model: type[_Body], body: Any) -> Any:
@@ -193,6 +194,7 @@ def build_router(store: SessionStore, trainer_token: str | None = None) -> APIRo
         state=StateModel.model_json_schema(),
         reward=RewardModel.model_json_schema(),
         grader=GraderResult.model_json_schema(),
+        info=StepInfo.model_json_schema(),
     )
 
     @router.post(
