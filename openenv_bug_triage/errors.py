@@ -27,3 +27,7 @@ class InvalidSeedError(BugTriageError, ValueError):
 
 class InvalidSplitError(BugTriageError, ValueError):
     """`reset` or `load_task` got a split the task does not have."""
+
+
+class InvalidMoveError(BugTriageError, ValueError):
+    """A tool call the environment judged invalid (it still cost a step); the message is the environment's."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
@@ -135,44 +135,62 @@ class _ActionBase(Strict):
 
 
 class ClassifyAction(_ActionBase):
+    """Set a ticket's severity, priority and component."""
+
     action_type: Literal["classify"] = "classify"
-    severity: Severity
-    priority: Priority
-    component: str = Field(min_length=1, max_length=64)
+    severity: Severity = Field(description="Impact as the handbook rates it: sev0 (worst) to sev3.")
+    priority: Priority = Field(description="The handbook's priority for this severity and the customer's tier.")
+    component: str = Field(min_length=1, max_length=64, description="The owning component, one of the components.")
 
 
 class AssignAction(_ActionBase):
+    """Assign a ticket to the team that owns its component."""
+
     action_type: Literal["assign"] = "assign"
-    team: str = Field(min_length=1, max_length=64)
+    team: str = Field(min_length=1, max_length=64, description="The owning team, one of the teams.")
 
 
 class MarkDuplicateAction(_ActionBase):
+    """Settle a ticket as a duplicate of an earlier report of the same defect."""
+
     action_type: Literal["mark_duplicate"] = "mark_duplicate"
-    duplicate_of: TicketId
+    duplicate_of: TicketId = Field(description="Id of the earliest report of the same defect.")
 
 
 class RequestInfoAction(_ActionBase):
+    """Settle a ticket as awaiting information from its reporter."""
+
     action_type: Literal["request_info"] = "request_info"
-    missing: list[Annotated[str, Field(max_length=64)]] = Field(default_factory=list, max_length=10)
-    question: ShortText | None = None
+    missing: list[Annotated[str, Field(max_length=64)]] = Field(
+        default_factory=list, max_length=10, description="What the reporter should send, such as repro or logs."
+    )
+    question: ShortText | None = Field(default=None, description="A short question for the reporter.")
 
 
 class DeferAction(_ActionBase):
+    """Settle a ticket into the backlog."""
+
     action_type: Literal["defer"] = "defer"
-    reason: ShortText = Field(min_length=1)
+    reason: ShortText = Field(min_length=1, description="Why it waits, in a few words.")
 
 
 class CloseAction(_ActionBase):
+    """Settle a ticket as closed."""
+
     action_type: Literal["close"] = "close"
-    reason: CloseReason
+    reason: CloseReason = Field(description="Why it is closed, by the handbook's rules.")
 
 
 class EscalateIncidentAction(_ActionBase):
+    """Page the incident commander about a ticket."""
+
     action_type: Literal["escalate_incident"] = "escalate_incident"
-    summary: ShortText | None = None
+    summary: ShortText | None = Field(default=None, description="A one-line summary of the incident.")
 
 
 class NextTicketAction(Strict):
+    """Move the focus to the next open ticket, or to the ticket named."""
+
     action_type: Literal["next_ticket"] = "next_ticket"
     ticket_id: TicketId | None = Field(
         default=None, description="Ticket to focus; omitted means the next open ticket in the queue."
@@ -191,16 +209,9 @@ ActionModel = Annotated[
     Field(discriminator="action_type"),
 ]
 ACTION_ADAPTER: TypeAdapter[ActionModel] = TypeAdapter(ActionModel)
-ACTION_TYPES: tuple[str, ...] = (
-    "classify",
-    "assign",
-    "mark_duplicate",
-    "request_info",
-    "defer",
-    "close",
-    "escalate_incident",
-    "next_ticket",
-)
+ACTION_MODELS: tuple[type[Strict], ...] = get_args(get_args(ActionModel)[0])
+"""The members of the action union, in order: the one list of actions everything else derives from."""
+ACTION_TYPES: tuple[str, ...] = tuple(model.model_fields["action_type"].default for model in ACTION_MODELS)
 
 
 # --------------------------------------------------------------------------- triage state

@@ -1,0 +1,99 @@
+"""Where the tool environment's episodes run: in this process, or on a server over its WebSocket.
+
+Both backends answer with the same `Turn`, so the text an agent reads does not depend on
+where the episode runs. The remote one needs openenv-core (`pip install openenv-bug-triage[server]`);
+it is imported only when used, so the in-process tool environment needs pydantic alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ..env import BugTriageEnv
+from ..models import ObservationModel
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One step's outcome as the tool environment needs it, whichever backend produced it."""
+
+    observation: ObservationModel
+    reward: float
+    cumulative: float
+    error: str | None
+    terminated: bool
+    truncated: bool
+    score: float | None
+    """The episode's grade (the agent's copy) once it has ended, else None."""
+
+    @property
+    def done(self) -> bool:
+        """True once the episode has ended either way."""
+        return self.terminated or self.truncated
+
+
+class Backend(Protocol):
+    """Starts episodes and takes actions; `reset` options are the dataset row's."""
+
+    def reset(self, **options: Any) -> ObservationModel: ...
+
+    def step(self, action: dict[str, Any]) -> Turn: ...
+
+
+class LocalBackend:
+    """A `BugTriageEnv` in this process."""
+
+    def __init__(self) -> None:
+        self._env = BugTriageEnv()
+
+    def reset(self, **options: Any) -> ObservationModel:
+        """Start an episode; `options` are `BugTriageEnv.reset`'s keyword arguments."""
+        return self._env.reset(**options)
+
+    def step(self, action: dict[str, Any]) -> Turn:
+        """Take one action."""
+        obs, reward, _, info = self._env.step(action)
+        grader = info.get("grader")
+        return Turn(
+            observation=obs,
+            reward=reward.value,
+            cumulative=reward.cumulative,
+            error=info["error"],
+            terminated=info["terminated"],
+            truncated=info["truncated"],
+            score=grader["score"] if grader is not None else None,
+        )
+
+
+class RemoteBackend:
+    """An episode on a Bug Triage server, over its WebSocket (one connection, opened on first use)."""
+
+    def __init__(self, base_url: str) -> None:
+        from ..client import BugTriageClient  # needs openenv-core: only the remote mode pays for it
+
+        self._client = BugTriageClient(base_url=base_url).sync()
+
+    def reset(self, **options: Any) -> ObservationModel:
+        """Start an episode on the server with the same options as in-process."""
+        return self._client.reset(**options).observation
+
+    def step(self, action: dict[str, Any]) -> Turn:
+        """Take one action on the server."""
+        result = self._client.step(action)
+        info = result.observation.info
+        if info is None:
+            raise RuntimeError("the server answered a step without its step info")
+        return Turn(
+            observation=result.observation,
+            reward=info.reward.value,
+            cumulative=info.reward.cumulative,
+            error=info.error,
+            terminated=info.terminated,
+            truncated=info.truncated,
+            score=info.grader.score if info.grader is not None else None,
+        )
+
+    def close(self) -> None:
+        """Close the WebSocket."""
+        self._client.close()

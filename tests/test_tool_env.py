@@ -1,0 +1,196 @@
+"""The tool environment as TRL uses it: tool discovery and schemas, scripted episodes, errors, remote mode."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from server_helpers import LiveServer
+from transformers.utils import get_json_schema
+
+from openenv_bug_triage import BugTriageEnv
+from openenv_bug_triage.errors import EpisodeDoneError, InvalidMoveError, ResetNeededError
+from openenv_bug_triage.models import ACTION_ADAPTER, ACTION_MODELS, ACTION_TYPES
+from openenv_bug_triage.policies import oracle_actions
+from openenv_bug_triage.tasks import TASK_IDS
+from openenv_bug_triage.tools import (
+    ENV_URL_VARIABLE,
+    EVAL_FIRST_SEED,
+    BugTriageToolEnv,
+    DenseRewardToolEnv,
+    dataset_rows,
+    eval_rows,
+    train_rows,
+)
+from server.app import build_app
+from server.config import Settings
+
+
+def trl_tools(env: object) -> dict[str, Any]:
+    """The methods TRL's GRPOTrainer offers as tools: public bound methods other than reset and get_reward."""
+    return {
+        name: member
+        for name, member in inspect.getmembers(env, predicate=inspect.ismethod)
+        if name not in ("reset", "get_reward") and not name.startswith("_")
+    }
+
+
+def call(env: BugTriageToolEnv, action: dict[str, Any]) -> str:
+    """Call the tool an action dict names, as TRL would with the model's arguments; an error becomes its text."""
+    args = {k: v for k, v in action.items() if k != "action_type"}
+    try:
+        return getattr(env, action["action_type"])(**args)
+    except Exception as exc:  # TRL shows str(exception) to the model
+        return f"error: {exc}"
+
+
+def play(env: BugTriageToolEnv, row: dict[str, Any], actions: list[dict[str, Any]]) -> list[str]:
+    return [env.reset(**row), *(call(env, a) for a in actions)]
+
+
+def test_the_tools_are_exactly_the_action_union() -> None:
+    tools = trl_tools(BugTriageToolEnv())
+    assert sorted(tools) == sorted(ACTION_TYPES)
+    union = {d["properties"]["action_type"]["const"]: d for d in ACTION_ADAPTER.json_schema()["$defs"].values()}
+    for model in ACTION_MODELS:
+        name = model.model_fields["action_type"].default
+        schema = get_json_schema(tools[name])["function"]
+        wanted = union[name]
+        assert schema["name"] == name
+        assert schema["description"] == wanted["description"]
+        params = schema["parameters"]
+        assert set(params["properties"]) == set(wanted["properties"]) - {"action_type"}
+        assert set(params.get("required", [])) == set(wanted.get("required", []))
+        for field, spec in params["properties"].items():
+            assert spec["description"] == model.model_fields[field].description
+            enum = wanted["properties"][field].get("enum")
+            if enum is not None:
+                assert spec["enum"] == enum
+
+
+def test_tool_signatures_read_like_the_actions() -> None:
+    env = BugTriageToolEnv()
+    assert str(inspect.signature(env.classify)) == (
+        "(severity: Literal['sev0', 'sev1', 'sev2', 'sev3'], priority: Literal['p0', 'p1', 'p2', 'p3'], "
+        "component: str, ticket_id: Optional[str] = None) -> str"
+    )
+    assert "Args:\n    team: " in env.assign.__doc__
+
+
+@pytest.mark.parametrize("task_id", TASK_IDS)
+def test_oracle_through_the_tools_scores_one(task_id: str) -> None:
+    env = BugTriageToolEnv()
+    transcript = play(
+        env, {"task_id": task_id, "seed": 5, "prompt": [{"role": "user", "content": "x"}]}, [*oracle_actions(task_id)]
+    )
+    assert not any(text.startswith("error") for text in transcript)
+    assert "The episode is over: every ticket is settled. Score 1.000." in transcript[-1]
+    assert env.get_reward() == 1.0
+
+
+def test_dense_reward_is_the_sum_of_step_rewards() -> None:
+    env, reference = DenseRewardToolEnv(), BugTriageEnv()
+    env.reset(task_id="bug_triage_medium", seed=3)
+    reference.reset(task_id="bug_triage_medium", seed=3)
+    total = 0.0
+    for action in oracle_actions("bug_triage_medium")[:10]:
+        call(env, action)
+        total = reference.step(action)[1].cumulative
+    assert env.get_reward() == total != 0.0
+
+
+def test_an_unfinished_rollout_scores_zero_and_a_spent_budget_says_so() -> None:
+    env = BugTriageToolEnv()
+    env.reset(task_id="bug_triage_easy", seed=1)
+    for action in oracle_actions("bug_triage_easy")[:4]:
+        call(env, action)
+    assert env.get_reward() == 0.0
+    env.reset(task_id="bug_triage_easy", seed=1)
+    texts = [env.next_ticket() for _ in range(BugTriageEnv().reset(task_id="bug_triage_easy").steps_remaining)]
+    assert "The episode is over: the step budget is spent. Score 0.000." in texts[-1]
+    with pytest.raises(EpisodeDoneError, match="stop calling tools"):
+        env.next_ticket()
+
+
+def test_an_invalid_move_raises_with_the_environments_message_and_costs_a_step() -> None:
+    env, reference = BugTriageToolEnv(), BugTriageEnv()
+    env.reset(task_id="bug_triage_easy", seed=2)
+    reference.reset(task_id="bug_triage_easy", seed=2)
+    _, _, _, info = reference.step(
+        {"action_type": "classify", "severity": "critical", "priority": "p1", "component": "sso"}
+    )
+    with pytest.raises(InvalidMoveError) as raised:
+        env.classify(severity="critical", priority="p1", component="sso")
+    assert str(raised.value) == info["error"]
+    assert "severity" in str(raised.value) and "critical" in str(raised.value)
+    assert "Steps left: 19." in env.next_ticket()  # the rejected call used one of the 21 steps
+
+
+def test_calls_outside_an_episode_and_unknown_arguments_are_refused() -> None:
+    env = BugTriageToolEnv()
+    with pytest.raises(ResetNeededError, match="reset"):
+        env.next_ticket()
+    env.reset(task_id="bug_triage_easy")
+    with pytest.raises(TypeError, match="colour"):
+        env.assign(team="sre", colour="red")
+    with pytest.raises(TypeError, match="team"):
+        env.assign()
+    assert "Steps left: 20." in env.next_ticket()  # neither refused call reached the environment
+
+
+def test_the_queue_is_sent_once_then_only_changes() -> None:
+    env = BugTriageToolEnv()
+    opening = env.reset(task_id="bug_triage_hard", seed=42)
+    ids = [line.split(" | ")[0] for line in opening.splitlines() if line.startswith("BT-") and " | " in line]
+    assert len(ids) == 25
+    text = call(env, {"action_type": "close", "ticket_id": ids[3], "reason": "invalid"})
+    assert sum(tid in text for tid in ids) <= 2  # the ticket acted on, and a newly focused one at most
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[LiveServer]:
+    with LiveServer(build_app(Settings(max_sessions=4))) as live:
+        yield live
+
+
+def test_remote_mode_gives_the_same_transcript(server: LiveServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    moves = [
+        {"action_type": "next_ticket"},
+        {"action_type": "classify", "severity": "critical", "priority": "p1", "component": "sso"},
+        {"action_type": "assign", "ticket_id": "BT-000", "team": "sre"},
+        *oracle_actions("bug_triage_hard"),
+        {"action_type": "next_ticket"},
+    ]
+    row = {"task_id": "bug_triage_hard", "seed": 9}
+    local = BugTriageToolEnv()
+    expected = play(local, row, moves)
+    monkeypatch.setenv(ENV_URL_VARIABLE, server.url)
+    remote = BugTriageToolEnv()
+    assert type(remote._backend).__name__ == "RemoteBackend"
+    assert play(remote, row, moves) == expected
+    assert remote.get_reward() == local.get_reward()
+    assert expected[2].startswith("error: classify: field `severity`") and expected[-1].startswith("error: The episode")
+    assert play(remote, {"task_id": "bug_triage_easy", "seed": 1}, []) == play(
+        local, {"task_id": "bug_triage_easy", "seed": 1}, []
+    )
+
+
+def test_dataset_rows_feed_reset_and_keep_training_and_evaluation_apart() -> None:
+    train, evaluation = train_rows(TASK_IDS, 4), eval_rows(TASK_IDS, 2)
+    assert len(train) == 12 and len(evaluation) == 6
+    assert [r["task_id"] for r in train[:3]] == list(TASK_IDS)
+    assert {r["seed"] for r in train}.isdisjoint({r["seed"] for r in evaluation})
+    assert min(r["seed"] for r in evaluation) == EVAL_FIRST_SEED
+    system, user = train[0]["prompt"]
+    assert system["role"] == "system" and "Larkspur triage handbook" in system["content"]
+    assert user["role"] == "user"
+    env = BugTriageToolEnv()
+    for row in train[:3] + evaluation[:3]:
+        assert env.reset(**row).startswith(f"Task {row['task_id']}:")
+    assert "split" not in train[0] and dataset_rows(["t"], [1], split="test", prompt=False) == [
+        {"task_id": "t", "seed": 1, "split": "test"}
+    ]
+    with pytest.raises(ValueError, match="episodes_per_task"):
+        train_rows(TASK_IDS, 0)
