@@ -6,12 +6,36 @@ import json
 import os
 from dataclasses import dataclass
 from functools import cache
+from importlib import resources
 from pathlib import Path
 
 from .models import Priority, Severity, Tier
 
-DATA_DIR = Path(os.environ.get("BUG_TRIAGE_DATA_DIR") or Path(__file__).resolve().parent.parent / "data")
-"""Handbook, world and task fixtures; `BUG_TRIAGE_DATA_DIR` points elsewhere (default: the repo's data/)."""
+DATA_PACKAGE = "openenv_bug_triage.data"
+"""The repository's `data/` as an installed package (the wheel maps it there)."""
+
+
+def find_data_dir() -> Path:
+    """Where the handbook, world and task fixtures are: the one place every loader reads data from.
+
+    `BUG_TRIAGE_DATA_DIR` if set; else the `openenv_bug_triage.data` package (an installed wheel, or
+    an editable install, which maps it to the repository's `data/`); else, in a checkout that is
+    not installed (the Docker image), the `data/` directory beside this package.
+    """
+    override = os.environ.get("BUG_TRIAGE_DATA_DIR")
+    if override:
+        return Path(override)
+    try:
+        root = resources.files(DATA_PACKAGE)
+    except ModuleNotFoundError:
+        return Path(__file__).resolve().parent.parent / "data"
+    if not isinstance(root, Path):
+        raise RuntimeError(f"{DATA_PACKAGE} must be installed as files on disk, found {root!r}")
+    return root
+
+
+DATA_DIR = find_data_dir()
+"""Handbook, world and task fixtures (see `find_data_dir`)."""
 
 
 @dataclass(frozen=True)
