@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import inspect
+import runpy
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -194,3 +196,12 @@ def test_dataset_rows_feed_reset_and_keep_training_and_evaluation_apart() -> Non
     ]
     with pytest.raises(ValueError, match="episodes_per_task"):
         train_rows(TASK_IDS, 0)
+
+
+def test_tool_text_is_at_most_a_quarter_of_the_full_observation_over_a_hard_episode() -> None:
+    measure = runpy.run_path(str(Path(__file__).resolve().parent.parent / "scripts" / "measure_tool_text.py"))
+    full = measure["observation_sizes"]("bug_triage_hard", 42)
+    tools = measure["tool_sizes"]("bug_triage_hard", 42)
+    assert len(full.steps) == len(tools.steps) == 42
+    assert tools.episode <= full.episode / 4
+    assert max(tools.steps) < min(full.steps)  # even a step that shows a newly focused ticket

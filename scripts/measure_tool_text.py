@@ -1,0 +1,64 @@
+"""Bytes an agent reads: the tool environment's text against the full observation, over one oracle episode.
+
+    python scripts/measure_tool_text.py [--task bug_triage_hard] [--seed 42]
+
+The full observation is `ObservationModel` as JSON (what `/step` and the WebSocket send); the
+tool text is what `BugTriageToolEnv.reset` and its tools return. Both are counted in UTF-8 bytes,
+for the opening (reset) and per step.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+from dataclasses import dataclass
+
+from openenv_bug_triage import BugTriageEnv
+from openenv_bug_triage.policies import oracle_actions
+from openenv_bug_triage.tools import BugTriageToolEnv
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """UTF-8 bytes of the opening and of each step's text."""
+
+    opening: int
+    steps: tuple[int, ...]
+
+    @property
+    def episode(self) -> int:
+        return self.opening + sum(self.steps)
+
+
+def observation_sizes(task_id: str, seed: int) -> Sizes:
+    env = BugTriageEnv()
+    opening = len(env.reset(task_id=task_id, seed=seed).model_dump_json().encode())
+    steps = [len(env.step(action)[0].model_dump_json().encode()) for action in oracle_actions(task_id)]
+    return Sizes(opening, tuple(steps))
+
+
+def tool_sizes(task_id: str, seed: int) -> Sizes:
+    env = BugTriageToolEnv()
+    opening = len(env.reset(task_id=task_id, seed=seed).encode())
+    steps = []
+    for action in oracle_actions(task_id):
+        args = {k: v for k, v in action.items() if k != "action_type"}
+        steps.append(len(getattr(env, action["action_type"])(**args).encode()))
+    return Sizes(opening, tuple(steps))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--task", default="bug_triage_hard")
+    parser.add_argument("--seed", type=int, default=42)
+    args = parser.parse_args()
+    full, tools = observation_sizes(args.task, args.seed), tool_sizes(args.task, args.seed)
+    print(f"{args.task}, seed {args.seed}, oracle episode of {len(full.steps)} steps (bytes)")
+    print(f"{'':<22}{'opening':>10}{'mean step':>11}{'max step':>10}{'episode':>10}")
+    for name, s in (("full observation", full), ("tool text", tools)):
+        print(f"{name:<22}{s.opening:>10}{statistics.mean(s.steps):>11.0f}{max(s.steps):>10}{s.episode:>10}")
+    print(f"tool text / full observation over the episode: {tools.episode / full.episode:.3f}")
+
+
+if __name__ == "__main__":
+    main()
