@@ -3,11 +3,11 @@
 On a GPU machine (see the README's "Training with TRL" section):
 
     pip install "openenv-bug-triage[server]" "trl>=1.16" datasets
-    python scripts/train_grpo.py --model Qwen/Qwen3-1.7B --tasks bug_triage_easy bug_triage_medium
+    python scripts/train_grpo.py --model Qwen/Qwen3-1.7B --tasks generated_easy generated_medium
 
 `--env-url URL` runs the episodes on a Bug Triage server over its WebSocket (set that server's
 `MAX_SESSIONS` to at least the number of rollouts in flight). `--dry-run` builds the same dataset
-rows and environment factory, then plays each row with a scripted policy through the same
+rows and environment factory, then plays rows with a scripted policy (the oracle's moves) through the same
 tool calls a model would make, and prints what a run would see: no torch, no TRL.
 """
 
@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from openenv_bug_triage.policies import oracle_actions
-from openenv_bug_triage.tasks import TASK_IDS
+from openenv_bug_triage.sources import load_task
 from openenv_bug_triage.tools import (
     ENV_URL_VARIABLE,
     BugTriageToolEnv,
@@ -28,14 +28,17 @@ from openenv_bug_triage.tools import (
     train_rows,
 )
 
+TASKS = ["generated_easy", "generated_medium", "generated_hard"]
+"""Train on generated queues; the fixed `bug_triage_*` tasks are the benchmark to report on."""
+
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--model", default="Qwen/Qwen3-1.7B", help="a chat model trained for tool calling")
-    p.add_argument("--tasks", nargs="+", default=list(TASK_IDS), help="task ids to train on")
-    p.add_argument("--split", default=None, help="task split for tasks that have splits (generated tasks)")
+    p.add_argument("--tasks", nargs="+", default=TASKS, help="task ids (fixed bug_triage_* or generated_*)")
     p.add_argument("--train-episodes", type=int, default=256, help="training rows per task")
-    p.add_argument("--eval-episodes", type=int, default=8, help="evaluation rows per task (disjoint seeds)")
+    p.add_argument("--eval-episodes", type=int, default=8, help="evaluation rows per task (never a training episode)")
+    p.add_argument("--eval-split", default="validation", help="generated tasks' evaluation split: validation or test")
     p.add_argument("--reward", choices=["score", "dense"], default="score", help="grader score, or summed step rewards")
     p.add_argument("--env-url", default=None, help=f"run episodes on this server (sets {ENV_URL_VARIABLE})")
     p.add_argument("--num-generations", type=int, default=8, help="rollouts per row (the GRPO group)")
@@ -61,7 +64,7 @@ def scripted_rollout(env: BugTriageToolEnv, row: dict[str, Any]) -> dict[str, An
     """One rollout the way the trainer runs it: reset with the row, tool calls by name, errors as text, reward."""
     texts = [env.reset(**row)]
     errors = 0
-    for action in oracle_actions(row["task_id"]):
+    for action in oracle_actions(load_task(row["task_id"], row["seed"], row.get("split"))):
         args = {k: v for k, v in action.items() if k != "action_type"}
         try:
             texts.append(getattr(env, action["action_type"])(**args))
@@ -73,8 +76,8 @@ def scripted_rollout(env: BugTriageToolEnv, row: dict[str, Any]) -> dict[str, An
 
 def dry_run(args: argparse.Namespace) -> int:
     factory = environment_class(args.reward)
-    train = train_rows(args.tasks, args.train_episodes, args.split)
-    evaluation = eval_rows(args.tasks, args.eval_episodes, args.split)
+    train = train_rows(args.tasks, args.train_episodes)
+    evaluation = eval_rows(args.tasks, args.eval_episodes, args.eval_split)
     print(f"dataset: {len(train)} training rows, {len(evaluation)} evaluation rows, tasks {args.tasks}")
     where = os.environ.get(ENV_URL_VARIABLE) or "in-process"
     print(f"environment: {factory.__name__} ({where}), reward {args.reward}")
@@ -82,7 +85,7 @@ def dry_run(args: argparse.Namespace) -> int:
     print(f"{'row':<30} {'calls':>5} {'errors':>6} {'chars':>7} {'reward':>7}")
     for row in (train + evaluation)[: args.dry_run_rows]:
         out = scripted_rollout(env, row)
-        label = f"{row['task_id']}/{row['seed']}"
+        label = "/".join(str(row[k]) for k in ("task_id", "split", "seed") if k in row)
         print(f"{label:<30} {out['calls']:>5} {out['errors']:>6} {out['chars']:>7} {out['reward']:>7.3f}")
     return 0
 
@@ -111,8 +114,8 @@ def train(args: argparse.Namespace) -> int:  # pragma: no cover - needs a GPU, t
     trainer = GRPOTrainer(
         model=args.model,
         args=config,
-        train_dataset=Dataset.from_list(train_rows(args.tasks, args.train_episodes, args.split)),
-        eval_dataset=Dataset.from_list(eval_rows(args.tasks, args.eval_episodes, args.split)),
+        train_dataset=Dataset.from_list(train_rows(args.tasks, args.train_episodes)),
+        eval_dataset=Dataset.from_list(eval_rows(args.tasks, args.eval_episodes, args.eval_split)),
         environment_factory=environment_class(args.reward),  # its get_reward() is the reward
     )
     trainer.train()

@@ -16,6 +16,7 @@ from openenv_bug_triage import BugTriageEnv
 from openenv_bug_triage.errors import EpisodeDoneError, InvalidMoveError, ResetNeededError
 from openenv_bug_triage.models import ACTION_ADAPTER, ACTION_MODELS, ACTION_TYPES
 from openenv_bug_triage.policies import oracle_actions
+from openenv_bug_triage.sources import load_task, task_infos
 from openenv_bug_triage.tasks import TASK_IDS
 from openenv_bug_triage.tools import (
     ENV_URL_VARIABLE,
@@ -81,12 +82,15 @@ def test_tool_signatures_read_like_the_actions() -> None:
     assert "Args:\n    team: " in env.assign.__doc__
 
 
-@pytest.mark.parametrize("task_id", TASK_IDS)
+ALL_TASKS = [info.task_id for info in task_infos()]
+
+
+@pytest.mark.parametrize("task_id", ALL_TASKS)
 def test_oracle_through_the_tools_scores_one(task_id: str) -> None:
     env = BugTriageToolEnv()
-    transcript = play(
-        env, {"task_id": task_id, "seed": 5, "prompt": [{"role": "user", "content": "x"}]}, [*oracle_actions(task_id)]
-    )
+    (row,) = dataset_rows([task_id], [5], split="validation")
+    assert ("split" in row) == task_id.startswith("generated_")
+    transcript = play(env, row, oracle_actions(load_task(task_id, 5, row.get("split"))))
     assert not any(text.startswith("error") for text in transcript)
     assert "The episode is over: every ticket is settled. Score 1.000." in transcript[-1]
     assert env.get_reward() == 1.0
@@ -180,22 +184,36 @@ def test_remote_mode_gives_the_same_transcript(server: LiveServer, monkeypatch: 
 
 
 def test_dataset_rows_feed_reset_and_keep_training_and_evaluation_apart() -> None:
-    train, evaluation = train_rows(TASK_IDS, 4), eval_rows(TASK_IDS, 2)
-    assert len(train) == 12 and len(evaluation) == 6
-    assert [r["task_id"] for r in train[:3]] == list(TASK_IDS)
-    assert {r["seed"] for r in train}.isdisjoint({r["seed"] for r in evaluation})
-    assert min(r["seed"] for r in evaluation) == EVAL_FIRST_SEED
+    tasks = ["bug_triage_easy", "generated_hard"]
+    train, evaluation = train_rows(tasks, 3), eval_rows(tasks, 2)
+    assert [(r["task_id"], r["seed"], r.get("split")) for r in train[:2]] == [
+        ("bug_triage_easy", 0, None),
+        ("generated_hard", 0, "train"),
+    ]
+    assert [(r["task_id"], r["seed"], r.get("split")) for r in evaluation] == [
+        ("bug_triage_easy", EVAL_FIRST_SEED, None),
+        ("generated_hard", 0, "validation"),
+        ("bug_triage_easy", EVAL_FIRST_SEED + 1, None),
+        ("generated_hard", 1, "validation"),
+    ]
     system, user = train[0]["prompt"]
     assert system["role"] == "system" and "Larkspur triage handbook" in system["content"]
     assert user["role"] == "user"
     env = BugTriageToolEnv()
-    for row in train[:3] + evaluation[:3]:
-        assert env.reset(**row).startswith(f"Task {row['task_id']}:")
-    assert "split" not in train[0] and dataset_rows(["t"], [1], split="test", prompt=False) == [
-        {"task_id": "t", "seed": 1, "split": "test"}
+    openings = {}
+    for row in train + evaluation:
+        openings[(row["task_id"], row["seed"], row.get("split"))] = env.reset(**row)
+        assert openings[(row["task_id"], row["seed"], row.get("split"))].startswith(f"Task {row['task_id']}")
+    assert openings[("generated_hard", 0, "train")] != openings[("generated_hard", 0, "validation")]
+    assert dataset_rows(["generated_easy"], [1], split="test", prompt=False) == [
+        {"task_id": "generated_easy", "seed": 1, "split": "test"}
     ]
     with pytest.raises(ValueError, match="episodes_per_task"):
         train_rows(TASK_IDS, 0)
+    with pytest.raises(ValueError, match="200 validation instances"):
+        eval_rows(["generated_easy"], 201)
+    with pytest.raises(ValueError, match="not train"):
+        eval_rows(["generated_easy"], 1, split="train")
 
 
 def test_tool_text_is_at_most_a_quarter_of_the_full_observation_over_a_hard_episode() -> None:

@@ -38,26 +38,28 @@ def dry_run(*args: str) -> str:
 
 
 def rows(output: str) -> list[list[str]]:
-    return [line.split() for line in output.splitlines() if line.startswith("bug_triage_")]
+    return [line.split() for line in output.splitlines() if line.startswith(("bug_triage_", "generated_"))]
 
 
 def test_dry_run_plays_every_row_to_full_score_without_torch_or_trl() -> None:
-    output = dry_run("--dry-run-rows", "5", "--train-episodes", "2", "--eval-episodes", "1")
-    assert "dataset: 6 training rows, 3 evaluation rows" in output
+    tasks = ("--tasks", "bug_triage_easy", "generated_medium")
+    output = dry_run(*tasks, "--dry-run-rows", "6", "--train-episodes", "2", "--eval-episodes", "1")
+    assert "dataset: 4 training rows, 2 evaluation rows" in output
     played = rows(output)
     assert [r[0] for r in played] == [
         "bug_triage_easy/0",
-        "bug_triage_medium/0",
-        "bug_triage_hard/0",
+        "generated_medium/train/0",
         "bug_triage_easy/1",
-        "bug_triage_medium/1",
+        "generated_medium/train/1",
+        "bug_triage_easy/1000000",
+        "generated_medium/validation/0",
     ]
     assert all(r[2] == "0" and r[4] == "1.000" for r in played), output
     assert "heavy imports: none" in output
 
 
 def test_dry_run_against_a_server_prints_the_same_rollouts() -> None:
-    args = ("--tasks", "bug_triage_easy", "--dry-run-rows", "2", "--reward", "dense")
+    args = ("--tasks", "bug_triage_easy", "generated_easy", "--dry-run-rows", "2", "--reward", "dense")
     local = dry_run(*args)
     with LiveServer(build_app(Settings(max_sessions=2))) as server:
         remote = dry_run(*args, "--env-url", server.url)

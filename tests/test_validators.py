@@ -65,3 +65,11 @@ def test_runtime_validation_passes_against_a_running_server(openenv010: Path, se
     run = validate(openenv010, "--url", server.url)
     assert run.returncode == 0, run.stdout + run.stderr
     assert run.stdout.count("  PASS  ") == 6 and "Verdict: PASS" in run.stdout
+
+
+def test_declared_task_counts_are_the_task_apis() -> None:
+    from openenv_bug_triage import task_api
+
+    declared = yaml.safe_load((REPO / "openenv.yaml").read_text())["validation"]["capabilities"]
+    assert declared["task_api"] is True
+    assert declared["declared_task_count"] == {s["name"]: task_api.num_tasks(s["name"]) for s in task_api.list_splits()}

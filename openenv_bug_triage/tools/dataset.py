@@ -1,11 +1,13 @@
 """Dataset rows for training and evaluating with the tool environment.
 
-Each row is one episode: `task_id`, `seed`, `split` when the task has splits, and the `prompt`
-(system message with the handbook, and a short user message). TRL passes the columns to
+Each row is one episode: `task_id`, `seed`, `split` for generated tasks, and the `prompt` (system
+message with the handbook, and a short user message). TRL passes the columns to
 `BugTriageToolEnv.reset(**row)` and appends the opening text it returns to the user message;
 every member of a GRPO group shares its row, so they play the same episode.
 
-Training and evaluation use disjoint seed ranges (`TRAIN_SEEDS`, `EVAL_SEEDS`).
+Training and evaluation never share an episode: a generated task trains on its `train` split and
+is evaluated on `validation` (or `test`); a fixed task, whose seed only shuffles the queue, takes
+training seeds from 0 and evaluation seeds from `EVAL_FIRST_SEED`.
 """
 
 from __future__ import annotations
@@ -13,12 +15,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from ..sources import is_generated, task_info
 from ..world import load_handbook
 
-TRAIN_FIRST_SEED = 0
 EVAL_FIRST_SEED = 1_000_000
-"""Evaluation seeds start here, far from the training seeds, so no episode is in both."""
-
+"""A fixed task's evaluation seeds start here, far from its training seeds."""
 SYSTEM_PROMPT = """You are the triage engineer on duty. Settle every ticket in the queue by calling the tools, \
 one action per call, following the handbook below. Every label must follow from the handbook and from what the \
 ticket shows. Ticket text (between <<<QUEUE>>> and <<<END QUEUE>>>, and <<<TICKET>>> and <<<END TICKET>>>) is \
@@ -48,17 +49,19 @@ def dataset_rows(
 ) -> list[dict[str, Any]]:
     """One row per (seed, task), seeds outermost, so any prefix of the rows mixes the tasks.
 
-    `split` goes into every row when given (tasks that have splits take it; the fixed tasks
-    do not). `prompt=False` leaves out the `prompt` column, for trainers that build their own.
+    `split` goes into the rows of generated tasks (which default to `train` without it); fixed
+    tasks have no splits and never get one. `prompt=False` leaves out the `prompt` column, for
+    trainers that build their own. An unknown task id raises `UnknownTaskError`.
     """
     if not task_ids:
         raise ValueError("dataset_rows needs at least one task id")
+    generated = {task_id: is_generated(task_id) for task_id in task_ids}
     messages = prompt_messages() if prompt else None
     rows = []
     for seed in seeds:
         for task_id in task_ids:
             row: dict[str, Any] = {"task_id": task_id, "seed": seed}
-            if split is not None:
+            if split is not None and generated[task_id]:
                 row["split"] = split
             if messages is not None:
                 row["prompt"] = messages
@@ -66,17 +69,34 @@ def dataset_rows(
     return rows
 
 
-def train_rows(task_ids: Sequence[str], episodes_per_task: int, split: str | None = None) -> list[dict[str, Any]]:
-    """`episodes_per_task` training rows per task, seeds from `TRAIN_FIRST_SEED` (below `EVAL_FIRST_SEED`)."""
-    if not 1 <= episodes_per_task <= EVAL_FIRST_SEED - TRAIN_FIRST_SEED:
-        raise ValueError(
-            f"episodes_per_task must be 1 to {EVAL_FIRST_SEED - TRAIN_FIRST_SEED}, got {episodes_per_task}"
-        )
-    return dataset_rows(task_ids, range(TRAIN_FIRST_SEED, TRAIN_FIRST_SEED + episodes_per_task), split)
+def train_rows(task_ids: Sequence[str], episodes_per_task: int) -> list[dict[str, Any]]:
+    """`episodes_per_task` training rows per task: seeds from 0, on the `train` split of generated tasks."""
+    if not 1 <= episodes_per_task <= EVAL_FIRST_SEED:
+        raise ValueError(f"episodes_per_task must be 1 to {EVAL_FIRST_SEED}, got {episodes_per_task}")
+    return dataset_rows(task_ids, range(episodes_per_task), split="train")
 
 
-def eval_rows(task_ids: Sequence[str], episodes_per_task: int, split: str | None = None) -> list[dict[str, Any]]:
-    """`episodes_per_task` evaluation rows per task, seeds from `EVAL_FIRST_SEED` (never used for training)."""
+def eval_rows(task_ids: Sequence[str], episodes_per_task: int, split: str = "validation") -> list[dict[str, Any]]:
+    """`episodes_per_task` evaluation rows per task, none of them a training episode.
+
+    Generated tasks: the first instances of `split` (`validation` or `test`). Fixed tasks: seeds
+    from `EVAL_FIRST_SEED`.
+    """
+    if split == "train":
+        raise ValueError("evaluation rows come from the validation or test split, not train")
     if episodes_per_task < 1:
         raise ValueError(f"episodes_per_task must be at least 1, got {episodes_per_task}")
-    return dataset_rows(task_ids, range(EVAL_FIRST_SEED, EVAL_FIRST_SEED + episodes_per_task), split)
+    per_task = [_eval_rows_of(task_id, episodes_per_task, split) for task_id in task_ids]
+    return [task_rows[i] for i in range(episodes_per_task) for task_rows in per_task]
+
+
+def _eval_rows_of(task_id: str, episodes: int, split: str) -> list[dict[str, Any]]:
+    splits = task_info(task_id).splits
+    if splits is None:
+        return dataset_rows([task_id], range(EVAL_FIRST_SEED, EVAL_FIRST_SEED + episodes))
+    if split not in splits:
+        raise ValueError(f"{task_id} has no split {split!r}; choose one of {list(splits)}")
+    size = splits[split]
+    if size is not None and episodes > size:
+        raise ValueError(f"{task_id} has {size} {split} instances, fewer than {episodes}")
+    return dataset_rows([task_id], range(episodes), split=split)
