@@ -178,9 +178,10 @@ def test_remote_mode_gives_the_same_transcript(server: LiveServer, monkeypatch: 
     assert play(remote, row, moves) == expected
     assert remote.get_reward() == local.get_reward()
     assert expected[2].startswith("error: classify: field `severity`") and expected[-1].startswith("error: The episode")
-    assert play(remote, {"task_id": "bug_triage_easy", "seed": 1}, []) == play(
-        local, {"task_id": "bug_triage_easy", "seed": 1}, []
-    )
+    generated = {"task_id": "generated_medium", "seed": 3, "split": "validation"}
+    moves = oracle_actions(load_task("generated_medium", 3, "validation"))
+    assert play(remote, generated, moves) == play(local, generated, moves)
+    assert remote.get_reward() == local.get_reward() == 1.0
 
 
 def test_dataset_rows_feed_reset_and_keep_training_and_evaluation_apart() -> None:
