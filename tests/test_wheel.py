@@ -47,6 +47,11 @@ def data_files() -> set[str]:
     return {p.relative_to(REPO / "data").as_posix() for p in (REPO / "data").rglob("*") if p.suffix in (".json", ".md")}
 
 
+def server_static_files() -> list[Path]:
+    """Every file under server/static/ (the web playground's assets), if that folder exists."""
+    return [p for p in (REPO / "server" / "static").rglob("*") if p.is_file()]
+
+
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     out = tmp_path_factory.mktemp("dist")
@@ -65,6 +70,8 @@ def test_the_wheel_carries_all_data_and_no_top_level_server(wheel: Path) -> None
     shipped = {n.removeprefix("openenv_bug_triage/data/") for n in names if n.startswith("openenv_bug_triage/data/")}
     assert data_files() and data_files() <= shipped
     assert "openenv_bug_triage/server/app.py" in names
+    static = {f"openenv_bug_triage/server/{p.relative_to(REPO / 'server').as_posix()}" for p in server_static_files()}
+    assert static <= set(names)  # the web playground's files, when there are any
     assert {n.split("/")[0] for n in names} == {"openenv_bug_triage", wheel.name.split("-py3")[0] + ".dist-info"}
     meta = zipfile.ZipFile(wheel).read(f"{wheel.name.split('-py3')[0]}.dist-info/METADATA").decode()
     core = [line for line in meta.splitlines() if line.startswith("Requires-Dist:") and "extra ==" not in line]
