@@ -25,6 +25,7 @@ from openenv_bug_triage.tools import (
     DenseRewardToolEnv,
     dataset_rows,
     eval_rows,
+    tool_method,
     train_rows,
 )
 from server.app import build_app
@@ -224,3 +225,27 @@ def test_tool_text_is_at_most_a_quarter_of_the_full_observation_over_a_hard_epis
     assert len(full.steps) == len(tools.steps) == 42
     assert tools.episode <= full.episode / 4
     assert max(tools.steps) < min(full.steps)  # even a step that shows a newly focused ticket
+
+
+def test_an_action_model_without_docs_cannot_become_a_tool() -> None:
+    from typing import Literal
+
+    from pydantic import BaseModel, Field
+
+    class Undocumented(BaseModel):
+        action_type: Literal["wave"] = "wave"
+        hand: str
+
+    class Documented(BaseModel):
+        """Wave at a ticket."""
+
+        action_type: Literal["wave"] = "wave"
+        hand: str = Field(description="Which hand.")
+
+    with pytest.raises(TypeError, match="hand has no description"):
+        tool_method(Undocumented)
+    wave = tool_method(Documented)
+    assert wave.__name__ == "wave" and "Args:\n    hand: Which hand." in wave.__doc__
+    Documented.__doc__ = None
+    with pytest.raises(TypeError, match="no docstring"):
+        tool_method(Documented)

@@ -63,7 +63,9 @@ def _parameters(model: type[BaseModel]) -> list[inspect.Parameter]:
 
 
 def _docstring(model: type[BaseModel], params: list[inspect.Parameter]) -> str:
-    summary = inspect.cleandoc(model.__doc__ or "").splitlines()[0]
+    if not model.__doc__:
+        raise TypeError(f"{model.__name__} has no docstring; a tool needs a description")
+    summary = inspect.cleandoc(model.__doc__).splitlines()[0]
     args = [f"    {p.name}: {model.model_fields[p.name].description}" for p in params]
     return "\n".join([summary, "", "Args:", *args, "", "Returns:", f"    {TOOL_RETURNS}"])
 
