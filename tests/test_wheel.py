@@ -6,12 +6,14 @@ import json
 import shutil
 import subprocess
 import sys
+import time
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
-from server_helpers import REPO, VENV_BIN
+from server_helpers import REPO, VENV_BIN, free_port
 
 pytestmark = pytest.mark.packaging
 
@@ -78,15 +80,21 @@ def test_the_wheel_carries_all_data_and_no_top_level_server(wheel: Path) -> None
     assert core == ["Requires-Dist: pydantic<3,>=2.11"]
 
 
-def test_the_wheel_plays_from_a_fresh_venv_outside_the_repo(wheel: Path, tmp_path: Path) -> None:
+def fresh_venv(tmp_path: Path, requirement: str) -> tuple[Path, Path]:
+    """A new venv with `requirement` installed (by uv), and an empty directory outside the repository."""
     uv = shutil.which("uv", path=str(VENV_BIN)) or shutil.which("uv")
     assert uv, "uv comes with requirements-dev.txt"
     venv = tmp_path / "venv"
     subprocess.run([uv, "venv", "-q", "-p", sys.executable, str(venv)], check=True)
-    python = str(venv / "bin" / "python")
-    subprocess.run([uv, "pip", "install", "-q", "--python", python, str(wheel)], check=True)
+    subprocess.run([uv, "pip", "install", "-q", "--python", str(venv / "bin" / "python"), requirement], check=True)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
+    return venv, elsewhere
+
+
+def test_the_wheel_plays_from_a_fresh_venv_outside_the_repo(wheel: Path, tmp_path: Path) -> None:
+    venv, elsewhere = fresh_venv(tmp_path, str(wheel))
+    python = str(venv / "bin" / "python")
     out = subprocess.run([python, "-c", PLAY], capture_output=True, text=True, cwd=elsewhere, timeout=120)
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout)
@@ -94,3 +102,27 @@ def test_the_wheel_plays_from_a_fresh_venv_outside_the_repo(wheel: Path, tmp_pat
     assert result["handbook"]
     assert result["data_dir"].startswith(str(venv)) and result["data_dir"].endswith("openenv_bug_triage/data")
     assert result["importable"] == []  # pydantic alone: no server stack, no top-level `server`
+
+
+def test_the_server_extra_serves_from_the_installed_package(wheel: Path, tmp_path: Path) -> None:
+    venv, elsewhere = fresh_venv(tmp_path, f"{wheel}[server]")
+    port = free_port()
+    env = {"PATH": f"{venv / 'bin'}:/usr/bin:/bin", "PORT": str(port), "HOST": "127.0.0.1"}
+    proc = subprocess.Popen([str(venv / "bin" / "server")], cwd=elsewhere, env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 300  # importing the server stack is slow on a loaded machine
+        while time.monotonic() < deadline:
+            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/health", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.5)
+        reset = httpx.post(f"http://127.0.0.1:{port}/reset", json={"task_id": "generated_hard", "seed": 3}, timeout=30)
+        assert reset.status_code == 200 and reset.json()["observation"]["task_id"] == "generated_hard"
+        step = httpx.post(f"http://127.0.0.1:{port}/step", json={"action": {"action_type": "next_ticket"}}, timeout=30)
+        assert step.status_code == 200 and set(step.json()["info"]) >= {"terminated", "truncated"}
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
