@@ -1,10 +1,13 @@
 """The Bug Triage OpenEnv server: `uvicorn server.app:app`, `python -m server.app`, or the `server` script.
 
-OpenEnv's `create_app` provides `/ws`, `/mcp`, `/health`, `/metadata`, the docs and (with
-`ENABLE_WEB_INTERFACE=true`) the `/web` playground; its stateless `/reset`, `/step`,
-`/state` and `/schema` are replaced by the session-aware routes in `server.routes`.
+OpenEnv's `create_fastapi_app` provides `/ws`, `/mcp`, `/health`, `/metadata` and the docs; its
+stateless `/reset`, `/step`, `/state` and `/schema` are replaced by the session-aware routes in
+`server.routes`. `/web` is always our own playground (`server.web`): openenv-core's generic one,
+which `ENABLE_WEB_INTERFACE=true` would turn on through `create_app`, shares one environment
+among all visitors, so that variable is ignored here.
 Port 7860 unless `PORT` says otherwise; `MAX_SESSIONS` and `SESSION_TTL_S` bound the sessions;
-`BUG_TRIAGE_TRAINER_TOKEN` lets trainers fetch full grades from `/grader`.
+`BUG_TRIAGE_TRAINER_TOKEN` lets trainers fetch full grades from `/grader`;
+`BUG_TRIAGE_TRAJECTORY_DIR` (default `artifacts/`) holds the trajectories `/web` can replay.
 """
 
 from __future__ import annotations
@@ -14,15 +17,16 @@ import os
 
 from fastapi import FastAPI
 from fastapi.routing import APIRoute
-from openenv.core.env_server.http_server import create_app
+from openenv.core.env_server.http_server import create_fastapi_app
 from openenv.core.env_server.types import ConcurrencyConfig
 
 from openenv_bug_triage.protocol import BugTriageAction, BugTriageObservation
 
-from .adapter import ENV_NAME, BugTriageEnvironment
+from .adapter import BugTriageEnvironment
 from .config import MAX_BODY_BYTES, Settings, port_from_env
 from .routes import build_router
 from .sessions import SessionStore
+from .web import build_web_router, trajectory_dir_from_env
 from .wire import BodyGuard, install_error_handlers
 
 REPLACED_ROUTES = frozenset({"/reset", "/step", "/state", "/schema"})
@@ -34,11 +38,10 @@ costs more CPU per step than the environment itself, for bandwidth a few KB per 
 def build_app(settings: Settings | None = None) -> FastAPI:
     """The FastAPI app with its own session store; `settings` default to the environment's."""
     settings = settings or Settings.from_env()
-    app = create_app(
+    app = create_fastapi_app(
         BugTriageEnvironment,
         BugTriageAction,
         BugTriageObservation,
-        env_name=ENV_NAME,
         concurrency_config=ConcurrencyConfig(
             max_concurrent_envs=settings.max_sessions, session_timeout=settings.session_ttl_s
         ),
@@ -47,6 +50,7 @@ def build_app(settings: Settings | None = None) -> FastAPI:
     app.router.routes[:] = [r for r in app.router.routes if not (isinstance(r, APIRoute) and r.path in REPLACED_ROUTES)]
     store = SessionStore(settings.max_sessions, settings.session_ttl_s)
     app.include_router(build_router(store, settings.trainer_token))
+    app.include_router(build_web_router(trajectory_dir_from_env()))
     install_error_handlers(app)
     app.add_middleware(BodyGuard, max_body_bytes=settings.max_body_bytes)
     app.state.sessions = store

@@ -8,6 +8,7 @@ artifact is still written).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import os
 import sys
@@ -25,6 +26,7 @@ from .http_env import HttpEnvClient
 from .llm import LLMAgent
 from .prompt import handbook_sha256, load_template
 from .runner import Agent, EventLog, PolicyAgent, Progress, TriageEnv, run_tasks
+from .trajectory import TrajectoryWriter
 
 EXIT_OK, EXIT_BELOW_MIN_SCORE, EXIT_USAGE, EXIT_STOPPED = 0, 1, 2, 3
 DEFAULT_OUTPUT = Path("artifacts/baseline_scores.json")
@@ -77,6 +79,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tasks", type=task_list, nargs="+", help="tasks to run, comma- or space-separated (default: all)")
     p.add_argument("--env-url", help="drive a running environment server at this URL instead of in-process")
     p.add_argument("--output", type=Path, default=DEFAULT_OUTPUT, help=f"artifact path (default: {DEFAULT_OUTPUT})")
+    p.add_argument(
+        "--trajectory",
+        type=Path,
+        metavar="PATH",
+        help="also write every step as JSON Lines to PATH, for the playground's replay (/web)",
+    )
     p.add_argument("--min-score", type=_bounded(float, 0.0, 1.0), help="exit 1 when the mean score is below this")
     p.add_argument(
         "--max-attempts", type=_bounded(int, 1, 5), default=2, help="model calls per step before falling back"
@@ -167,7 +175,11 @@ def main(
     token = environ.get("BUG_TRIAGE_TRAINER_TOKEN") or None  # the server's, for the full grade in the artifact
     env: TriageEnv = HttpEnvClient(args.env_url, trainer_token=token) if args.env_url else BugTriageEnv()
     info = _run_info(args)
-    run = run_tasks(env, agent, task_ids, args.seed, info.model, EventLog(out), Progress(err))
+    with contextlib.ExitStack() as stack:
+        trajectory = None
+        if args.trajectory is not None:
+            trajectory = stack.enter_context(TrajectoryWriter(args.trajectory, args.agent, info.model))
+        run = run_tasks(env, agent, task_ids, args.seed, info.model, EventLog(out), Progress(err), trajectory)
     if isinstance(agent, LLMAgent):  # record the temperature the endpoint actually accepted
         info = dataclasses.replace(info, temperature=agent.chat.temperature)
     artifact = build_artifact(run, info)
@@ -177,6 +189,8 @@ def main(
         err.write(f"stopped early: {run.error}\npartial results written to {args.output}\n")
         return EXIT_STOPPED
     err.write(f"wrote {args.output}\n")
+    if args.trajectory is not None:
+        err.write(f"wrote {args.trajectory} (replay it at /web)\n")
     mean = artifact["mean_score"]
     if args.min_score is not None and mean < args.min_score:
         err.write(f"mean score {mean:.3f} is below --min-score {args.min_score:.3f}\n")

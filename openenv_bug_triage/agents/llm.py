@@ -42,6 +42,7 @@ class LLMAgent:
         self.max_attempts = max_attempts
         self.counts = AgentCounts()
         self.history: list[HistoryEntry] = []
+        self.last_replies: list[str] = []  # the raw replies behind the latest action, every attempt in order
         self._pending: tuple[dict[str, Any], bool] | None = None
         self._calls_at_reset = (0, 0)
 
@@ -55,6 +56,7 @@ class LLMAgent:
     def act(self, obs: ObservationModel) -> dict[str, Any]:
         """The next action as a plain dict holding only schema fields."""
         self._remember(obs)
+        self.last_replies = []
         messages = build_messages(obs, self.history)
         try:
             chosen = self._ask(messages)
@@ -71,6 +73,7 @@ class LLMAgent:
         """A valid action within `max_attempts` calls, re-asking with each rejection; else None."""
         for attempt in range(1, self.max_attempts + 1):
             reply = self.chat.complete(messages)
+            self.last_replies.append(reply or "")
             try:
                 return action_payload(parse_reply(reply))
             except ActionParseError as exc:

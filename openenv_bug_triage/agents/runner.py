@@ -16,6 +16,7 @@ from ..models import GraderResult, ObservationModel, RewardModel
 from ..policies import Policy
 from .errors import ServiceError
 from .llm import AgentCounts
+from .trajectory import TrajectoryWriter
 
 ENV_NAME = "bug-triage-openenv"
 
@@ -36,9 +37,13 @@ class TriageEnv(Protocol):
 
 
 class Agent(Policy, Protocol):
-    """A policy that also reports per-episode counts (zero for the reference policies)."""
+    """A policy that also reports per-episode counts (zero for the reference policies).
+
+    `last_replies` holds the model's raw replies behind the latest action (empty for policies).
+    """
 
     counts: AgentCounts
+    last_replies: list[str]
 
 
 @dataclass
@@ -47,6 +52,7 @@ class PolicyAgent:
 
     policy: Policy
     counts: AgentCounts = field(default_factory=AgentCounts)
+    last_replies: list[str] = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -147,14 +153,27 @@ class Progress:
 
 
 def play_episode(
-    env: TriageEnv, agent: Agent, task_id: str, seed: int, model: str, events: EventLog, progress: Progress
+    env: TriageEnv,
+    agent: Agent,
+    task_id: str,
+    seed: int,
+    model: str,
+    events: EventLog,
+    progress: Progress,
+    trajectory: TrajectoryWriter | None = None,
 ) -> EpisodeOutcome:
-    """Play `task_id` to the end; a `ServiceError` ends it early with `error` set instead of raising."""
+    """Play `task_id` to the end; a `ServiceError` ends it early with `error` set instead of raising.
+
+    With `trajectory`, every step and the episode's end are also recorded there.
+    """
     started = time.monotonic()
     events.start(task_id, model)
+    if trajectory is not None:
+        trajectory.start(task_id, seed)
     rewards: list[float] = []
     invalid = 0
     grade: GraderResult | None = None
+    agent_grade: GraderResult | None = None
     error: str | None = None
     try:
         obs = env.reset(task_id=task_id, seed=seed)
@@ -162,13 +181,17 @@ def play_episode(
         progress.update(task_id, obs)
         done = False
         while not done:
+            seen = obs
             action = agent.act(obs)
             obs, reward, done, info = env.step(action)
             rewards.append(reward.value)
             invalid += not info["action_valid"]
             progress.clear()  # stdout and stderr may share the terminal
             events.step(len(rewards), action, reward.value, done, info.get("error"))
+            if trajectory is not None:
+                trajectory.step(len(rewards), seen, agent.last_replies, action, obs, reward, done, info)
             progress.update(task_id, obs)
+        agent_grade = GraderResult.model_validate(info["grader"])  # the copy the agent saw: no answer key
         grade = env.grade()  # the trainer-side grade: its mistakes name the expected labels
     except ServiceError as exc:
         error = str(exc)
@@ -176,6 +199,8 @@ def play_episode(
         progress.clear()
         success = grade is not None and grade.passed
         events.end(success, len(rewards), grade.score if grade else 0.0, rewards)
+        if trajectory is not None:
+            trajectory.end(len(rewards), sum(rewards), agent_grade, error)
     seconds = round(time.monotonic() - started, 3)
     return EpisodeOutcome(task_id, grade, len(rewards), rewards, invalid, replace(agent.counts), seconds, error)
 
@@ -201,11 +226,12 @@ def run_tasks(
     model: str,
     events: EventLog,
     progress: Progress,
+    trajectory: TrajectoryWriter | None = None,
 ) -> RunOutcome:
     """Play each task in order with the same seed; stop at the first episode a service failure cut short."""
     episodes: list[EpisodeOutcome] = []
     for task_id in task_ids:
-        outcome = play_episode(env, agent, task_id, seed, model, events, progress)
+        outcome = play_episode(env, agent, task_id, seed, model, events, progress, trajectory)
         episodes.append(outcome)
         if outcome.error is not None:
             return RunOutcome(episodes, outcome.error)

@@ -1,0 +1,51 @@
+// Entry point of the playground: load tasks and the action schema, then wire the views,
+// the tabs and the handbook dialog.
+import { api } from "./api.js";
+import { actionSpecs } from "./form.js";
+import { PlayView } from "./play.js";
+import { ReplayView } from "./replay.js";
+
+const $ = (id) => document.getElementById(id);
+
+function selectTab(name) {
+  for (const tab of ["play", "replay"]) {
+    const on = tab === name;
+    $("tab-" + tab).setAttribute("aria-selected", String(on));
+    $("view-" + tab).hidden = !on;
+  }
+  if (location.hash !== "#" + name) history.replaceState(null, "", "#" + name);
+}
+
+async function openHandbook() {
+  const dialog = $("handbook");
+  dialog.showModal();
+  if (dialog.dataset.loaded) return;
+  try {
+    $("handbook-text").textContent = await api.handbook();
+    dialog.dataset.loaded = "1";
+  } catch (err) {
+    $("handbook-text").textContent = "The handbook could not be loaded: " + err.message;
+  }
+}
+
+async function main() {
+  $("tab-play").addEventListener("click", () => selectTab("play"));
+  $("tab-replay").addEventListener("click", () => selectTab("replay"));
+  $("open-handbook").addEventListener("click", openHandbook);
+  $("close-handbook").addEventListener("click", () => $("handbook").close());
+  selectTab(location.hash === "#replay" ? "replay" : "play");
+  let tasks, schema;
+  try {
+    [{ tasks }, schema] = await Promise.all([api.tasks(), api.schema()]);
+  } catch (err) {
+    $("play-status").textContent = "The playground could not reach the environment server: " + err.message;
+    $("play-status").className = "status error";
+    return;
+  }
+  const play = new PlayView(tasks, actionSpecs(schema.action));
+  const replay = new ReplayView(tasks);
+  await Promise.all([play.restore(), replay.refreshServerFiles()]);
+  document.body.dataset.ready = "true";
+}
+
+main();

@@ -1,0 +1,123 @@
+// The action form, derived from GET /schema's action union: one option per action type and,
+// for the chosen type, exactly its fields. Value lists come from the observation.
+import { clear, el, humanize } from "./dom.js";
+
+const HELP = {
+  classify: "Set severity, priority and component of a bug to fix.",
+  assign: "Route the ticket to the team that owns its component.",
+  mark_duplicate: "Settle as a duplicate of the earliest report of the same defect.",
+  request_info: "Settle as awaiting information (no repro steps, no logs, feature unclear).",
+  defer: "Settle a feature request into the backlog.",
+  close: "Settle as closed with the reason the handbook gives.",
+  escalate_incident: "Page the incident commander (sev0/sev1 bugs in production only).",
+  next_ticket: "Move the focus to another ticket (costs a step).",
+};
+
+function resolve(schema, ref) {
+  return schema.$defs[ref.split("/").pop()];
+}
+
+// {action_type: {fields: [{name, required, kind, choices, description}]}} in the union's order.
+export function actionSpecs(schema) {
+  const specs = new Map();
+  for (const option of schema.oneOf) {
+    const def = resolve(schema, option.$ref);
+    const type = def.properties.action_type.const;
+    const required = new Set(def.required || []);
+    const fields = [];
+    for (const [name, prop] of Object.entries(def.properties)) {
+      if (name === "action_type") continue;
+      const plain = prop.anyOf ? prop.anyOf.find((p) => p.type !== "null") : prop;
+      fields.push({
+        name,
+        required: required.has(name),
+        kind: plain.type === "array" ? "list" : plain.enum ? "enum" : "text",
+        choices: plain.enum || null,
+        description: prop.description || "",
+      });
+    }
+    fields.sort((a, b) => (a.name === "ticket_id") - (b.name === "ticket_id"));
+    specs.set(type, fields);
+  }
+  return specs;
+}
+
+// Where a field's valid values come from, when the schema leaves it a free string.
+function observedChoices(name, obs) {
+  const ids = obs.queue.map((q) => q.ticket_id);
+  const focused = obs.current_ticket ? obs.current_ticket.ticket_id : null;
+  if (name === "component") return obs.available_components;
+  if (name === "team") return obs.available_teams;
+  if (name === "duplicate_of") return ids.filter((id) => id !== focused);
+  if (name === "ticket_id") return ids;
+  return null;
+}
+
+function control(field, obs, actionType) {
+  const id = "field-" + field.name;
+  const observed = observedChoices(field.name, obs);
+  const choices = field.choices || observed;
+  let input;
+  if (choices) {
+    input = el("select", { id, name: field.name, required: field.required });
+    if (!field.required) {
+      const blank = field.name === "ticket_id" ? (actionType === "next_ticket" ? "(next open ticket)" : "(focused ticket)") : "(none)";
+      input.append(el("option", { value: "", text: blank }));
+    } else {
+      input.append(el("option", { value: "", text: "choose…", disabled: true, selected: true }));
+    }
+    for (const choice of choices) input.append(el("option", { value: choice, text: choice }));
+  } else {
+    input = el("input", { id, name: field.name, type: "text", required: field.required, autocomplete: "off" });
+    if (field.kind === "list") input.placeholder = "comma-separated, e.g. repro, logs";
+  }
+  const hint = field.kind === "list" ? "comma-separated" : field.description;
+  const label = el("label", { for: id, text: humanize(field.name) + (field.required ? "" : " (optional)") });
+  const children = [label, input];
+  if (hint) {
+    const hintId = id + "-hint";
+    input.setAttribute("aria-describedby", hintId);
+    children.push(el("p", { id: hintId, className: "hint", text: hint }));
+  }
+  return el("div", { className: "field" }, children);
+}
+
+export class ActionForm {
+  constructor(form, specs) {
+    this.form = form;
+    this.specs = specs;
+    this.typeSelect = form.querySelector("#action-type");
+    this.help = form.querySelector("#action-help");
+    this.fields = form.querySelector("#action-fields");
+    this.obs = null;
+    clear(this.typeSelect);
+    for (const type of specs.keys()) this.typeSelect.append(el("option", { value: type, text: humanize(type) }));
+    this.typeSelect.addEventListener("change", () => this.render());
+  }
+
+  // Rebuild the fields for the chosen type with the value lists of `obs`.
+  update(obs) {
+    this.obs = obs;
+    this.render();
+  }
+
+  render() {
+    if (!this.obs) return;
+    const type = this.typeSelect.value;
+    this.help.textContent = HELP[type] || "";
+    clear(this.fields);
+    for (const field of this.specs.get(type)) this.fields.append(control(field, this.obs, type));
+  }
+
+  // The action as the API takes it: empty optional fields left out, lists split on commas.
+  action() {
+    const type = this.typeSelect.value;
+    const action = { action_type: type };
+    for (const field of this.specs.get(type)) {
+      const raw = this.form.elements[field.name].value.trim();
+      if (!raw) continue;
+      action[field.name] = field.kind === "list" ? raw.split(",").map((s) => s.trim()).filter(Boolean) : raw;
+    }
+    return action;
+  }
+}
