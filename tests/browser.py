@@ -6,6 +6,7 @@ When the browser is missing the tests skip, except under `CI=true`, where they f
 
 from __future__ import annotations
 
+import base64
 import os
 import shutil
 import tempfile
@@ -122,8 +123,14 @@ class Browser:
         rows = self.driver.find_elements(By.CSS_SELECTOR, "#queue tbody tr")
         return [row.get_attribute("data-ticket") or "" for row in rows]
 
-    def screenshot(self, path: Path) -> None:
-        """Save a PNG of the top of the page."""
+    def screenshot(self, path: Path, max_height: int = 1800) -> None:
+        """Save a PNG of the whole page from the top (at most `max_height` pixels tall), via the DevTools protocol."""
         path.parent.mkdir(parents=True, exist_ok=True)
-        self.driver.execute_script("window.scrollTo(0, 0)")
-        self.driver.save_screenshot(str(path))
+        width, height = self.driver.execute_script(
+            "return [document.documentElement.clientWidth, document.documentElement.scrollHeight]"
+        )
+        clip = {"x": 0, "y": 0, "width": width, "height": min(height, max_height), "scale": 1}
+        shot = self.driver.execute_cdp_cmd(
+            "Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True, "clip": clip}
+        )
+        path.write_bytes(base64.b64decode(shot["data"]))

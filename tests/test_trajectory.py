@@ -22,7 +22,10 @@ def run_cli(tmp_path: Path, name: str, *args: str) -> tuple[Path, dict]:
     """Run the baseline in-process; returns the trajectory path and the scores artifact."""
     trajectory, output = tmp_path / f"{name}.jsonl", tmp_path / f"{name}.json"
     code = main(
-        [*args, "--trajectory", str(trajectory), "--output", str(output)], environ={}, out=io.StringIO(), err=io.StringIO()
+        [*args, "--trajectory", str(trajectory), "--output", str(output)],
+        environ={},
+        out=io.StringIO(),
+        err=io.StringIO(),
     )
     assert code == 0
     return trajectory, json.loads(output.read_text())
@@ -80,7 +83,9 @@ def test_trajectory_keeps_the_agent_safe_grade(tmp_path: Path) -> None:
 def test_trajectory_over_http_is_the_same_as_in_process(tmp_path: Path) -> None:
     local, _ = run_cli(tmp_path, "local", "--agent", "heuristic", "--tasks", "easy,medium")
     with LiveServer(build_app()) as server:
-        remote, _ = run_cli(tmp_path, "remote", "--agent", "heuristic", "--tasks", "easy,medium", "--env-url", server.url)
+        remote, _ = run_cli(
+            tmp_path, "remote", "--agent", "heuristic", "--tasks", "easy,medium", "--env-url", server.url
+        )
     assert remote.read_bytes() == local.read_bytes()
 
 

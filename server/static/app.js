@@ -16,9 +16,14 @@ function selectTab(name) {
   if (location.hash !== "#" + name) history.replaceState(null, "", "#" + name);
 }
 
+// The handbook opens beside the game (not modal), so it can be read while triaging; Escape closes it.
 async function openHandbook() {
   const dialog = $("handbook");
-  dialog.showModal();
+  if (dialog.open) {
+    dialog.close();
+    return;
+  }
+  dialog.show();
   if (dialog.dataset.loaded) return;
   try {
     $("handbook-text").textContent = await api.handbook();
@@ -33,6 +38,9 @@ async function main() {
   $("tab-replay").addEventListener("click", () => selectTab("replay"));
   $("open-handbook").addEventListener("click", openHandbook);
   $("close-handbook").addEventListener("click", () => $("handbook").close());
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && $("handbook").open) $("handbook").close();
+  });
   selectTab(location.hash === "#replay" ? "replay" : "play");
   let tasks, schema;
   try {

@@ -13,6 +13,15 @@ const HELP = {
   next_ticket: "Move the focus to another ticket (costs a step).",
 };
 
+// Reminders of the handbook's rules, shown under the fields they govern.
+const FIELD_HELP = {
+  severity: "By impact in production; claimed urgency does not count; staging or development is at most sev2.",
+  priority: "Follows from severity and the customer's tier (the handbook's priority table).",
+  component: "The component whose behaviour is wrong; the reporter's candidates can be wrong.",
+  team: "The team that owns the ticket's component.",
+  duplicate_of: "The earliest report of the same defect.",
+};
+
 function resolve(schema, ref) {
   return schema.$defs[ref.split("/").pop()];
 }
@@ -71,7 +80,7 @@ function control(field, obs, actionType) {
     input = el("input", { id, name: field.name, type: "text", required: field.required, autocomplete: "off" });
     if (field.kind === "list") input.placeholder = "comma-separated, e.g. repro, logs";
   }
-  const hint = field.kind === "list" ? "comma-separated" : field.description;
+  const hint = FIELD_HELP[field.name] || (field.kind === "list" ? "comma-separated" : field.description);
   const label = el("label", { for: id, text: humanize(field.name) + (field.required ? "" : " (optional)") });
   const children = [label, input];
   if (hint) {

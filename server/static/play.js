@@ -209,7 +209,7 @@ export class PlayView {
   renderLast(s) {
     const last = s.last;
     $("last-message").textContent = last ? last.message : "No action yet.";
-    $("last-message").className = "message " + (last ? (last.valid ? "ok" : "error") : "");
+    $("last-message").className = "message " + (!last ? "" : !last.valid ? "error" : last.reward < 0 ? "warn" : "ok");
     $("last-reward").textContent = last ? signed(last.reward) : "–";
     fillNumbers($("last-components"), last ? Object.entries(last.components) : []);
   }
