@@ -47,9 +47,6 @@ from .sessions import (
 JSON_SCOPE_KEY = "bug_triage.json_body"
 """Where `BodyGuard` leaves the parsed body in the ASGI scope, so handlers do not parse twice."""
 
-_FORM_TYPES = ("multipart/", "application/x-www-form-urlencoded")
-_FORM_PATHS = "/web/"
-"""Only the web playground's own routes (Gradio file uploads) take form bodies; every other body is JSON."""
 _BIG_EXPONENT = re.compile(rb"[0-9][eE][+]?[0-9]{3}")
 
 
@@ -108,10 +105,10 @@ async def json_body(request: Request) -> Any:
 class BodyGuard:
     """ASGI middleware: bodies over the limit get 413; JSON bodies that are not strict JSON get 422.
 
-    Guards every route, the framework's included (`/mcp`, `/web/*`), so that no handler sees
-    input it could fail to encode, whatever content type it claims; only form bodies sent to
-    the web playground pass through unparsed. A WebSocket client hanging up is not logged as a
-    server error.
+    Guards every route, the framework's included (`/mcp`), so that no handler sees input it
+    could fail to encode, whatever content type it claims (no route takes form bodies: the
+    playground at `/web` reads files in the browser). A WebSocket client hanging up is not
+    logged as a server error.
     """
 
     def __init__(self, app: ASGIApp, max_body_bytes: int) -> None:
@@ -138,9 +135,7 @@ class BodyGuard:
         if not complete:
             await self._reject(scope, receive, send, self._too_large())
             return
-        content_type = headers.get(b"content-type", b"").decode("latin-1").lower()
-        is_form = content_type.startswith(_FORM_TYPES) and scope["path"].startswith(_FORM_PATHS)
-        if body.strip() and not is_form:
+        if body.strip():
             try:
                 scope[JSON_SCOPE_KEY] = parsed = parse_json(body)
             except ApiError as exc:

@@ -78,6 +78,11 @@ class Browser:
         self.driver.get(url)
         self.wait(lambda: self.driver.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
 
+    def reload(self) -> None:
+        """Reload the page (a new document: the tab's sessionStorage stays) and wait until it is ready."""
+        self.driver.refresh()
+        self.wait(lambda: self.driver.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
+
     def wait(self, condition: Callable[[], Any], timeout: float = WAIT_S) -> Any:
         """Wait until `condition()` is truthy; returns its value."""
         return WebDriverWait(self.driver, timeout).until(lambda _: condition())

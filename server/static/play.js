@@ -124,7 +124,7 @@ export class PlayView {
       };
       this.save();
       this.render();
-      this.status(`Episode started: ${taskId}, seed ${body.seed}. The focused ticket is on the right; pick an action.`, "ok");
+      this.status(`Episode started: ${taskId}, seed ${body.seed}. Read the focused ticket, then choose an action for it.`, "ok");
       $("action-type").focus();
     } catch (err) {
       this.status(`Could not start: ${err.message}`, "error");
@@ -166,6 +166,7 @@ export class PlayView {
     const obs = s.obs;
     $("episode").hidden = false;
     $("episode-id").textContent = s.episodeId;
+    $("episode-task").textContent = `${s.taskId}, seed ${s.seed}` + (s.split ? ` (${s.split} split)` : "");
     $("steps-used").textContent = obs.steps_used;
     $("steps-total").textContent = obs.steps_used + obs.steps_remaining;
     $("remaining").textContent = obs.remaining_count;
