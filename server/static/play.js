@@ -155,7 +155,11 @@ export class PlayView {
       this.status(reply.done ? "The episode is over: see the grade below." : "", reply.done ? "ok" : "");
       if (reply.done) $("grade").scrollIntoView({ block: "nearest" });
     } catch (err) {
-      this.status(`The action was not sent: ${err.message}`, "error");
+      const gone = err.status === 404 && err.type === "episode_not_found";
+      this.status(
+        gone ? "Your episode is gone (idle too long, or the server restarted): start a new one." : `The action was not sent: ${err.message}`,
+        "error",
+      );
     } finally {
       $("take-action").disabled = this.saved.done;
     }
