@@ -63,6 +63,7 @@ class Browser:
         for flag in CHROMIUM_FLAGS:
             options.add_argument(flag)
         options.add_argument(f"--user-data-dir={self.profile.name}")
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         self.driver: WebDriver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
         self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": ALERT_HOOK})
 
@@ -122,6 +123,10 @@ class Browser:
                 field.send_keys(text)
         self.by_id("take-action").click()
         self.wait(lambda: int(self.text("steps-used")) == steps + 1)
+
+    def console_errors(self) -> list[str]:
+        """Errors the page logged to the console since the last call (script errors, failed requests, CSP)."""
+        return [entry["message"] for entry in self.driver.get_log("browser") if entry["level"] == "SEVERE"]
 
     def queue_ids(self) -> list[str]:
         """Ticket ids of the queue table, in order."""

@@ -21,6 +21,7 @@ from selenium.webdriver.support.ui import Select
 from server_helpers import REPO, LiveServer, ServerProcess
 
 from openenv_bug_triage.agents.cli import main as baseline
+from openenv_bug_triage.models import ACTION_TYPES
 from openenv_bug_triage.policies import oracle_actions
 from server.app import build_app
 
@@ -71,6 +72,7 @@ def fresh(browser: Browser, server: LiveServer) -> Browser:
     browser.driver.get(f"{server.url}/health")
     browser.driver.execute_script("sessionStorage.clear()")
     browser.open(f"{server.url}/web/")
+    browser.console_errors()  # forget what earlier tests logged
     return browser
 
 
@@ -143,11 +145,13 @@ def test_an_easy_episode_clicked_through_with_the_oracle_scores_1(fresh: Browser
     points = fresh.driver.find_element(By.CSS_SELECTOR, "#play-chart polyline").get_attribute("points") or ""
     assert len(points.split()) == len(actions) + 1
     assert fresh.driver.execute_script("return window.__alerts") == []
+    assert fresh.console_errors() == []
 
 
 def test_keyboard_alone_can_take_an_action(fresh: Browser) -> None:
     fresh.start("bug_triage_easy", 42)
     kind = fresh.by_id("action-type")
+    assert [o.get_attribute("value") for o in Select(kind).options] == list(ACTION_TYPES)  # derived from /schema
     kind.send_keys("Defer")  # typing picks the option, as a keyboard user would
     fresh.wait(lambda: fresh.driver.find_elements(By.ID, "field-reason"))
     reason = fresh.by_id("field-reason")
