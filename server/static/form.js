@@ -75,7 +75,12 @@ function control(field, obs, actionType) {
     } else {
       input.append(el("option", { value: "", text: "choose…", disabled: true, selected: true }));
     }
-    for (const choice of choices) input.append(el("option", { value: choice, text: choice }));
+    const titles = new Map(obs.queue.map((q) => [q.ticket_id, q.title]));
+    const isTicket = field.name === "ticket_id" || field.name === "duplicate_of";
+    for (const choice of choices) {
+      const text = isTicket && titles.has(choice) ? `${choice}: ${titles.get(choice)}` : choice;
+      input.append(el("option", { value: choice, text }));
+    }
   } else {
     input = el("input", { id, name: field.name, type: "text", required: field.required, autocomplete: "off" });
     if (field.kind === "list") input.placeholder = "comma-separated, e.g. repro, logs";
