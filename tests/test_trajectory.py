@@ -115,3 +115,13 @@ def test_read_trajectory_names_the_bad_line(tmp_path: Path) -> None:
     lines = text[: len(text) // 2].count("\n") + 1
     with pytest.raises(ValueError, match=f"line {lines}: not a trajectory record"):
         read_trajectory(cut)
+
+
+def test_an_unwritable_trajectory_path_is_a_usage_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    err = io.StringIO()
+    argv = ["--agent", "heuristic", "--trajectory", str(blocker / "t.jsonl"), "--output", str(tmp_path / "s.json")]
+    assert main(argv, environ={}, out=io.StringIO(), err=err) == 2
+    assert f"error: cannot write the trajectory {blocker / 't.jsonl'}" in err.getvalue()
+    assert not (tmp_path / "s.json").exists()

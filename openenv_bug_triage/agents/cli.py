@@ -175,10 +175,12 @@ def main(
     token = environ.get("BUG_TRIAGE_TRAINER_TOKEN") or None  # the server's, for the full grade in the artifact
     env: TriageEnv = HttpEnvClient(args.env_url, trainer_token=token) if args.env_url else BugTriageEnv()
     info = _run_info(args)
-    with contextlib.ExitStack() as stack:
-        trajectory = None
-        if args.trajectory is not None:
-            trajectory = stack.enter_context(TrajectoryWriter(args.trajectory, args.agent, info.model))
+    try:
+        trajectory = TrajectoryWriter(args.trajectory, args.agent, info.model) if args.trajectory else None
+    except OSError as exc:
+        err.write(f"error: cannot write the trajectory {args.trajectory}: {exc.strerror or exc}\n")
+        return EXIT_USAGE
+    with trajectory or contextlib.nullcontext():
         run = run_tasks(env, agent, task_ids, args.seed, info.model, EventLog(out), Progress(err), trajectory)
     if isinstance(agent, LLMAgent):  # record the temperature the endpoint actually accepted
         info = dataclasses.replace(info, temperature=agent.chat.temperature)
