@@ -189,7 +189,9 @@ def hostile_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerP
         yield proc
 
 
-def test_ticket_markup_shows_as_text_and_runs_nothing(browser: Browser, hostile_server: ServerProcess) -> None:
+def test_ticket_markup_shows_as_text_and_runs_nothing(
+    browser: Browser, hostile_server: ServerProcess, runs: tuple[Path, dict], tmp_path: Path
+) -> None:
     hostile_id = hostile_server.hostile_id  # type: ignore[attr-defined]
     browser.open(f"{hostile_server.url}/web/")
     browser.driver.execute_script("sessionStorage.clear()")
@@ -201,6 +203,20 @@ def test_ticket_markup_shows_as_text_and_runs_nothing(browser: Browser, hostile_
     description = browser.driver.find_element(By.CSS_SELECTOR, "#ticket dd[data-field=description]").text
     assert description.startswith(HOSTILE_SCRIPT)
     driver = browser.driver
+    assert driver.find_elements(By.CSS_SELECTOR, "main img, main b, main script") == []
+    assert driver.execute_script("return window.__pwned") is None
+    assert driver.execute_script("return window.__alerts") == []
+
+    records = [json.loads(line) for line in (runs[0] / "heuristic.jsonl").read_text().splitlines()]
+    records[0]["seen"]["ticket_title"] = HOSTILE_TITLE  # a replayed trajectory is text too
+    records[0]["message"] = HOSTILE_SCRIPT
+    hostile_run = tmp_path / "hostile.jsonl"
+    hostile_run.write_text("".join(json.dumps(r) + "\n" for r in records))
+    browser.by_id("tab-replay").click()
+    browser.by_id("replay-file-a").send_keys(str(hostile_run))
+    browser.wait(lambda: "Loaded hostile.jsonl" in slot_text(browser, "a", "replay-status"))
+    step = driver.find_element(By.CSS_SELECTOR, "#replay-a .replay-step").text
+    assert HOSTILE_TITLE in step and HOSTILE_SCRIPT in step
     assert driver.find_elements(By.CSS_SELECTOR, "main img, main b, main script") == []
     assert driver.execute_script("return window.__pwned") is None
     assert driver.execute_script("return window.__alerts") == []
