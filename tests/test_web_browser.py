@@ -24,6 +24,7 @@ from openenv_bug_triage.agents.cli import main as baseline
 from openenv_bug_triage.models import ACTION_TYPES
 from openenv_bug_triage.policies import oracle_actions
 from server.app import build_app
+from server.config import Settings
 
 SCREENSHOTS = Path(os.environ.get("SCREENSHOT_DIR") or REPO / "docs" / "images")
 """Where the run writes the README's screenshots (`SCREENSHOT_DIR` overrides)."""
@@ -110,6 +111,24 @@ def test_two_browsers_play_two_episodes_at_once(fresh: Browser, server: LiveServ
         assert api_state(server, first)["step_count"] == 2 and api_state(server, second)["step_count"] == 1
     finally:
         other.close()
+
+
+def test_a_lost_episode_is_reported_on_reload(browser: Browser) -> None:
+    with LiveServer(build_app(Settings(max_sessions=1))) as small, httpx.Client(base_url=small.url, timeout=10) as http:
+        browser.open(f"{small.url}/web/")
+        browser.driver.execute_script("sessionStorage.clear()")
+        episode_id = browser.start("bug_triage_easy", 42)
+        done = False
+        while not done:  # finish it over the API, so its slot may be reused
+            done = http.post("/step", json={"action": {"action_type": "next_ticket"}, "episode_id": episode_id}).json()[
+                "done"
+            ]
+        assert http.post("/reset", json={"task_id": "bug_triage_easy"}).status_code == 200  # takes the only slot
+        browser.reload()
+        assert "Your previous episode is gone" in browser.text("play-status")
+        assert browser.by_id("episode").get_attribute("hidden") is not None
+        browser.by_id("start").click()  # and the only slot is busy: the page says so
+        browser.wait(lambda: "Could not start: all 1 sessions hold unfinished episodes" in browser.text("play-status"))
 
 
 def test_handbook_is_one_click_away(fresh: Browser) -> None:
