@@ -2,6 +2,7 @@
 // the tabs and the handbook dialog.
 import { api } from "./api.js";
 import { actionSpecs } from "./form.js";
+import { renderMarkdown } from "./markdown.js";
 import { PlayView } from "./play.js";
 import { ReplayView } from "./replay.js";
 
@@ -24,9 +25,10 @@ async function openHandbook() {
     return;
   }
   dialog.show();
+  document.body.classList.add("handbook-open");
   if (dialog.dataset.loaded) return;
   try {
-    $("handbook-text").textContent = await api.handbook();
+    renderMarkdown($("handbook-text"), await api.handbook());
     dialog.dataset.loaded = "1";
   } catch (err) {
     $("handbook-text").textContent = "The handbook could not be loaded: " + err.message;
@@ -38,6 +40,7 @@ async function main() {
   $("tab-replay").addEventListener("click", () => selectTab("replay"));
   $("open-handbook").addEventListener("click", openHandbook);
   $("close-handbook").addEventListener("click", () => $("handbook").close());
+  $("handbook").addEventListener("close", () => document.body.classList.remove("handbook-open"));
   document.addEventListener("keydown", (e) => {
     if (e.key === "Escape" && $("handbook").open) $("handbook").close();
   });
