@@ -132,12 +132,14 @@ def test_a_lost_episode_is_reported_on_reload(browser: Browser) -> None:
 
 
 def test_handbook_is_one_click_away(fresh: Browser) -> None:
+    fresh.start("bug_triage_easy", 42)
     fresh.by_id("open-handbook").click()
     fresh.wait(lambda: "Larkspur" in fresh.text("handbook-text"))
     assert fresh.by_id("handbook").get_attribute("open") is not None
     tables = fresh.driver.find_elements(By.CSS_SELECTOR, "#handbook-text table")  # read as Markdown, not raw text
     assert len(tables) >= 2 and "owning team" in tables[0].text
-    assert fresh.by_id("action-form").is_displayed()  # beside the game, not over it
+    form, panel = fresh.by_id("action-form").rect, fresh.by_id("handbook").rect
+    assert form["x"] + form["width"] <= panel["x"]  # beside the game, not over it
     fresh.by_id("close-handbook").click()
     assert fresh.by_id("handbook").get_attribute("open") is None
 
