@@ -183,6 +183,15 @@ def test_keyboard_alone_can_take_an_action(fresh: Browser) -> None:
     reason.send_keys("feature request", Keys.ENTER)
     fresh.wait(lambda: fresh.text("steps-used") == "1")
     assert fresh.text("last-message").startswith("defer applied to")
+    target = fresh.queue_ids()[-1]  # a queue entry's id prepares the move; Enter takes it
+    fresh.driver.find_element(By.CSS_SELECTOR, f"#queue tr[data-ticket='{target}'] button").send_keys(Keys.ENTER)
+    assert (
+        kind.get_attribute("value") == "next_ticket" and fresh.by_id("field-ticket_id").get_attribute("value") == target
+    )
+    assert fresh.text("steps-used") == "1"  # nothing sent yet
+    fresh.driver.switch_to.active_element.send_keys(Keys.ENTER)
+    fresh.wait(lambda: fresh.text("steps-used") == "2")
+    assert fresh.driver.find_element(By.CSS_SELECTOR, "#ticket dd[data-field=ticket_id]").text == target
 
 
 def test_the_playground_works_under_a_path_prefix(browser: Browser) -> None:

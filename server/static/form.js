@@ -123,6 +123,16 @@ export class ActionForm {
     for (const field of this.specs.get(type)) this.fields.append(control(field, this.obs, type));
   }
 
+  // Choose an action type and preset some of its fields (values that are not offered are left alone).
+  prepare(type, values) {
+    this.typeSelect.value = type;
+    this.render();
+    for (const [name, value] of Object.entries(values)) {
+      const input = this.form.elements[name];
+      if (input) input.value = value;
+    }
+  }
+
   // The action as the API takes it: empty optional fields left out, lists split on commas.
   action() {
     const type = this.typeSelect.value;

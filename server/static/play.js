@@ -198,8 +198,11 @@ export class PlayView {
     const body = clear($("queue").tBodies[0]);
     const focused = obs.current_ticket ? obs.current_ticket.ticket_id : null;
     for (const q of obs.queue) {
+      const idCell = q.ticket_id === focused || this.saved.done
+        ? el("td", { text: q.ticket_id })
+        : el("td", {}, [this.openButton(q.ticket_id)]);
       const row = el("tr", { className: q.ticket_id === focused ? "focused" : "", "data-ticket": q.ticket_id }, [
-        el("td", { text: q.ticket_id }),
+        idCell,
         el("td", { text: q.title }),
         el("td", { text: q.customer_tier }),
         el("td", {}, [el("span", { className: "status-" + q.status, text: q.status })]),
@@ -209,6 +212,18 @@ export class PlayView {
       if (q.ticket_id === focused) row.setAttribute("aria-current", "true");
       body.append(row);
     }
+  }
+
+  // A queue entry's id as a button that prepares "next ticket" to it: moving the focus costs a step, so it is not taken yet.
+  openButton(ticketId) {
+    const button = el("button", { type: "button", className: "link", title: `Prepare to move the focus to ${ticketId}` });
+    button.textContent = ticketId;
+    button.addEventListener("click", () => {
+      this.form.prepare("next_ticket", { ticket_id: ticketId });
+      this.status(`Press Take action to open ${ticketId} (moving the focus costs one step).`, "");
+      $("take-action").focus();
+    });
+    return button;
   }
 
   renderLast(s) {
