@@ -80,12 +80,11 @@ def test_trajectory_keeps_the_agent_safe_grade(tmp_path: Path) -> None:
     assert artifact["tasks"]["bug_triage_easy"]["mistakes"] != end.grade.mistakes  # the artifact's name true labels
 
 
-def test_trajectory_over_http_is_the_same_as_in_process(tmp_path: Path) -> None:
-    local, _ = run_cli(tmp_path, "local", "--agent", "heuristic", "--tasks", "easy,medium")
+@pytest.mark.parametrize("agent", ["heuristic", "random"])
+def test_trajectory_over_http_is_the_same_as_in_process(tmp_path: Path, agent: str) -> None:
+    local, _ = run_cli(tmp_path, "local", "--agent", agent, "--tasks", "easy,medium")
     with LiveServer(build_app()) as server:
-        remote, _ = run_cli(
-            tmp_path, "remote", "--agent", "heuristic", "--tasks", "easy,medium", "--env-url", server.url
-        )
+        remote, _ = run_cli(tmp_path, "remote", "--agent", agent, "--tasks", "easy,medium", "--env-url", server.url)
     assert remote.read_bytes() == local.read_bytes()
 
 
