@@ -303,6 +303,14 @@ def test_a_recorded_run_replays_step_by_step(fresh: Browser, runs: tuple[Path, d
     assert slot_text(fresh, "a", "replay-position") == f"step 1 of {hard}"
 
 
+def test_a_link_opens_two_runs_side_by_side(fresh: Browser, server: LiveServer) -> None:
+    fresh.driver.get(f"{server.url}/web/#replay?a=heuristic.jsonl&b=random.jsonl")
+    fresh.reload()
+    fresh.wait(lambda: "Same task and seed as run A" in slot_text(fresh, "b", "replay-status"))
+    assert fresh.by_id("view-replay").is_displayed() and not fresh.by_id("view-play").is_displayed()
+    assert "Loaded heuristic.jsonl" in slot_text(fresh, "a", "replay-status")
+
+
 def test_bad_trajectory_files_get_a_clear_message(
     fresh: Browser, server: LiveServer, runs: tuple[Path, dict], tmp_path: Path
 ) -> None:

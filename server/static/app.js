@@ -14,7 +14,7 @@ function selectTab(name) {
     $("tab-" + tab).setAttribute("aria-selected", String(on));
     $("view-" + tab).hidden = !on;
   }
-  if (location.hash !== "#" + name) history.replaceState(null, "", "#" + name);
+  if (!location.hash.startsWith("#" + name)) history.replaceState(null, "", "#" + name);
 }
 
 // The handbook opens beside the game (not modal), so it can be read while triaging; Escape closes it.
@@ -44,7 +44,7 @@ async function main() {
   document.addEventListener("keydown", (e) => {
     if (e.key === "Escape" && $("handbook").open) $("handbook").close();
   });
-  selectTab(location.hash === "#replay" ? "replay" : "play");
+  selectTab(location.hash.startsWith("#replay") ? "replay" : "play");
   let tasks, schema;
   try {
     [{ tasks }, schema] = await Promise.all([api.tasks(), api.schema()]);
@@ -56,6 +56,10 @@ async function main() {
   const play = new PlayView(tasks, actionSpecs(schema.action));
   const replay = new ReplayView(tasks);
   await Promise.all([play.restore(), replay.refreshServerFiles()]);
+  // #replay?a=FILE&b=FILE opens trajectories from the server's folder: a link can show a comparison.
+  const query = new URLSearchParams(location.hash.split("?")[1] || "");
+  if (query.get("a")) await replay.a.fromServer(query.get("a"));
+  if (query.get("b")) await replay.b.fromServer(query.get("b"));
   document.body.dataset.ready = "true";
 }
 
