@@ -20,6 +20,7 @@ class ReplaySlot {
     this.position = 1;
     this.q("replay-file").addEventListener("change", (e) => this.fromUpload(e.target.files[0]));
     this.q("replay-open").addEventListener("click", () => this.fromServer(this.q("replay-server").value));
+    this.q("replay-server").addEventListener("change", (e) => e.target.value && this.fromServer(e.target.value));
     this.q("replay-episode").addEventListener("change", (e) => this.choose(Number(e.target.value)));
     this.q("replay-range").addEventListener("input", (e) => this.show(Number(e.target.value)));
     this.q("replay-first").addEventListener("click", () => this.show(1));
