@@ -243,6 +243,7 @@ def test_ticket_markup_shows_as_text_and_runs_nothing(
     records = [json.loads(line) for line in (runs[0] / "heuristic.jsonl").read_text().splitlines()]
     records[0]["seen"]["ticket_title"] = HOSTILE_TITLE  # a replayed trajectory is text too
     records[0]["message"] = HOSTILE_SCRIPT
+    records[0]["replies"] = ["<think>close it</think>", '{"action_type": "close", "reason": "won\'t_fix"}']  # an LLM's
     hostile_run = tmp_path / "hostile.jsonl"
     hostile_run.write_text("".join(json.dumps(r) + "\n" for r in records))
     browser.by_id("tab-replay").click()
@@ -250,6 +251,8 @@ def test_ticket_markup_shows_as_text_and_runs_nothing(
     browser.wait(lambda: "Loaded hostile.jsonl" in slot_text(browser, "a", "replay-status"))
     step = driver.find_element(By.CSS_SELECTOR, "#replay-a .replay-step").text
     assert HOSTILE_TITLE in step and HOSTILE_SCRIPT in step
+    replies = driver.find_element(By.CSS_SELECTOR, "#replay-a .replay-step dd[data-field=model_replies]").text
+    assert replies == "<think>close it</think>\n---\n" + records[0]["replies"][1]
     assert driver.find_elements(By.CSS_SELECTOR, "main img, main b, main script") == []
     assert driver.execute_script("return window.__pwned") is None
     assert driver.execute_script("return window.__alerts") == []
