@@ -128,7 +128,9 @@ def test_a_lost_episode_is_reported_on_reload(browser: Browser) -> None:
         assert "Your previous episode is gone" in browser.text("play-status")
         assert browser.by_id("episode").get_attribute("hidden") is not None
         browser.by_id("start").click()  # and the only slot is busy: the page says so
-        browser.wait(lambda: "Could not start: all 1 sessions hold unfinished episodes" in browser.text("play-status"))
+        browser.wait(
+            lambda: "Could not start: all 1 session slots (MAX_SESSIONS) hold unfinished" in browser.text("play-status")
+        )
 
 
 def test_handbook_is_one_click_away(fresh: Browser) -> None:
