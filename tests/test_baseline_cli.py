@@ -171,3 +171,13 @@ def test_model_name_comes_from_model_name_and_an_empty_key_is_missing() -> None:
     assert chat_settings(args, {"MODEL_NAME": "env-model", "OPENAI_API_KEY": "k"}).model == "env-model"
     with pytest.raises(SetupError, match="OPENAI_API_KEY"):
         chat_settings(args, {"MODEL_NAME": "m", "OPENAI_API_KEY": ""})
+
+
+def test_generated_tasks_run_on_the_split_the_seed_names(tmp_path: Path) -> None:
+    output = tmp_path / "s.json"
+    args = ["--agent", "heuristic", "--tasks", "generated_hard", "--split", "test", "--seed", "5"]
+    code = main([*args, "--output", str(output)], {}, io.StringIO(), io.StringIO())
+    assert code == 0
+    score = json.loads(output.read_text())["tasks"]["generated_hard"]["score"]
+    assert score == run_episode(HeuristicPolicy(), "generated_hard", 5, "test").grade.score
+    assert score != run_episode(HeuristicPolicy(), "generated_hard", 5, "train").grade.score

@@ -19,6 +19,7 @@ from typing import TextIO
 from .. import __version__
 from ..env import DEFAULT_SEED, MAX_SEED, BugTriageEnv
 from ..policies import HeuristicPolicy, RandomPolicy
+from ..sources import task_infos
 from ..tasks import TASK_IDS
 from .artifact import RunInfo, build_artifact, format_table, write_artifact
 from .chat import ChatClient, ChatSettings
@@ -51,12 +52,13 @@ def _bounded(kind: Callable[[str], float], low: float, high: float) -> Callable[
 
 
 def task_list(text: str) -> list[str]:
-    """Task ids from `easy,bug_triage_medium` style text (short names allowed)."""
+    """Task ids from `easy,bug_triage_medium,generated_hard` style text (short names for fixed tasks)."""
+    known = [info.task_id for info in task_infos()]
     ids = []
     for name in filter(None, (part.strip() for part in text.split(","))):
-        task_id = name if name in TASK_IDS else f"bug_triage_{name}"
-        if task_id not in TASK_IDS:
-            raise argparse.ArgumentTypeError(f"unknown task {name!r}; choose from {', '.join(TASK_IDS)}")
+        task_id = name if name in known else f"bug_triage_{name}"
+        if task_id not in known:
+            raise argparse.ArgumentTypeError(f"unknown task {name!r}; choose from {', '.join(known)}")
         ids.append(task_id)
     return ids
 
@@ -77,6 +79,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--agent", choices=AGENTS, default="llm", help="who acts (default: llm)")
     p.add_argument("--tasks", type=task_list, nargs="+", help="tasks to run, comma- or space-separated (default: all)")
+    p.add_argument(
+        "--split",
+        choices=["train", "validation", "test"],
+        default="test",
+        help="generated tasks: the split whose instance --seed names (default: test)",
+    )
     p.add_argument("--env-url", help="drive a running environment server at this URL instead of in-process")
     p.add_argument("--output", type=Path, default=DEFAULT_OUTPUT, help=f"artifact path (default: {DEFAULT_OUTPUT})")
     p.add_argument(
@@ -181,7 +189,9 @@ def main(
         err.write(f"error: cannot write the trajectory {args.trajectory}: {exc.strerror or exc}\n")
         return EXIT_USAGE
     with trajectory or contextlib.nullcontext():
-        run = run_tasks(env, agent, task_ids, args.seed, info.model, EventLog(out), Progress(err), trajectory)
+        run = run_tasks(
+            env, agent, task_ids, args.seed, info.model, EventLog(out), Progress(err), trajectory, args.split
+        )
     if isinstance(agent, LLMAgent):  # record the temperature the endpoint actually accepted
         info = dataclasses.replace(info, temperature=agent.chat.temperature)
     artifact = build_artifact(run, info)

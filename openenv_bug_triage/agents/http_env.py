@@ -44,10 +44,16 @@ class HttpEnvClient:
         self._grader_headers = {"Authorization": f"Bearer {trainer_token}"} if trainer_token else {}
 
     def reset(
-        self, task_id: str | None = None, seed: int | None = None, episode_id: str | None = None
+        self,
+        task_id: str | None = None,
+        seed: int | None = None,
+        episode_id: str | None = None,
+        split: str | None = None,
     ) -> ObservationModel:
         """Start an episode on the server; later calls act on the episode id it returns."""
         body: dict[str, Any] = {"task_id": task_id, "seed": seed}
+        if split is not None:
+            body["split"] = split
         if episode_id is not None:
             body["episode_id"] = episode_id
         data = self._call("POST", "/reset", json=body)

@@ -14,6 +14,7 @@ from typing import Any, Protocol, TextIO
 
 from ..models import GraderResult, ObservationModel, RewardModel
 from ..policies import Policy
+from ..sources import is_generated
 from .errors import ServiceError
 from .llm import AgentCounts
 from .trajectory import TrajectoryWriter
@@ -25,9 +26,13 @@ class TriageEnv(Protocol):
     """What the loop needs of an environment: `BugTriageEnv` and `HttpEnvClient` both fit."""
 
     def reset(
-        self, task_id: str | None = None, seed: int | None = None, episode_id: str | None = None
+        self,
+        task_id: str | None = None,
+        seed: int | None = None,
+        episode_id: str | None = None,
+        split: str | None = None,
     ) -> ObservationModel:
-        """Start an episode."""
+        """Start an episode (`split` only for generated tasks)."""
 
     def step(self, action: dict[str, Any]) -> tuple[ObservationModel, RewardModel, bool, dict[str, Any]]:
         """Take one action."""
@@ -161,8 +166,11 @@ def play_episode(
     events: EventLog,
     progress: Progress,
     trajectory: TrajectoryWriter | None = None,
+    split: str | None = None,
 ) -> EpisodeOutcome:
     """Play `task_id` to the end; a `ServiceError` ends it early with `error` set instead of raising.
+
+    For a generated task `split` (default train) and `seed` name the instance; fixed tasks ignore `split`.
 
     With `trajectory`, every step and the episode's end are also recorded there.
     """
@@ -176,7 +184,7 @@ def play_episode(
     agent_grade: GraderResult | None = None
     error: str | None = None
     try:
-        obs = env.reset(task_id=task_id, seed=seed)
+        obs = env.reset(task_id=task_id, seed=seed, split=split if is_generated(task_id) else None)
         agent.reset(task_id, seed)
         progress.update(task_id, obs)
         done = False
@@ -227,11 +235,13 @@ def run_tasks(
     events: EventLog,
     progress: Progress,
     trajectory: TrajectoryWriter | None = None,
+    split: str | None = None,
 ) -> RunOutcome:
-    """Play each task in order with the same seed; stop at the first episode a service failure cut short."""
+    """Play each task in order with the same seed (and `split`, for generated tasks); stop at the first
+    episode a service failure cut short."""
     episodes: list[EpisodeOutcome] = []
     for task_id in task_ids:
-        outcome = play_episode(env, agent, task_id, seed, model, events, progress, trajectory)
+        outcome = play_episode(env, agent, task_id, seed, model, events, progress, trajectory, split)
         episodes.append(outcome)
         if outcome.error is not None:
             return RunOutcome(episodes, outcome.error)
