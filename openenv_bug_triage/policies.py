@@ -14,7 +14,16 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from .env import BugTriageEnv
-from .models import CLOSE_REASONS, PRIORITIES, SEVERITIES, GraderResult, ObservationModel, Severity, Ticket
+from .models import (
+    CLOSE_DISPOSITION,
+    CLOSE_REASONS,
+    PRIORITIES,
+    SEVERITIES,
+    GraderResult,
+    ObservationModel,
+    Severity,
+    Ticket,
+)
 from .sources import load_task
 from .tasks import Task, urgency_order
 from .world import load_world
@@ -79,6 +88,9 @@ class RandomPolicy:
 
 
 # --------------------------------------------------------------------------- heuristic
+
+CLOSE_REASON_OF: dict[str, str] = {disposition: reason for reason, disposition in CLOSE_DISPOSITION.items()}
+"""The `close` reason that settles a ticket of each close disposition."""
 
 _CLOSE_PATTERNS: list[tuple[str, str]] = [
     ("won't_fix", r"internet explorer|\bie ?11\b|api v1\b|/v1/|android [4-9]\b(?!\.\d)|ios 1[0-5]\b(?!\.\d)"),
@@ -165,7 +177,6 @@ def heuristic_plan(t: Ticket, titles: Mapping[str, str] | None = None) -> list[d
     `titles` (ticket id to title, from the queue) lets it check a suggested duplicate: it links
     one only when both titles name the same component.
     """
-    world = load_world()
     text = _text(t)
     tid = t.ticket_id
     own = mentioned_components(t.title)
@@ -182,14 +193,38 @@ def heuristic_plan(t: Ticket, titles: Mapping[str, str] | None = None) -> list[d
         and not t.logs_present
         and not mentioned_components(text)
     ):
-        return [{"action_type": "request_info", "ticket_id": tid, "missing": ["repro", "logs"]}]
+        return settle_actions(t, "needs_info")
     for reason, pattern in _CLOSE_PATTERNS:
         if re.search(pattern, text):
-            return [{"action_type": "close", "ticket_id": tid, "reason": reason}]
+            return settle_actions(t, CLOSE_DISPOSITION[reason])  # type: ignore[index]
     if re.search(_DEFER_PATTERN, text):
+        return settle_actions(t, "defer")
+    return settle_actions(t, "fix", heuristic_severity(t), heuristic_component(t))
+
+
+def settle_actions(
+    t: Ticket, disposition: str, severity: Severity = "sev2", component: str | None = None
+) -> list[dict[str, Any]]:
+    """The moves that settle ticket `t` as `disposition` (a truth disposition) by the handbook.
+
+    A bug to fix is escalated when its severity and environment require it, then classified
+    (priority from the handbook's table, component default the reporter's first candidate) and
+    assigned to the owning team. A duplicate links to the first suggested original.
+    """
+    tid = t.ticket_id
+    if disposition == "duplicate":
+        hints = [h for h in t.suspected_duplicate_ids if h != tid]
+        if hints:
+            return [{"action_type": "mark_duplicate", "ticket_id": tid, "duplicate_of": hints[0]}]
+        disposition = "fix"
+    if disposition == "needs_info":
+        return [{"action_type": "request_info", "ticket_id": tid, "missing": ["repro", "logs"]}]
+    if disposition == "defer":
         return [{"action_type": "defer", "ticket_id": tid, "reason": "feature request"}]
-    severity = heuristic_severity(t)
-    component = heuristic_component(t)
+    if disposition in CLOSE_REASON_OF:
+        return [{"action_type": "close", "ticket_id": tid, "reason": CLOSE_REASON_OF[disposition]}]
+    world = load_world()
+    component = component or t.component_candidates[0]
     plan: list[dict[str, Any]] = []
     if world.needs_escalation(severity, t.environment):
         plan.append({"action_type": "escalate_incident", "ticket_id": tid, "summary": t.title[:200]})
@@ -206,22 +241,36 @@ def heuristic_plan(t: Ticket, titles: Mapping[str, str] | None = None) -> list[d
     return plan
 
 
-@dataclass
-class HeuristicPolicy:
-    """Handbook rules and keyword matching on the focused ticket; no LLM, no truth."""
+@dataclass(kw_only=True)
+class PlanPolicy:
+    """Plays, for each focused ticket, the moves `plan` returns; subclasses say what to plan."""
 
-    name: str = "heuristic"
+    name: str = "plan"
     _plan: deque = field(default_factory=deque)
 
     def reset(self, task_id: str, seed: int, split: str | None = None) -> None:
         self._plan = deque()
 
+    def plan(self, ticket: Ticket, obs: ObservationModel) -> list[dict[str, Any]]:
+        """The moves for the focused `ticket`."""
+        raise NotImplementedError
+
     def act(self, obs: ObservationModel) -> dict[str, Any]:
         if not self._plan or self._plan[0]["ticket_id"] != getattr(obs.current_ticket, "ticket_id", None):
             if obs.current_ticket is None:
                 return {"action_type": "next_ticket"}
-            self._plan = deque(heuristic_plan(obs.current_ticket, {q.ticket_id: q.title for q in obs.queue}))
+            self._plan = deque(self.plan(obs.current_ticket, obs))
         return self._plan.popleft()
+
+
+@dataclass(kw_only=True)
+class HeuristicPolicy(PlanPolicy):
+    """Handbook rules and keyword matching on the focused ticket; no LLM, no truth."""
+
+    name: str = "heuristic"
+
+    def plan(self, ticket: Ticket, obs: ObservationModel) -> list[dict[str, Any]]:
+        return heuristic_plan(ticket, {q.ticket_id: q.title for q in obs.queue})
 
 
 # --------------------------------------------------------------------------- oracle
@@ -257,8 +306,7 @@ def oracle_actions(task: Task | str) -> list[dict[str, Any]]:
         elif d == "defer":
             actions.append({"action_type": "defer", "ticket_id": tid, "reason": "feature request"})
         else:
-            reason = next(r for r in CLOSE_REASONS if d == "close_" + r.replace("'", ""))
-            actions.append({"action_type": "close", "ticket_id": tid, "reason": reason})
+            actions.append({"action_type": "close", "ticket_id": tid, "reason": CLOSE_REASON_OF[d]})
     return actions
 
 

@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .models import ObservationModel, Ticket, Truth
-from .world import load_world
+from .policies import PlanPolicy, settle_actions
 
 Row = tuple[object, ...]
 
@@ -176,8 +177,8 @@ def surface_report(
     return SurfaceReport(name, scores[0], scores[1])
 
 
-@dataclass
-class StructuredFieldPolicy:
+@dataclass(kw_only=True)
+class StructuredFieldPolicy(PlanPolicy):
     """A policy that never reads text: decision trees on causal structured fields pick each move.
 
     Fitted on one split's tickets and truth (`fit_structured_policy`), it measures how far a
@@ -188,41 +189,9 @@ class StructuredFieldPolicy:
     severity: Node
     name: str = "structured_fields"
 
-    def reset(self, task_id: str, seed: int, split: str | None = None) -> None:
-        """Nothing to forget between episodes."""
-
-    def act(self, obs: ObservationModel) -> dict[str, object]:
-        t = obs.current_ticket
-        if t is None:
-            return {"action_type": "next_ticket"}
-        row = _row(t, CAUSAL_FIELDS)
-        kind = self.disposition.predict(row)
-        tid = t.ticket_id
-        if kind == "duplicate" and t.suspected_duplicate_ids:
-            return {"action_type": "mark_duplicate", "ticket_id": tid, "duplicate_of": t.suspected_duplicate_ids[0]}
-        if kind == "needs_info":
-            return {"action_type": "request_info", "ticket_id": tid, "missing": ["repro", "logs"]}
-        if kind == "defer":
-            return {"action_type": "defer", "ticket_id": tid, "reason": "feature request"}
-        if kind.startswith("close_"):
-            reason = {"close_wont_fix": "won't_fix"}.get(kind, kind.removeprefix("close_"))
-            return {"action_type": "close", "ticket_id": tid, "reason": reason}
-        world = load_world()
-        severity = self.severity.predict(row)
-        component = t.component_candidates[0]
-        status = next(q.status for q in obs.queue if q.ticket_id == tid)
-        escalated = next(q.escalated for q in obs.queue if q.ticket_id == tid)
-        if world.needs_escalation(severity, t.environment) and not escalated:  # type: ignore[arg-type]
-            return {"action_type": "escalate_incident", "ticket_id": tid}
-        if status in ("open", "assigned"):
-            return {
-                "action_type": "classify",
-                "ticket_id": tid,
-                "severity": severity,
-                "priority": world.priority_for(severity, t.customer_tier),  # type: ignore[arg-type]
-                "component": component,
-            }
-        return {"action_type": "assign", "ticket_id": tid, "team": world.owner[component]}
+    def plan(self, ticket: Ticket, obs: ObservationModel) -> list[dict[str, Any]]:
+        row = _row(ticket, CAUSAL_FIELDS)
+        return settle_actions(ticket, self.disposition.predict(row), self.severity.predict(row))  # type: ignore[arg-type]
 
 
 def _row(t: Ticket, fields: tuple[str, ...]) -> Row:
@@ -236,4 +205,4 @@ def fit_structured_policy(pairs: Iterable[tuple[Ticket, Truth]]) -> StructuredFi
     fixes = [(t, tr) for t, tr in pairs if tr.disposition == "fix"]
     disposition = fit([_row(t, CAUSAL_FIELDS) for t, _ in pairs], [tr.disposition for _, tr in pairs])
     severity = fit([_row(t, CAUSAL_FIELDS) for t, _ in fixes], [tr.true_severity for _, tr in fixes])
-    return StructuredFieldPolicy(disposition, severity)
+    return StructuredFieldPolicy(disposition=disposition, severity=severity)

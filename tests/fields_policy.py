@@ -10,15 +10,14 @@ tickets at once, so it is the best such rule set for exactly the tickets it is t
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from openenv_bug_triage.models import CLOSE_REASONS, ObservationModel, Ticket, Truth
+from openenv_bug_triage.models import ObservationModel, Ticket, Truth
+from openenv_bug_triage.policies import PlanPolicy, settle_actions
 from openenv_bug_triage.surface import Node, features, fit
 from openenv_bug_triage.tasks import TASK_IDS, load_task
-from openenv_bug_triage.world import load_world
 
 MAX_DEPTH = 4
 """At most 16 rules: deeper trees memorise 48 tickets one or two at a time."""
@@ -97,53 +96,17 @@ def fit_rules(max_depth: int = MAX_DEPTH) -> Rules:
 
 
 def fields_plan(ticket: Ticket, label: str) -> list[dict[str, Any]]:
-    """The actions for one ticket once the rules have given it `label`."""
-    world = load_world()
-    tid = ticket.ticket_id
-    if label == "duplicate":
-        hints = [h for h in ticket.suspected_duplicate_ids if h != tid]
-        label = "fix:sev2" if not hints else label
-        if hints:
-            return [{"action_type": "mark_duplicate", "ticket_id": tid, "duplicate_of": hints[0]}]
-    if label == "needs_info":
-        return [{"action_type": "request_info", "ticket_id": tid, "missing": ["repro", "logs"]}]
-    if label == "defer":
-        return [{"action_type": "defer", "ticket_id": tid, "reason": "feature request"}]
-    if label.startswith("close_"):
-        reason = next(r for r in CLOSE_REASONS if label == "close_" + r.replace("'", ""))
-        return [{"action_type": "close", "ticket_id": tid, "reason": reason}]
-    severity = label.split(":")[1]
-    component = ticket.component_candidates[0]
-    plan: list[dict[str, Any]] = []
-    if world.needs_escalation(severity, ticket.environment):
-        plan.append({"action_type": "escalate_incident", "ticket_id": tid})
-    plan.append(
-        {
-            "action_type": "classify",
-            "ticket_id": tid,
-            "severity": severity,
-            "priority": world.priority_for(severity, ticket.customer_tier),
-            "component": component,
-        }
-    )
-    plan.append({"action_type": "assign", "ticket_id": tid, "team": world.owner[component]})
-    return plan
+    """The actions for one ticket once the rules have given it `label` ("fix:sev1", "defer", ...)."""
+    disposition, _, severity = label.partition(":")
+    return settle_actions(ticket, disposition, severity or "sev2")  # type: ignore[arg-type]
 
 
-@dataclass
-class FieldsOnlyPolicy:
+@dataclass(kw_only=True)
+class FieldsOnlyPolicy(PlanPolicy):
     """Plays `fit_rules()` on the focused ticket; never reads title words, description or logs."""
 
     name: str = "fields_only"
     rules: Rules = field(default_factory=fit_rules)
-    _plan: deque = field(default_factory=deque)
 
-    def reset(self, task_id: str, seed: int, split: str | None = None) -> None:
-        self._plan = deque()
-
-    def act(self, obs: ObservationModel) -> dict[str, Any]:
-        if not self._plan or self._plan[0]["ticket_id"] != getattr(obs.current_ticket, "ticket_id", None):
-            if obs.current_ticket is None:
-                return {"action_type": "next_ticket"}
-            self._plan = deque(fields_plan(obs.current_ticket, self.rules.predict(obs.current_ticket)))
-        return self._plan.popleft()
+    def plan(self, ticket: Ticket, obs: ObservationModel) -> list[dict[str, Any]]:
+        return fields_plan(ticket, self.rules.predict(ticket))
