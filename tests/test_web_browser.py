@@ -355,3 +355,68 @@ def test_bad_trajectory_files_get_a_clear_message(
     fresh.by_id("tab-play").click()  # and the page still plays
     fresh.start("bug_triage_easy", 1)
     fresh.act({"action_type": "next_ticket"})
+
+
+def test_tabs_history_settled_tickets_and_kept_values(fresh: Browser) -> None:
+    driver = fresh.driver
+    fresh.by_id("tab-replay").click()  # a tab switch is a history entry: Back and Forward move between tabs
+    assert driver.execute_script("return location.hash") == "#replay"
+    driver.back()
+    fresh.wait(lambda: fresh.by_id("view-play").is_displayed() and not fresh.by_id("view-replay").is_displayed())
+    assert driver.execute_script("return location.hash") == "#play"
+    driver.forward()
+    fresh.wait(lambda: fresh.by_id("view-replay").is_displayed())
+    fresh.by_id("tab-play").click()
+
+    fresh.start("bug_triage_easy", 42)
+    first = fresh.queue_ids()[0]
+    fresh.act({"action_type": "defer", "reason": "feature request"})
+    assert fresh.text("last-message").startswith(f"defer applied to {first}")
+    # the deferred ticket is marked everywhere, no longer a target, still a possible original
+    assert not driver.find_elements(By.CSS_SELECTOR, f"#queue tr[data-ticket='{first}'] button")
+    Select(fresh.by_id("action-type")).select_by_value("mark_duplicate")
+    option = driver.find_element(By.CSS_SELECTOR, f"#field-ticket_id option[value='{first}']")
+    assert option.text.endswith("(deferred)") and option.get_attribute("disabled") is not None
+    option = driver.find_element(By.CSS_SELECTOR, f"#field-duplicate_of option[value='{first}']")
+    assert option.text.endswith("(deferred)") and option.get_attribute("disabled") is None
+
+    other = fresh.queue_ids()[2]  # a duplicate of itself is rejected: the values filled in stay
+    Select(fresh.by_id("field-ticket_id")).select_by_value(other)
+    Select(fresh.by_id("field-duplicate_of")).select_by_value(other)
+    fresh.by_id("take-action").click()
+    fresh.wait(lambda: fresh.text("steps-used") == "2")
+    assert "cannot be a duplicate of itself" in fresh.text("last-message")
+    assert fresh.by_id("action-type").get_attribute("value") == "mark_duplicate"
+    assert fresh.by_id("field-ticket_id").get_attribute("value") == other
+    assert fresh.by_id("field-duplicate_of").get_attribute("value") == other
+
+    # starting over while the episode runs asks first; declining keeps the episode
+    episode_id = fresh.text("episode-id")
+    driver.execute_script("window.confirm = () => false")
+    fresh.by_id("start").click()
+    assert fresh.text("episode-id") == episode_id and fresh.text("steps-used") == "2"
+    driver.execute_script("window.__confirms = 0; window.confirm = () => { window.__confirms++; return true; }")
+    fresh.start("bug_triage_easy", 42)  # the tab's id is reused for the new episode
+    assert fresh.text("steps-used") == "0"
+    assert driver.execute_script("return window.__confirms") == 1
+    assert fresh.console_errors() == []
+
+
+def test_split_hint_survives_a_reload_and_old_errors_go(fresh: Browser) -> None:
+    Select(fresh.by_id("task")).select_by_value("generated_easy")
+    Select(fresh.by_id("split")).select_by_value("validation")
+    seed = fresh.by_id("seed")
+    seed.clear()
+    seed.send_keys("3")
+    fresh.driver.execute_script("document.getElementById('play-status').textContent = 'Could not start: stale'")
+    fresh.driver.execute_script(
+        "window.__statuses = []; new MutationObserver(() => window.__statuses.push("
+        "document.getElementById('play-status').textContent)).observe("
+        "document.getElementById('play-status'), {childList: true, characterData: true, subtree: true})"
+    )
+    fresh.by_id("start").click()  # an earlier error goes as soon as a new attempt starts
+    fresh.wait(lambda: "Episode started" in fresh.text("play-status"))
+    assert fresh.driver.execute_script("return window.__statuses")[0] == ""
+    fresh.reload()
+    assert fresh.by_id("split").get_attribute("value") == "validation"
+    assert "validation has 200 instances" in fresh.text("task-description")

@@ -8,13 +8,21 @@ import { ReplayView } from "./replay.js";
 
 const $ = (id) => document.getElementById(id);
 
-function selectTab(name) {
+// Show a tab. A click (`push`) adds a history entry, so Back and Forward move between the tabs.
+function selectTab(name, push = false) {
   for (const tab of ["play", "replay"]) {
     const on = tab === name;
     $("tab-" + tab).setAttribute("aria-selected", String(on));
     $("view-" + tab).hidden = !on;
   }
-  if (!location.hash.startsWith("#" + name)) history.replaceState(null, "", "#" + name);
+  if (!location.hash.startsWith("#" + name)) {
+    if (push) history.pushState(null, "", "#" + name);
+    else history.replaceState(null, "", "#" + name);
+  }
+}
+
+function tabFromHash() {
+  return location.hash.startsWith("#replay") ? "replay" : "play";
 }
 
 // The handbook opens beside the game (not modal), so it can be read while triaging; Escape closes it.
@@ -36,15 +44,17 @@ async function openHandbook() {
 }
 
 async function main() {
-  $("tab-play").addEventListener("click", () => selectTab("play"));
-  $("tab-replay").addEventListener("click", () => selectTab("replay"));
+  $("tab-play").addEventListener("click", () => selectTab("play", true));
+  $("tab-replay").addEventListener("click", () => selectTab("replay", true));
+  window.addEventListener("popstate", () => selectTab(tabFromHash()));
+  window.addEventListener("hashchange", () => selectTab(tabFromHash()));
   $("open-handbook").addEventListener("click", openHandbook);
   $("close-handbook").addEventListener("click", () => $("handbook").close());
   $("handbook").addEventListener("close", () => document.body.classList.remove("handbook-open"));
   document.addEventListener("keydown", (e) => {
     if (e.key === "Escape" && $("handbook").open) $("handbook").close();
   });
-  selectTab(location.hash.startsWith("#replay") ? "replay" : "play");
+  selectTab(tabFromHash());
   let tasks, schema;
   try {
     [{ tasks }, schema] = await Promise.all([api.tasks(), api.schema()]);

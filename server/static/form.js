@@ -62,6 +62,13 @@ function observedChoices(name, obs) {
   return null;
 }
 
+// Settled tickets: "triaged" can still be corrected; the others can no longer be changed.
+const UNSETTLED = new Set(["open", "classified", "assigned"]);
+const FINAL = new Set(["closed", "deferred", "duplicate", "awaiting_info"]);
+export function isFinal(status) {
+  return FINAL.has(status);
+}
+
 function control(field, obs, actionType) {
   const id = "field-" + field.name;
   const observed = observedChoices(field.name, obs);
@@ -76,10 +83,14 @@ function control(field, obs, actionType) {
       input.append(el("option", { value: "", text: "choose…", disabled: true, selected: true }));
     }
     const titles = new Map(obs.queue.map((q) => [q.ticket_id, q.title]));
+    const statuses = new Map(obs.queue.map((q) => [q.ticket_id, q.status]));
     const isTicket = field.name === "ticket_id" || field.name === "duplicate_of";
     for (const choice of choices) {
-      const text = isTicket && titles.has(choice) ? `${choice}: ${titles.get(choice)}` : choice;
-      input.append(el("option", { value: choice, text }));
+      let text = isTicket && titles.has(choice) ? `${choice}: ${titles.get(choice)}` : choice;
+      // Settled tickets are marked; a final one stays choosable as the original of a duplicate, not as a target.
+      const status = isTicket ? statuses.get(choice) : undefined;
+      if (status && !UNSETTLED.has(status)) text += ` (${status.replaceAll("_", " ")})`;
+      input.append(el("option", { value: choice, text, disabled: field.name === "ticket_id" && isFinal(status) }));
     }
   } else {
     input = el("input", { id, name: field.name, type: "text", required: field.required, autocomplete: "off" });
@@ -110,9 +121,29 @@ export class ActionForm {
   }
 
   // Rebuild the fields for the chosen type with the value lists of `obs`.
-  update(obs) {
+  // With `keep`, the values filled in are put back where the new lists still offer them.
+  update(obs, keep = false) {
+    const values = keep ? this.values() : null;
     this.obs = obs;
     this.render();
+    if (!values) return;
+    for (const [name, value] of Object.entries(values)) {
+      const input = this.form.elements[name];
+      if (!input) continue;
+      if (input.tagName === "SELECT" && ![...input.options].some((o) => o.value === value && !o.disabled)) continue;
+      input.value = value;
+    }
+  }
+
+  // The current raw value of each field of the chosen type.
+  values() {
+    const values = {};
+    const fields = this.specs.get(this.typeSelect.value) || [];
+    for (const field of fields) {
+      const input = this.form.elements[field.name];
+      if (input) values[field.name] = input.value;
+    }
+    return values;
   }
 
   render() {

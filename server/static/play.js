@@ -2,7 +2,7 @@
 // are kept in sessionStorage, so a reload resumes the same episode and another tab gets its own.
 import { api } from "./api.js";
 import { clear, el, fillFields, fillGrade, fillNumbers, rewardChart, signed } from "./dom.js";
-import { ActionForm } from "./form.js";
+import { ActionForm, isFinal } from "./form.js";
 
 const STORE_KEY = "bug-triage.play";
 const $ = (id) => document.getElementById(id);
@@ -43,6 +43,7 @@ export class PlayView {
     this.showTask();
     if (this.saved.split) $("split").value = this.saved.split;
     if (Number.isInteger(this.saved.seed)) $("seed").value = this.saved.seed;
+    this.showTask(); // the hint follows the restored split
   }
 
   // Description of the chosen task; split and seed range for generated tasks.
@@ -97,7 +98,15 @@ export class PlayView {
     node.className = "status " + kind;
   }
 
+  // An episode on screen, not done and with steps taken: replacing it loses that work.
+  inProgress() {
+    const s = this.saved;
+    return !$("episode").hidden && s.episodeId && s.obs && !s.done && s.obs.steps_used > 0;
+  }
+
   async start() {
+    this.status("", ""); // no stale message from an earlier attempt
+    if (this.inProgress() && !window.confirm("Your episode is not finished. Start a new one and abandon it?")) return;
     const taskId = $("task").value;
     const task = this.tasks.get(taskId);
     const seedText = $("seed").value.trim();
@@ -151,7 +160,7 @@ export class PlayView {
       this.saved.done = reply.done;
       this.saved.grade = info.grader || null;
       this.save();
-      this.render();
+      this.render(!info.action_valid); // after a rejected action, keep what was filled in
       this.status(reply.done ? "The episode is over: see the grade below." : "", reply.done ? "ok" : "");
       if (reply.done) $("grade").scrollIntoView({ block: "nearest" });
     } catch (err) {
@@ -165,7 +174,7 @@ export class PlayView {
     }
   }
 
-  render() {
+  render(keepForm = false) {
     const s = this.saved;
     const obs = s.obs;
     $("episode").hidden = false;
@@ -180,7 +189,7 @@ export class PlayView {
     const ticket = obs.current_ticket;
     if (ticket) fillFields($("ticket"), Object.entries(ticket));
     else fillFields($("ticket"), [["ticket", "every ticket is settled"]]);
-    this.form.update(obs);
+    this.form.update(obs, keepForm);
     $("take-action").disabled = s.done;
     this.renderLast(s);
     rewardChart($("play-chart"), s.rewards);
@@ -198,8 +207,9 @@ export class PlayView {
     const body = clear($("queue").tBodies[0]);
     const focused = obs.current_ticket ? obs.current_ticket.ticket_id : null;
     for (const q of obs.queue) {
-      const idCell = q.ticket_id === focused || this.saved.done
-        ? el("td", { text: q.ticket_id })
+      const final = isFinal(q.status); // nothing left to do there: no link
+      const idCell = q.ticket_id === focused || this.saved.done || final
+        ? el("td", { text: q.ticket_id, title: final ? `${q.ticket_id} is ${q.status.replaceAll("_", " ")}` : null })
         : el("td", {}, [this.openButton(q.ticket_id)]);
       const row = el("tr", { className: q.ticket_id === focused ? "focused" : "", "data-ticket": q.ticket_id }, [
         idCell,
