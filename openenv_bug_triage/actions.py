@@ -49,11 +49,13 @@ MAX_INT_BITS = 14_000
 
 
 def _oversized_int(raw: dict) -> str | None:
-    stack: list[tuple[str, object]] = [(str(k), v) for k, v in raw.items()]
+    stack: list[tuple[object, object]] = list(raw.items())
     while stack:
         name, value = stack.pop()
+        if isinstance(value, str) or value is None:
+            continue
         if isinstance(value, int) and value.bit_length() > MAX_INT_BITS:
-            return name
+            return str(name)
         if isinstance(value, dict):
             stack.extend((f"{name}.{k}", v) for k, v in value.items())
         elif isinstance(value, list | tuple):

@@ -57,6 +57,8 @@ class _Episode:
     no_op_actions: int = 0
     entries: dict[str, QueueEntry] = field(default_factory=dict)
     """The queue as the agent sees it; `update` keeps it in step with `progress`."""
+    _open: list[str] | None = None
+    """`unsettled()`, kept until `update` changes a status (it is read several times a step)."""
 
     def __post_init__(self) -> None:
         for tid in self.order:
@@ -74,6 +76,7 @@ class _Episode:
             sla_deadline_step=ticket.sla_deadline_step,
             escalated=progress.escalated,
         )
+        self._open = None
 
     @property
     def focused_id(self) -> str:
@@ -83,7 +86,9 @@ class _Episode:
         return self.entries[tid].status in UNSETTLED_STATUSES
 
     def unsettled(self) -> list[str]:
-        return [tid for tid in self.order if self.is_open(tid)]
+        if self._open is None:
+            self._open = [tid for tid in self.order if self.is_open(tid)]
+        return self._open
 
 
 class BugTriageEnv:
@@ -262,7 +267,7 @@ class BugTriageEnv:
         before = ep.progress[target]
         after = apply_action(action, before, ep.steps)
         ep.update(target, after)
-        if after == before:
+        if after is before or after == before:
             ep.no_op_actions += 1
             message = f"no change: ticket {target} already looks like that"
         else:

@@ -111,7 +111,7 @@ def ticket_action_reward(
 ) -> Components:
     """Reward components of a valid action on one ticket."""
     out: Components = {}
-    if after == before:
+    if after is before or after == before:
         _add(out, C.NO_OP)
         return out
     if isinstance(action, ClassifyAction | AssignAction):
