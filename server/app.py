@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from typing import TypedDict
 
 from fastapi import FastAPI
 from fastapi.routing import APIRoute
@@ -30,7 +31,16 @@ from .web import build_web_router, trajectory_dir_from_env
 from .wire import BodyGuard, install_error_handlers
 
 REPLACED_ROUTES = frozenset({"/reset", "/step", "/state", "/schema"})
-UVICORN_WS_OPTIONS = {"ws_max_size": MAX_BODY_BYTES, "ws_per_message_deflate": False}
+
+
+class UvicornWsOptions(TypedDict):
+    """Keyword arguments of `uvicorn.run` and `uvicorn.Config`, typed so that `**` unpacking checks."""
+
+    ws_max_size: int
+    ws_per_message_deflate: bool
+
+
+UVICORN_WS_OPTIONS: UvicornWsOptions = {"ws_max_size": MAX_BODY_BYTES, "ws_per_message_deflate": False}
 """WebSocket messages are capped like HTTP bodies, and not compressed: deflating a 4 KB observation
 costs more CPU per step than the environment itself, for bandwidth a few KB per step does not need."""
 

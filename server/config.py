@@ -6,11 +6,14 @@ import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TypedDict, TypeVar
 
 DEFAULT_PORT = 7860
 MAX_BODY_BYTES = 64 * 1024
 TRAINER_TOKEN_VAR = "BUG_TRIAGE_TRAINER_TOKEN"
 MIN_TOKEN_CHARS = 16
+
+_Number = TypeVar("_Number", int, float)
 
 
 @dataclass(frozen=True)
@@ -45,14 +48,22 @@ class Settings:
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
         """Settings from `environ` (default `os.environ`); unset variables keep their defaults."""
         env = os.environ if environ is None else environ
-        kwargs: dict[str, float | int | str] = {}
+        kwargs: _EnvSettings = {}
         if env.get("MAX_SESSIONS"):
             kwargs["max_sessions"] = _parse(env["MAX_SESSIONS"], int, "MAX_SESSIONS")
         if env.get("SESSION_TTL_S"):
             kwargs["session_ttl_s"] = _parse(env["SESSION_TTL_S"], float, "SESSION_TTL_S")
         if env.get(TRAINER_TOKEN_VAR):
             kwargs["trainer_token"] = env[TRAINER_TOKEN_VAR]
-        return cls(**kwargs)  # type: ignore[arg-type]
+        return cls(**kwargs)
+
+
+class _EnvSettings(TypedDict, total=False):
+    """The fields `Settings.from_env` reads from the environment."""
+
+    max_sessions: int
+    session_ttl_s: float
+    trainer_token: str
 
 
 def port_from_env(environ: Mapping[str, str] | None = None) -> int:
@@ -64,7 +75,7 @@ def port_from_env(environ: Mapping[str, str] | None = None) -> int:
     return port
 
 
-def _parse(raw: str, kind: type, name: str) -> int | float:
+def _parse(raw: str, kind: type[_Number], name: str) -> _Number:
     try:
         return kind(raw)
     except ValueError:

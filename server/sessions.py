@@ -125,12 +125,13 @@ class SessionStore:
             if episode_id is None:
                 session = self._only_session()
             else:
-                session = self._sessions.get(episode_id)
-                if session is None:
+                found = self._sessions.get(episode_id)
+                if found is None:
                     raise SessionNotFoundError(
                         f"unknown episode_id {_shown(episode_id)}: it was never started, or it expired after "
                         f"{self.ttl_s:g} s idle, or its slot was reused after it finished; call POST /reset"
                     )
+                session = found
             self._touch(session, now)
             return session
 

@@ -11,7 +11,7 @@ import contextlib
 import json
 import math
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from http import HTTPStatus
 from typing import Any
 
@@ -60,7 +60,7 @@ class ApiError(Exception):
         self.message = message
 
 
-def error_response(status: int, error_type: str, message: str, headers: dict[str, str] | None = None) -> Response:
+def error_response(status: int, error_type: str, message: str, headers: Mapping[str, str] | None = None) -> Response:
     """The JSON error body, ASCII-escaped so that it always encodes."""
     body = json.dumps({"error": {"type": error_type, "message": message}}, ensure_ascii=True)
     return Response(body, status_code=status, media_type="application/json", headers=headers)
