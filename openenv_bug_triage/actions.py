@@ -48,7 +48,7 @@ MAX_INT_BITS = 14_000
 """Integers longer than this (about 4,200 digits) are refused before validation, which cannot print them."""
 
 
-def _oversized_int(raw: dict) -> str | None:
+def _oversized_int(raw: dict[Any, Any]) -> str | None:
     stack: list[tuple[object, object]] = list(raw.items())
     while stack:
         name, value = stack.pop()

@@ -10,8 +10,9 @@ only from `train` material, validation and test instances only from `eval` mater
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from functools import cache
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -158,14 +159,14 @@ REQUIRED_POOLS: tuple[str, ...] = (
 """Pools the generator reads; `load_phrases` refuses a file that lacks one."""
 
 
-def _read(name: str) -> dict:
-    return json.loads((DATA_DIR / "generator" / name).read_text(encoding="utf-8"))
+def _read(name: str) -> dict[str, Any]:
+    return cast("dict[str, Any]", json.loads((DATA_DIR / "generator" / name).read_text(encoding="utf-8")))
 
 
 def _check_components(cat: Catalogue) -> None:
     owner = load_world().owner
     seen: set[str] = set()
-    groups: list[tuple[str, list]] = [
+    groups: list[tuple[str, Sequence[Defect | Story]]] = [
         ("defects", cat.defects),
         ("features", cat.features),
         ("invalid", cat.invalid),
@@ -184,7 +185,7 @@ def _check_components(cat: Catalogue) -> None:
 @cache
 def load_catalogue() -> Catalogue:
     """The scenario catalogue (`data/generator/catalogue/*.json` merged), validated once per process."""
-    merged: dict[str, list] = {"defects": [], "features": [], "invalid": [], "vague": []}
+    merged: dict[str, list[Any]] = {"defects": [], "features": [], "invalid": [], "vague": []}
     folder = DATA_DIR / "generator" / "catalogue"
     for path in sorted(folder.iterdir(), key=lambda p: p.name):
         if not path.name.endswith(".json"):

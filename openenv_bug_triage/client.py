@@ -25,7 +25,7 @@ from .protocol import BugTriageAction, BugTriageObservation, BugTriageState, Ste
 __all__ = ["BugTriageAction", "BugTriageClient", "BugTriageObservation", "BugTriageState", "StepInfo"]
 
 
-class BugTriageClient(EnvClient[BaseModel | dict, BugTriageObservation, BugTriageState]):
+class BugTriageClient(EnvClient[BaseModel | dict[str, Any], BugTriageObservation, BugTriageState]):
     """OpenEnv `EnvClient` over the server's `/ws`: one connection, one episode at a time.
 
     `reset(task_id=..., seed=..., episode_id=...)`; `step(action)` takes a `ClassifyAction`

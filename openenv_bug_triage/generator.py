@@ -17,10 +17,11 @@ from __future__ import annotations
 import math
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import cache
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -160,7 +161,7 @@ def split_size(split: str) -> int | None:
     sizes = load_levels().split_sizes
     if split not in sizes:
         raise InvalidSplitError(f"unknown split {split!r}; choose one of {list(SPLITS)}")
-    return sizes[split]  # type: ignore[index]
+    return sizes[split]
 
 
 def check_seed(split: str, seed: object) -> int:
@@ -263,12 +264,14 @@ def scope_options(d: Defect) -> list[Scope]:
     users" is never said of a core failure: the handbook judges a defect by everyone in the
     same situation, and a reader cannot tell how many that is.
     """
+    segment: list[Scope] = ["segment"] if d.segment else []
     if d.impact == "critical":
-        return (["segment"] if d.segment else []) + (["everyone"] if d.global_ else []) or ["segment"]
+        everyone: list[Scope] = ["everyone"] if d.global_ else []
+        return segment + everyone or ["segment"]
     if d.impact == "core":
         if d.global_:
-            return ["everyone", "degraded"] + (["segment"] if d.segment else [])
-        return ["workaround"] + (["segment"] if d.segment else [])
+            return ["everyone", "degraded", *segment]
+        return ["workaround", *segment]
     if d.impact == "minor":
         return ["workaround", "few"]
     return ["few"]
@@ -330,7 +333,7 @@ class _Builder:
         r.shuffle(defects)
         slots: list[_Slot] = []
 
-        def take(pred) -> Defect:
+        def take(pred: Callable[[Defect], bool]) -> Defect:
             for i, d in enumerate(defects):
                 if pred(d):
                     return defects.pop(i)
@@ -398,16 +401,16 @@ class _Builder:
         slots.extend(dups)
         for s in slots:
             if not s.monitoring and s.kind == "defect" and s.role in ("fix", "near") and s.original is None:
-                d = s.scenario
+                scenario = s.scenario
                 if (
-                    isinstance(d, Defect)
-                    and d.alert is not None
+                    isinstance(scenario, Defect)
+                    and scenario.alert is not None
                     and s.environment == "production"
                     and r.random() < lv.rates.monitoring
                 ):
                     s.monitoring = True
                     if s.scope not in ("everyone", "segment"):
-                        s.scope = self._alert_scope(d)
+                        s.scope = self._alert_scope(scenario)
         for s in slots:  # a duplicate reports what its original does (an alert may have re-scoped it)
             if s.original is not None:
                 s.scope, s.environment = s.original.scope, s.original.environment
@@ -549,7 +552,7 @@ class _Renderer:
         b = 4 if current else self.r.randrange(0, 5)
         return _VERSION_FORMATS[platform].format(a=a, b=b)
 
-    def render(self, s: _Slot, base: datetime) -> tuple[dict, TicketFacts]:
+    def render(self, s: _Slot, base: datetime) -> tuple[dict[str, Any], TicketFacts]:
         r, lv = self.r, self.b.level
         self.reported = self.version(s.scenario.component)  # the one build this report speaks of
         evidence: list[tuple[str, str]] = []

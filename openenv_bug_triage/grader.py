@@ -19,10 +19,13 @@ score = clamp(sum(WEIGHTS[difficulty][k] * subscore[k]) - penalty, 0, 1), where
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TypeVar
 
 from .models import CLOSE_DISPOSITION, SEVERITIES, Difficulty, GraderResult, TicketProgress, Truth
 from .reward import is_critical, outcome_correct, settled_on_time
 from .tasks import Task
+
+_T = TypeVar("_T")
 
 LABEL_WEIGHTS: dict[str, float] = {"severity": 0.35, "priority": 0.25, "component": 0.25, "team": 0.15}
 RELABEL_DECAY = 0.5
@@ -53,7 +56,7 @@ _EXPECTED_OUTCOME = {
 }
 
 
-def f1(predicted: set, actual: set) -> float:
+def f1(predicted: set[_T], actual: set[_T]) -> float:
     """F1 of two sets; 1.0 when both are empty."""
     if not predicted and not actual:
         return 1.0

@@ -32,7 +32,9 @@ from .world import load_world
 class Policy(Protocol):
     """Anything that picks the next action from an observation."""
 
-    name: str
+    @property
+    def name(self) -> str:
+        """What reports call the policy (read-only here: a plain attribute or a property both fit)."""
 
     def reset(self, task_id: str, seed: int, split: str | None = None) -> None:
         """Prepare for a new episode (`split` names a generated task's split)."""
@@ -246,7 +248,7 @@ class PlanPolicy:
     """Plays, for each focused ticket, the moves `plan` returns; subclasses say what to plan."""
 
     name: str = "plan"
-    _plan: deque = field(default_factory=deque)
+    _plan: deque[dict[str, Any]] = field(default_factory=deque)
 
     def reset(self, task_id: str, seed: int, split: str | None = None) -> None:
         self._plan = deque()
@@ -315,7 +317,7 @@ class OraclePolicy:
     """Plays the correct triage from the hidden truth. For tests and calibration only."""
 
     name: str = "oracle"
-    _plan: deque = field(default_factory=deque)
+    _plan: deque[dict[str, Any]] = field(default_factory=deque)
 
     def reset(self, task_id: str, seed: int, split: str | None = None) -> None:
         self._plan = deque(oracle_actions(load_task(task_id, seed, split)))

@@ -98,7 +98,7 @@ class GeneratedTasks:
         self._cache_size = cache_size
 
     def infos(self) -> list[TaskInfo]:
-        sizes = {split: split_size(split) for split in SPLITS}
+        sizes: dict[str, int | None] = {split: split_size(split) for split in SPLITS}
         return [
             TaskInfo(
                 task_id=lv.task_id,

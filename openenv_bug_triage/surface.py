@@ -78,7 +78,7 @@ def target(truth: Truth, name: str) -> str:
     return truth.true_component
 
 
-def _gini(counts: Counter) -> float:
+def _gini(counts: Counter[str]) -> float:
     n = sum(counts.values())
     return 1.0 - sum((c / n) ** 2 for c in counts.values()) if n else 0.0
 
@@ -110,7 +110,7 @@ def fit(rows: Sequence[Row], labels: Sequence[str], max_depth: int = 8, min_leaf
     best: tuple[float, int, object] | None = None
     parent = n * _gini(total)
     for f in range(len(rows[0])):
-        by_value: dict[object, Counter] = {}
+        by_value: dict[object, Counter[str]] = {}
         for row, label in zip(rows, labels, strict=True):
             by_value.setdefault(row[f], Counter())[label] += 1
         for value, left in sorted(by_value.items(), key=lambda kv: repr(kv[0])):

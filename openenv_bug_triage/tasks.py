@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from itertools import filterfalse
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -286,7 +287,7 @@ def build_task(fx: TaskFixture, world: World | None = None) -> Task:
     return Task(fx.task_id, fx.difficulty, fx.description, fx.step_budget, tuple(tickets), truth)
 
 
-def parse_fixture(raw: dict, source: str = "fixture") -> TaskFixture:
+def parse_fixture(raw: dict[str, Any], source: str = "fixture") -> TaskFixture:
     """Parse fixture JSON into a `TaskFixture`, naming the offending ticket on error."""
     try:
         return TaskFixture.model_validate(raw)

@@ -12,8 +12,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import cast
 
 import openai
+from openai.types.chat import ChatCompletionMessageParam
 
 from .errors import EndpointError
 
@@ -65,9 +67,10 @@ class ChatClient:
             try:
                 response = self._client.chat.completions.create(
                     model=s.model,
-                    messages=messages,
-                    seed=s.seed,  # type: ignore[arg-type]
-                    **({} if self.temperature is None else {"temperature": self.temperature}),
+                    # The role/content dicts of `prompt`; openai types each role's message as its own TypedDict.
+                    messages=cast("list[ChatCompletionMessageParam]", messages),
+                    seed=s.seed,
+                    temperature=openai.omit if self.temperature is None else self.temperature,
                 )
             except _RETRYABLE as exc:
                 last = exc
@@ -93,7 +96,7 @@ class ChatClient:
         )
 
     def _delay(self, attempt: int, last: Exception | None) -> float:
-        delay = self.settings.backoff * 2 ** (attempt - 1)
+        delay: float = self.settings.backoff * 2 ** (attempt - 1)
         if isinstance(last, openai.RateLimitError):
             hint = last.response.headers.get("retry-after", "")
             if hint.replace(".", "", 1).isdigit():

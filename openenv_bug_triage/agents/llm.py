@@ -46,7 +46,7 @@ class LLMAgent:
         self._pending: tuple[dict[str, Any], bool] | None = None
         self._calls_at_reset = (0, 0)
 
-    def reset(self, task_id: str, seed: int) -> None:
+    def reset(self, task_id: str, seed: int, split: str | None = None) -> None:
         """Forget the previous episode and zero the counters."""
         self.counts = AgentCounts()
         self.history = []

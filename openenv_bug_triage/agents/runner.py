@@ -64,9 +64,9 @@ class PolicyAgent:
         """The wrapped policy's name."""
         return self.policy.name
 
-    def reset(self, task_id: str, seed: int) -> None:
+    def reset(self, task_id: str, seed: int, split: str | None = None) -> None:
         """Reset the wrapped policy."""
-        self.policy.reset(task_id, seed)
+        self.policy.reset(task_id, seed, split)
 
     def act(self, obs: ObservationModel) -> dict[str, Any]:
         """The wrapped policy's action."""

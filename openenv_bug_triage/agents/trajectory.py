@@ -9,13 +9,13 @@ trajectory can be shared or served. Same run, same bytes: no timings, fixed key 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from ..models import GraderResult, ObservationModel, RewardModel
 
-TRAJECTORY_FORMAT = "bug-triage-trajectory/1"
+TRAJECTORY_FORMAT: Final = "bug-triage-trajectory/1"
 """Written in every record, so a reader can refuse files of another kind or version."""
 
 

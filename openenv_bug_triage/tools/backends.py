@@ -8,10 +8,16 @@ it is imported only when used, so the in-process tool environment needs pydantic
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..env import BugTriageEnv
 from ..models import ObservationModel
+
+if TYPE_CHECKING:
+    from openenv.core.sync_client import SyncEnvClient
+    from pydantic import BaseModel
+
+    from ..protocol import BugTriageObservation, BugTriageState
 
 
 @dataclass(frozen=True)
@@ -72,7 +78,10 @@ class RemoteBackend:
     def __init__(self, base_url: str) -> None:
         from ..client import BugTriageClient  # needs openenv-core: only the remote mode pays for it
 
-        self._client = BugTriageClient(base_url=base_url).sync()
+        # openenv's `sync()` is annotated as a bare `SyncEnvClient`; this is the one it returns here.
+        self._client: SyncEnvClient[BaseModel | dict[str, Any], BugTriageObservation, BugTriageState] = (
+            BugTriageClient(base_url=base_url).sync()
+        )
 
     def reset(self, **options: Any) -> ObservationModel:
         """Start an episode on the server with the same options as in-process."""

@@ -54,6 +54,8 @@ def _parameters(model: type[BaseModel]) -> list[inspect.Parameter]:
         else:
             if field.default not in (None, PydanticUndefined) and field.default_factory is None:
                 raise TypeError(f"{model.__name__}.{name}: an optional tool argument must default to None")
+            if field.annotation is None:
+                raise TypeError(f"{model.__name__}.{name} has no type annotation; a tool argument needs one")
             optional.append(
                 inspect.Parameter(
                     name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None, annotation=field.annotation | None
