@@ -205,7 +205,8 @@ def severity_for(impact: str | None, scope: Scope | None, environment: Environme
     if impact == "critical":
         severity: Severity = "sev0"
     elif impact == "core":
-        severity = {"everyone": "sev0", "segment": "sev1", "degraded": "sev1"}.get(scope or "", "sev2")  # type: ignore[assignment]
+        by_scope: dict[str, Severity] = {"everyone": "sev0", "segment": "sev1", "degraded": "sev1"}
+        severity = by_scope.get(scope or "", "sev2")
     elif impact == "minor":
         severity = "sev2"
     else:
@@ -385,6 +386,7 @@ class _Builder:
                 self._draw_environment_and_scope(s)
         for orig in originals:
             orig.environment = "production"
+            # originals hold the alert defects `take` returned above; a _Slot's scenario is typed Defect | Story
             orig.scope = self._alert_scope(orig.scenario)  # type: ignore[arg-type]
 
         # duplicates: alert pairs first, then duplicates of random bugs to fix
@@ -819,6 +821,7 @@ def generate(task_id: str, seed: int, split: str = "train") -> GeneratedTask:
             "tickets": records,
         }
     )
+    # check_seed has refused any split outside SPLITS, but cannot narrow the str to the Split literal
     return GeneratedTask(build_task(fixture, world), facts, split, seed)  # type: ignore[arg-type]
 
 

@@ -19,6 +19,7 @@ from .models import (
     CLOSE_REASONS,
     PRIORITIES,
     SEVERITIES,
+    CloseReason,
     GraderResult,
     ObservationModel,
     Severity,
@@ -94,7 +95,7 @@ class RandomPolicy:
 CLOSE_REASON_OF: dict[str, str] = {disposition: reason for reason, disposition in CLOSE_DISPOSITION.items()}
 """The `close` reason that settles a ticket of each close disposition."""
 
-_CLOSE_PATTERNS: list[tuple[str, str]] = [
+_CLOSE_PATTERNS: list[tuple[CloseReason, str]] = [
     ("won't_fix", r"internet explorer|\bie ?11\b|api v1\b|/v1/|android [4-9]\b(?!\.\d)|ios 1[0-5]\b(?!\.\d)"),
     (
         "resolved",
@@ -198,7 +199,7 @@ def heuristic_plan(t: Ticket, titles: Mapping[str, str] | None = None) -> list[d
         return settle_actions(t, "needs_info")
     for reason, pattern in _CLOSE_PATTERNS:
         if re.search(pattern, text):
-            return settle_actions(t, CLOSE_DISPOSITION[reason])  # type: ignore[index]
+            return settle_actions(t, CLOSE_DISPOSITION[reason])
     if re.search(_DEFER_PATTERN, text):
         return settle_actions(t, "defer")
     return settle_actions(t, "fix", heuristic_severity(t), heuristic_component(t))

@@ -96,6 +96,7 @@ class Node:
     def predict(self, row: Row) -> str:
         node = self
         while node.feature is not None:
+            # `fit` gives every node that tests a feature both children
             node = node.yes if row[node.feature] == node.value else node.no  # type: ignore[assignment]
         return node.label
 
@@ -191,6 +192,7 @@ class StructuredFieldPolicy(PlanPolicy):
 
     def plan(self, ticket: Ticket, obs: ObservationModel) -> list[dict[str, Any]]:
         row = _row(ticket, CAUSAL_FIELDS)
+        # the severity tree predicts one of the Severity labels it was fitted on; Node.label is a plain str
         return settle_actions(ticket, self.disposition.predict(row), self.severity.predict(row))  # type: ignore[arg-type]
 
 

@@ -47,13 +47,13 @@ class World:
     services: tuple[str, ...]
     owner: dict[str, str]
     service_of: dict[str, str]
-    priority_rule: dict[str, dict[str, str]]
+    priority_rule: dict[str, dict[str, Priority]]
     escalate_severities: frozenset[str]
     escalate_environment: str
 
     def priority_for(self, severity: Severity, tier: Tier) -> Priority:
         """The handbook's priority for a severity and a customer tier."""
-        return self.priority_rule[severity][tier]  # type: ignore[return-value]
+        return self.priority_rule[severity][tier]
 
     def needs_escalation(self, severity: Severity, environment: str) -> bool:
         """True when the handbook requires `escalate_incident` for a bug to fix."""

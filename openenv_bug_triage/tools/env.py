@@ -89,6 +89,7 @@ def tool_method(model: type[BaseModel]) -> Callable[..., str]:
     tool.__annotations__ = {p.name: p.annotation for p in params} | {"return": str}
     hints = typing.get_type_hints(tool)  # the same types without pydantic's constraint metadata
     tool.__annotations__ = hints
+    # typeshed's function type does not declare `__signature__`, the attribute inspect.signature reads
     tool.__signature__ = signature.replace(  # type: ignore[attr-defined]
         parameters=[signature.parameters["self"], *(p.replace(annotation=hints[p.name]) for p in params)]
     )
