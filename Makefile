@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test lint serve scores clean
+.PHONY: test lint typecheck serve scores clean
 
 $(STAMP): requirements.txt requirements-dev.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,7 +16,10 @@ $(STAMP): requirements.txt requirements-dev.txt pyproject.toml
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
-test: lint
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+test: lint typecheck
 	$(BIN)/pytest
 
 serve: $(STAMP)
@@ -26,4 +29,4 @@ scores: $(STAMP)
 	$(BIN)/python scripts/reference_scores.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis artifacts
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis artifacts
