@@ -38,7 +38,8 @@ class BugTriageAction(Action):
 
     Fields are deliberately untyped: a value the action union rejects reaches the
     environment, which answers with the invalid-action penalty, exactly as in-process.
-    `to_payload()` gives the plain action dict; `/schema` has the real union.
+    `to_payload()` gives the plain action dict, judged exactly as in-process and over HTTP;
+    `/schema` has the real union.
     """
 
     model_config = ConfigDict(extra="allow")
@@ -50,17 +51,14 @@ class BugTriageAction(Action):
     component: Any = _form_field("classify: component, one of available_components.")
     team: Any = _form_field("assign: team, one of available_teams.")
     duplicate_of: Any = _form_field("mark_duplicate: id of the original report.")
-    missing: Any = _form_field("request_info: what is missing (a list, or comma-separated text).")
+    missing: Any = _form_field("request_info: what is missing, a list such as [\"repro\", \"logs\"].")
     question: Any = _form_field("request_info: question for the reporter.")
     reason: Any = _form_field(f"defer: free text; close: one of {list(CLOSE_REASONS)}.")
     summary: Any = _form_field("escalate_incident: one-line summary.")
 
     def to_payload(self) -> dict[str, Any]:
-        """The action as the environment takes it: set fields only, `missing` text split on commas."""
-        payload = {k: v for k, v in self.model_dump(exclude={"metadata"}).items() if v is not None}
-        if isinstance(payload.get("missing"), str):
-            payload["missing"] = [part.strip() for part in payload["missing"].split(",") if part.strip()]
-        return payload
+        """The action as the environment takes it: the fields that are set, values untouched."""
+        return {k: v for k, v in self.model_dump(exclude={"metadata"}).items() if v is not None}
 
 
 class StepInfo(BaseModel):

@@ -83,6 +83,23 @@ def test_typed_actions_and_invalid_actions(server: LiveServer) -> None:
         assert env.reset(seed=2).observation.steps_used == 0  # the session survives errors
 
 
+def test_an_action_is_judged_as_in_process_and_over_http(server: LiveServer) -> None:
+    """No transport reshapes an action: text where a list belongs is refused alike everywhere."""
+    action = {"action_type": "request_info", "missing": "repro", "question": "Which build?"}
+    local = BugTriageEnv()
+    local.reset("bug_triage_easy", 5)
+    _, _, _, expected = local.step(action)
+    assert not expected["action_valid"]
+    with BugTriageClient(base_url=server.url).sync() as env:
+        env.reset(task_id="bug_triage_easy", seed=5)
+        info = env.step(action).observation.info
+    with httpx.Client(base_url=server.url) as http:
+        episode = http.post("/reset", json={"task_id": "bug_triage_easy", "seed": 5}).json()["episode_id"]
+        over_http = http.post("/step", json={"action": action, "episode_id": episode}).json()["info"]
+    assert info is not None and (info.action_valid, info.error) == (False, expected["error"])
+    assert (over_http["action_valid"], over_http["error"]) == (False, expected["error"])
+
+
 def test_async_client_and_step_after_done(server: LiveServer) -> None:
     async def play() -> None:
         policy = HeuristicPolicy()

@@ -130,9 +130,25 @@ def test_an_invalid_move_raises_with_the_environments_message_and_costs_a_step()
     )
     with pytest.raises(InvalidMoveError) as raised:
         env.classify(severity="critical", priority="p1", component="sso")
-    assert str(raised.value) == info["error"]
-    assert "severity" in str(raised.value) and "critical" in str(raised.value)
-    assert "Steps left: 19." in env.next_ticket()  # the rejected call used one of the 21 steps
+    message, rest = str(raised.value).split("\n")
+    assert message == info["error"]
+    assert "severity" in message and "critical" in message
+    assert rest.startswith("Reward -0.05. Steps left: 20.")  # the rejected call used one of the 21 steps
+    assert "Steps left: 19." in env.next_ticket()
+
+
+def test_an_invalid_move_that_spends_the_budget_says_the_episode_is_over() -> None:
+    env = BugTriageToolEnv()
+    env.reset(task_id="bug_triage_easy", seed=2)
+    for _ in range(20):
+        env.next_ticket()
+    with pytest.raises(InvalidMoveError) as raised:
+        env.assign(team="sre", ticket_id="nope")
+    assert "is not in the queue" in str(raised.value)
+    assert "The episode is over: the step budget is spent. Score 0.000. Stop calling tools." in str(raised.value)
+    assert env.get_reward() == 0.0
+    with pytest.raises(EpisodeDoneError):
+        env.next_ticket()
 
 
 def test_calls_outside_an_episode_and_unknown_arguments_are_refused() -> None:
@@ -167,6 +183,7 @@ def test_remote_mode_gives_the_same_transcript(server: LiveServer, monkeypatch: 
         {"action_type": "next_ticket"},
         {"action_type": "classify", "severity": "critical", "priority": "p1", "component": "sso"},
         {"action_type": "assign", "ticket_id": "BT-000", "team": "sre"},
+        {"action_type": "request_info", "missing": "repro", "question": "Which build?"},  # text, not a list
         *oracle_actions("bug_triage_hard"),
         {"action_type": "next_ticket"},
     ]
@@ -179,13 +196,25 @@ def test_remote_mode_gives_the_same_transcript(server: LiveServer, monkeypatch: 
     assert play(remote, row, moves) == expected
     assert remote.get_reward() == local.get_reward()
     assert expected[2].startswith("error: classify: field `severity`") and expected[-1].startswith("error: The episode")
+    assert expected[4].startswith("error: request_info: field `missing`")
     generated = {"task_id": "generated_medium", "seed": 3, "split": "validation"}
     moves = oracle_actions(load_task("generated_medium", 3, "validation"))
     assert play(remote, generated, moves) == play(local, generated, moves)
     assert remote.get_reward() == local.get_reward() == 1.0
 
 
+def test_a_server_at_capacity_is_named_as_the_likely_cause(monkeypatch: pytest.MonkeyPatch) -> None:
+    with LiveServer(build_app(Settings(max_sessions=1))) as live:
+        monkeypatch.setenv(ENV_URL_VARIABLE, live.url)
+        first, second = BugTriageToolEnv(), BugTriageToolEnv()
+        assert "Task bug_triage_easy" in first.reset(task_id="bug_triage_easy", seed=1)
+        with pytest.raises(ConnectionError, match="MAX_SESSIONS must cover every rollout in flight"):
+            second.reset(task_id="bug_triage_easy", seed=1)
+
+
 def test_dataset_rows_feed_reset_and_keep_training_and_evaluation_apart() -> None:
+    prompt = train_rows(["bug_triage_easy"], 1)[0]["prompt"]
+    assert prompt[-1]["content"].endswith("tools.\n\n")  # the opening text TRL appends starts a new paragraph
     tasks = ["bug_triage_easy", "generated_hard"]
     train, evaluation = train_rows(tasks, 3), eval_rows(tasks, 2)
     assert [(r["task_id"], r["seed"], r.get("split")) for r in train[:2]] == [

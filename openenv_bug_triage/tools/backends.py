@@ -76,8 +76,17 @@ class RemoteBackend:
     """An episode on a Bug Triage server, over its WebSocket (one connection, opened on first use)."""
 
     def __init__(self, base_url: str) -> None:
-        from ..client import BugTriageClient  # needs openenv-core: only the remote mode pays for it
+        try:  # openenv-core (and its websockets): only the remote mode pays for them
+            from websockets.exceptions import ConnectionClosed
 
+            from ..client import BugTriageClient
+        except ModuleNotFoundError as exc:
+            raise ModuleNotFoundError(
+                f"running episodes on a server (BUG_TRIAGE_ENV_URL is set) needs openenv-core, which is missing "
+                f"({exc}): pip install 'openenv-bug-triage[server]', or unset BUG_TRIAGE_ENV_URL to play in-process"
+            ) from exc
+        self._url = base_url
+        self._closed_error = ConnectionClosed
         # openenv's `sync()` is annotated as a bare `SyncEnvClient`; this is the one it returns here.
         self._client: SyncEnvClient[BaseModel | dict[str, Any], BugTriageObservation, BugTriageState] = (
             BugTriageClient(base_url=base_url).sync()
@@ -85,11 +94,26 @@ class RemoteBackend:
 
     def reset(self, **options: Any) -> ObservationModel:
         """Start an episode on the server with the same options as in-process."""
-        return self._client.reset(**options).observation
+        try:
+            return self._client.reset(**options).observation
+        except (self._closed_error, RuntimeError) as exc:
+            # A server at capacity sends CAPACITY_REACHED and closes; the client sees either, by timing.
+            if isinstance(exc, RuntimeError) and "CAPACITY_REACHED" not in str(exc):
+                raise
+            raise ConnectionError(
+                f"the server at {self._url} refused the episode ({exc}). A server at capacity does so: its "
+                "MAX_SESSIONS must cover every rollout in flight (TRL makes one environment per prompt of a "
+                "generation batch: per_device_train_batch_size x steps_per_generation x GPUs)"
+            ) from None
 
     def step(self, action: dict[str, Any]) -> Turn:
         """Take one action on the server."""
-        result = self._client.step(action)
+        try:
+            result = self._client.step(action)
+        except self._closed_error as exc:
+            raise ConnectionError(
+                f"the server at {self._url} closed the WebSocket mid-episode ({exc}); the episode is lost"
+            ) from None
         info = result.observation.info
         if info is None:
             raise RuntimeError("the server answered a step without its step info")

@@ -31,7 +31,8 @@ The handbook:
 
 """
 
-USER_PROMPT = "Triage this queue with the tools."
+USER_PROMPT = "Triage this queue with the tools.\n\n"
+"""The user's message; TRL appends the environment's opening text to it as it is, hence the blank line."""
 
 
 def system_prompt() -> str:

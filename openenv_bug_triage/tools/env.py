@@ -30,7 +30,7 @@ from pydantic_core import PydanticUndefined
 from ..errors import EpisodeDoneError, InvalidMoveError, ResetNeededError
 from ..models import ACTION_MODELS, ObservationModel
 from .backends import Backend, LocalBackend, RemoteBackend, Turn
-from .text import opening_text, step_text
+from .text import opening_text, refusal_text, step_text
 
 ENV_URL_VARIABLE = "BUG_TRIAGE_ENV_URL"
 """Environment variable naming a server URL; when set, episodes run there over its WebSocket."""
@@ -102,8 +102,9 @@ class BugTriageToolEnv:
 
     Tools (made from the action union): `classify`, `assign`, `mark_duplicate`, `request_info`,
     `defer`, `close`, `escalate_incident`, `next_ticket`. Each returns compact text; a move the
-    environment judges invalid still costs its step and raises `InvalidMoveError` with the
-    environment's message (TRL shows it to the model). `get_reward()` is the episode's grader
+    environment judges invalid still costs its step and raises `InvalidMoveError`: the
+    environment's message, the step's reward, and the steps left or how the episode ended
+    (TRL shows it to the model). `get_reward()` is the episode's grader
     score in [0, 1] (0 if the rollout stopped before the episode ended); set `reward_mode =
     "dense"` on a subclass (or use `DenseRewardToolEnv`) for the sum of the per-step rewards.
     """
@@ -150,9 +151,9 @@ class BugTriageToolEnv:
         before = self._obs
         turn = self._backend.step(action)
         self._obs, self._turn = turn.observation, turn
-        if turn.error is not None:
-            raise InvalidMoveError(turn.error)
         ending = "terminated" if turn.terminated else "truncated" if turn.truncated else None
+        if turn.error is not None:
+            raise InvalidMoveError(refusal_text(turn.error, turn.observation, turn.reward, ending, turn.score))
         return step_text(before, turn.observation, turn.reward, ending, turn.score)
 
 

@@ -92,7 +92,17 @@ def step_text(
     lines = [f"{message}. Reward {reward:+.2f}.", "Queue changes: " + ("; ".join(changes) if changes else "none.")]
     if ending is None:
         lines += focus_text(before, after)
-        lines.append(counters(after))
-    else:
-        lines.append(f"The episode is over: {END_REASONS[ending]}. Score {score:.3f}. Stop calling tools.")
+    lines.append(state_line(after, ending, score))
     return "\n".join(lines)
+
+
+def refusal_text(error: str, after: ObservationModel, reward: float, ending: str | None, score: float | None) -> str:
+    """What a rejected call raises: the environment's message unchanged, its reward, then the budget or the ending."""
+    return f"{error}\nReward {reward:+.2f}. {state_line(after, ending, score)}"
+
+
+def state_line(after: ObservationModel, ending: str | None, score: float | None) -> str:
+    """The counters while the episode runs; how it ended and its score once it is over."""
+    if ending is None:
+        return counters(after)
+    return f"The episode is over: {END_REASONS[ending]}. Score {score:.3f}. Stop calling tools."
