@@ -1,6 +1,6 @@
 """Bytes an agent reads: the tool environment's text against the full observation, over one oracle episode.
 
-    python scripts/measure_tool_text.py [--task bug_triage_hard] [--seed 42]
+    python scripts/measure_tool_text.py [--tasks bug_triage_easy bug_triage_medium bug_triage_hard] [--seed 42]
 
 The full observation is `ObservationModel` as JSON (what `/step` and the WebSocket send); the
 tool text is what `BugTriageToolEnv.reset` and its tools return. Both are counted in UTF-8 bytes,
@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from openenv_bug_triage import BugTriageEnv
 from openenv_bug_triage.policies import oracle_actions
+from openenv_bug_triage.tasks import TASK_IDS
 from openenv_bug_triage.tools import BugTriageToolEnv
 
 
@@ -49,15 +50,16 @@ def tool_sizes(task_id: str, seed: int) -> Sizes:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--task", default="bug_triage_hard")
+    parser.add_argument("--tasks", nargs="+", default=list(TASK_IDS), help="default: the three fixed tasks")
     parser.add_argument("--seed", type=int, default=42)
     args = parser.parse_args()
-    full, tools = observation_sizes(args.task, args.seed), tool_sizes(args.task, args.seed)
-    print(f"{args.task}, seed {args.seed}, oracle episode of {len(full.steps)} steps (bytes)")
-    print(f"{'':<22}{'opening':>10}{'mean step':>11}{'max step':>10}{'episode':>10}")
-    for name, s in (("full observation", full), ("tool text", tools)):
-        print(f"{name:<22}{s.opening:>10}{statistics.mean(s.steps):>11.0f}{max(s.steps):>10}{s.episode:>10}")
-    print(f"tool text / full observation over the episode: {tools.episode / full.episode:.3f}")
+    for task_id in args.tasks:
+        full, tools = observation_sizes(task_id, args.seed), tool_sizes(task_id, args.seed)
+        print(f"{task_id}, seed {args.seed}, oracle episode of {len(full.steps)} steps (bytes)")
+        print(f"{'':<22}{'opening':>10}{'mean step':>11}{'max step':>10}{'episode':>10}")
+        for name, s in (("full observation", full), ("tool text", tools)):
+            print(f"{name:<22}{s.opening:>10}{statistics.mean(s.steps):>11.0f}{max(s.steps):>10}{s.episode:>10}")
+        print(f"tool text / full observation over the episode: {tools.episode / full.episode:.3f}\n")
 
 
 if __name__ == "__main__":
