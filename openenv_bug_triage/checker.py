@@ -7,9 +7,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from .env import BugTriageEnv
+from .episode import Policy, play, start
 from .errors import BugTriageError
-from .models import Truth
-from .policies import OraclePolicy, Policy, RandomPolicy, run_episode
+from .models import ObservationModel, Truth
+from .policies import OraclePolicy, RandomPolicy, run_episode
 
 TRUTH_KEYS: frozenset[str] = frozenset(set(Truth.model_fields) - {"duplicate_of"}) | {"truth"}
 """Keys that only hidden truth uses. (`duplicate_of` is also an action field, so it is not listed.)"""
@@ -62,17 +63,9 @@ def check_reset_determinism(task_id: str, seed: int) -> None:
         raise CheckError(f"{task_id}: reset(seed={seed}) is not deterministic")
 
 
-def policy_actions(policy: Policy, task_id: str, seed: int, limit: int | None = None) -> list[Any]:
+def policy_actions(policy: Policy, task_id: str, seed: int, limit: int | None = None) -> list[dict[str, Any]]:
     """The actions `policy` takes in one episode (at most `limit` of them)."""
-    env = BugTriageEnv()
-    obs = env.reset(task_id=task_id, seed=seed)
-    policy.reset(task_id, seed)
-    actions: list[Any] = []
-    done = False
-    while not done and (limit is None or len(actions) < limit):
-        actions.append(policy.act(obs))
-        obs, _, done, _ = env.step(actions[-1])
-    return actions
+    return play(BugTriageEnv(), policy, task_id, seed, limit=limit).actions
 
 
 def check_step_determinism(task_id: str, seed: int, policy: Policy | None = None, steps: int = 60) -> None:
@@ -84,19 +77,21 @@ def check_step_determinism(task_id: str, seed: int, policy: Policy | None = None
 
 def check_no_truth_before_done(task_id: str, seed: int, policy: Policy | None = None) -> None:
     """No observation, state or info carries a truth-only key before the episode ends."""
-    policy = policy or RandomPolicy()
     env = BugTriageEnv()
-    obs = env.reset(task_id=task_id, seed=seed)
-    policy.reset(task_id, seed)
-    done = False
-    while not done:
-        payloads = [obs.model_dump(mode="json"), env.state().model_dump(mode="json")]
-        for payload in payloads:
-            if keys := find_truth_keys(payload):
-                raise CheckError(f"{task_id}: hidden truth keys {sorted(keys)} reached the agent")
-        obs, _, done, info = env.step(policy.act(obs))
-        if not done and (keys := find_truth_keys(info)):
+    episode = start(env, policy or RandomPolicy(), task_id, seed)
+    _check_visible(task_id, episode.first, env)
+    for step in episode:
+        if step.done:
+            break
+        if keys := find_truth_keys(step.info):
             raise CheckError(f"{task_id}: hidden truth keys {sorted(keys)} in info before the end")
+        _check_visible(task_id, step.observation, env)
+
+
+def _check_visible(task_id: str, obs: ObservationModel, env: BugTriageEnv) -> None:
+    for payload in (obs.model_dump(mode="json"), env.state().model_dump(mode="json")):
+        if keys := find_truth_keys(payload):
+            raise CheckError(f"{task_id}: hidden truth keys {sorted(keys)} reached the agent")
 
 
 def check_bounds(task_id: str, seed: int, policy: Policy | None = None) -> None:

@@ -31,3 +31,15 @@ class InvalidSplitError(BugTriageError, ValueError):
 
 class InvalidMoveError(BugTriageError, ValueError):
     """A tool call the environment judged invalid (it still cost a step); the message is the environment's."""
+
+
+class EpisodeRunningError(BugTriageError, RuntimeError):
+    """An episode's final grade was asked for before the episode ended."""
+
+
+class ServiceError(BugTriageError):
+    """A service an episode depends on failed for good; the message says which and what to check."""
+
+
+class EnvServerError(ServiceError):
+    """The environment server refused a request or could not be reached."""

@@ -1,6 +1,7 @@
 """Reference policies: `random` (seeded), `heuristic` (handbook rules + keywords) and `oracle` (reads truth).
 
-Each policy maps an observation to an action dict. `run_episode` plays one episode in-process.
+Each policy maps an observation to an action dict (the `Policy` protocol of `episode`).
+`run_episode` plays one episode in-process.
 The oracle is for tests and calibration only: it reads the hidden truth.
 """
 
@@ -11,9 +12,10 @@ import re
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from .env import BugTriageEnv
+from .episode import Policy, play
 from .models import (
     CLOSE_DISPOSITION,
     CLOSE_REASONS,
@@ -28,21 +30,6 @@ from .models import (
 from .sources import load_task
 from .tasks import Task, urgency_order
 from .world import load_world
-
-
-class Policy(Protocol):
-    """Anything that picks the next action from an observation."""
-
-    @property
-    def name(self) -> str:
-        """What reports call the policy (read-only here: a plain attribute or a property both fit)."""
-
-    def reset(self, task_id: str, seed: int, split: str | None = None) -> None:
-        """Prepare for a new episode (`split` names a generated task's split)."""
-
-    def act(self, obs: ObservationModel) -> dict[str, Any]:
-        """The next action, as a plain dict."""
-
 
 # --------------------------------------------------------------------------- random
 
@@ -346,16 +333,8 @@ class EpisodeResult:
 def run_episode(policy: Policy, task_id: str, seed: int = 42, split: str | None = None) -> EpisodeResult:
     """Play one whole episode of `task_id` (for a generated task: of `split`, default train) in-process."""
     env = BugTriageEnv()
-    obs = env.reset(task_id=task_id, seed=seed, split=split)
-    policy.reset(task_id, seed, split=env.state().split)
-    rewards: list[float] = []
-    done = False
-    info: dict[str, Any] = {}
-    while not done:
-        obs, reward, done, info = env.step(policy.act(obs))
-        rewards.append(reward.value)
+    episode = play(env, policy, task_id, seed, split)
     state = env.state()
-    agent_grade = GraderResult.model_validate(info["grader"])
     return EpisodeResult(
-        task_id, seed, env.grade(), agent_grade, state.step_count, tuple(rewards), state.invalid_actions
+        task_id, seed, env.grade(), episode.agent_grade, state.step_count, episode.rewards, state.invalid_actions
     )

@@ -2,16 +2,10 @@
 
 from __future__ import annotations
 
-from ..errors import BugTriageError
+from ..errors import EnvServerError, ServiceError
 
-
-class ServiceError(BugTriageError):
-    """A service the run depends on failed for good; the message says which and what to check."""
+__all__ = ["EndpointError", "EnvServerError", "ServiceError"]
 
 
 class EndpointError(ServiceError):
     """The model endpoint refused the request or stayed unreachable."""
-
-
-class EnvServerError(ServiceError):
-    """The environment server refused a request or could not be reached."""

@@ -1,0 +1,169 @@
+"""The one episode loop: any policy on any environment with `BugTriageEnv`'s `reset`/`step` shape.
+
+    episode = play(BugTriageEnv(), HeuristicPolicy(), "bug_triage_hard", seed=3)
+    episode.rewards, episode.agent_grade.score
+
+`start` resets the environment and the policy and returns an `Episode`; iterating it plays the
+remaining steps one `Step` at a time, so a caller can log, check or stop between steps, and
+`play()` plays to the end. The same loop runs in-process (`BugTriageEnv`), over HTTP
+(`http_client.HttpEnvClient`) and over the WebSocket (`client.WebSocketEnv`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from .errors import EpisodeRunningError
+from .models import GraderResult, ObservationModel, RewardModel
+
+__all__ = ["Episode", "EpisodeEnv", "Policy", "Step", "play", "start"]
+
+
+class EpisodeEnv(Protocol):
+    """What the loop needs of an environment: `BugTriageEnv`, `HttpEnvClient` and `WebSocketEnv` all fit."""
+
+    def reset(
+        self,
+        task_id: str | None = None,
+        seed: int | None = None,
+        episode_id: str | None = None,
+        split: str | None = None,
+    ) -> ObservationModel:
+        """Start an episode (`split` only for generated tasks)."""
+        ...
+
+    def step(self, action: dict[str, Any]) -> tuple[ObservationModel, RewardModel, bool, dict[str, Any]]:
+        """Take one action; returns (observation, reward, done, info)."""
+        ...
+
+
+class Policy(Protocol):
+    """Anything that picks the next action from an observation."""
+
+    @property
+    def name(self) -> str:
+        """What reports call the policy (read-only here: a plain attribute or a property both fit)."""
+        ...
+
+    def reset(self, task_id: str, seed: int, split: str | None = None) -> None:
+        """Prepare for a new episode (`split` names a generated task's split)."""
+
+    def act(self, obs: ObservationModel) -> dict[str, Any]:
+        """The next action, as a plain dict."""
+        ...
+
+
+@dataclass(frozen=True)
+class Step:
+    """One move: what the policy saw, what it did and what the environment answered."""
+
+    number: int
+    """1 for the first step of the episode."""
+    seen: ObservationModel
+    action: dict[str, Any]
+    observation: ObservationModel
+    reward: RewardModel
+    done: bool
+    info: dict[str, Any]
+
+
+class Episode:
+    """An episode under way: iterate it to play the remaining steps, or `play()` it to the end.
+
+    It records every step it played; the properties read that record. With `limit` it stops
+    after that many steps even if the episode has not ended.
+    """
+
+    def __init__(self, env: EpisodeEnv, policy: Policy, first: ObservationModel, limit: int | None = None) -> None:
+        self.env = env
+        self.policy = policy
+        self.first = first
+        """The observation `reset` returned."""
+        self.limit = limit
+        self.steps: list[Step] = []
+
+    def __iter__(self) -> Iterator[Step]:
+        while not self.done and (self.limit is None or len(self.steps) < self.limit):
+            seen = self.observation
+            action = self.policy.act(seen)
+            obs, reward, done, info = self.env.step(action)
+            self.steps.append(Step(len(self.steps) + 1, seen, action, obs, reward, done, info))
+            yield self.steps[-1]
+
+    def play(self) -> Episode:
+        """Play the remaining steps (up to `limit`); returns this episode."""
+        for _ in self:
+            pass
+        return self
+
+    @property
+    def observation(self) -> ObservationModel:
+        """The latest observation."""
+        return self.steps[-1].observation if self.steps else self.first
+
+    @property
+    def done(self) -> bool:
+        """True once the environment has ended the episode."""
+        return bool(self.steps) and self.steps[-1].done
+
+    @property
+    def info(self) -> dict[str, Any]:
+        """The latest step's info (empty before the first step)."""
+        return self.steps[-1].info if self.steps else {}
+
+    @property
+    def actions(self) -> list[dict[str, Any]]:
+        """Every action taken, in order."""
+        return [s.action for s in self.steps]
+
+    @property
+    def rewards(self) -> tuple[float, ...]:
+        """Every step's reward, in order."""
+        return tuple(s.reward.value for s in self.steps)
+
+    @property
+    def invalid_actions(self) -> int:
+        """How many steps the environment judged invalid."""
+        return sum(not s.info["action_valid"] for s in self.steps)
+
+    @property
+    def agent_grade(self) -> GraderResult:
+        """The grade the final step's `info["grader"]` carries: the agent's copy, no answer key."""
+        grade = self.info.get("grader")
+        if not self.done or grade is None:
+            raise EpisodeRunningError(
+                f"no grade after {len(self.steps)} steps: the episode has not ended; play it to the end first"
+            )
+        return GraderResult.model_validate(grade)
+
+
+def start(
+    env: EpisodeEnv,
+    policy: Policy,
+    task_id: str,
+    seed: int,
+    split: str | None = None,
+    *,
+    episode_id: str | None = None,
+    limit: int | None = None,
+) -> Episode:
+    """Reset `env` to `task_id` (`split` and `seed` name a generated task's instance) and `policy` with it."""
+    first = env.reset(task_id=task_id, seed=seed, episode_id=episode_id, split=split)
+    policy.reset(task_id, seed, split=split)
+    return Episode(env, policy, first, limit)
+
+
+def play(
+    env: EpisodeEnv,
+    policy: Policy,
+    task_id: str,
+    seed: int,
+    split: str | None = None,
+    *,
+    episode_id: str | None = None,
+    limit: int | None = None,
+) -> Episode:
+    """Play `policy` on `task_id` to the end (or for `limit` steps); returns the episode played."""
+    return start(env, policy, task_id, seed, split, episode_id=episode_id, limit=limit).play()
