@@ -18,7 +18,7 @@ from mock_openai import REPO, MockOpenAI, llm_env, run_baseline
 
 from openenv_bug_triage.agents.cli import main
 from openenv_bug_triage.agents.errors import EnvServerError
-from openenv_bug_triage.agents.http_env import HttpEnvClient
+from openenv_bug_triage.http_client import HttpEnvClient
 from openenv_bug_triage.env import BugTriageEnv
 from openenv_bug_triage.policies import oracle_actions
 

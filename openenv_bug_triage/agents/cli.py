@@ -18,12 +18,12 @@ from typing import TextIO
 
 from .. import __version__
 from ..env import DEFAULT_SEED, MAX_SEED, BugTriageEnv
+from ..http_client import HttpEnvClient
 from ..policies import HeuristicPolicy, RandomPolicy
 from ..sources import task_infos
 from ..tasks import TASK_IDS
 from .artifact import RunInfo, build_artifact, format_table, write_artifact
 from .chat import ChatClient, ChatSettings
-from .http_env import HttpEnvClient
 from .llm import LLMAgent
 from .prompt import handbook_sha256, load_template
 from .runner import Agent, EventLog, PolicyAgent, Progress, TriageEnv, run_tasks

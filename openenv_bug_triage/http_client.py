@@ -4,19 +4,24 @@ Contract: `POST /reset {task_id, seed, episode_id?}` -> `{observation, reward, d
 `POST /step {action, episode_id}` -> `{observation, reward, done, info, episode_id}`;
 `GET /state?episode_id=`; `GET /grader?episode_id=` (409 until the episode is done; the full
 grade with `Authorization: Bearer <trainer token>`, else the agent's copy).
+
+Needs httpx (the `baseline` extra); the core install does not import this module.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from types import TracebackType
 from typing import Any
 
 import httpx
 from pydantic import ValidationError
 
-from ..models import GraderResult, ObservationModel, RewardModel
 from .errors import EnvServerError
+from .models import GraderResult, ObservationModel, RewardModel
+
+__all__ = ["EnvServerError", "HttpEnvClient"]
 
 
 @contextmanager
@@ -29,18 +34,32 @@ def _contract(path: str) -> Iterator[None]:
 
 
 class HttpEnvClient:
-    """One episode at a time against a running environment server."""
+    """One episode at a time against a running environment server.
+
+    Give the server's `base_url`, or `http`, an `httpx.Client` already pointed at it (a FastAPI
+    `TestClient` is one), which this client then uses but does not close. Every failure, from an
+    unreachable server to a 4xx answer, raises `EnvServerError`; `last_response` is the latest
+    raw response, for callers that check the bytes on the wire.
+    """
 
     def __init__(
         self,
-        base_url: str,
+        base_url: str | None = None,
         timeout: float = 30.0,
         transport: httpx.BaseTransport | None = None,
         trainer_token: str | None = None,
+        *,
+        http: httpx.Client | None = None,
     ) -> None:
-        self.base_url = base_url.rstrip("/")
+        if (base_url is None) == (http is None):
+            raise TypeError("HttpEnvClient needs either base_url or http (an httpx.Client), not both")
+        self._owns_http = http is None
+        if http is None:
+            http = httpx.Client(base_url=str(base_url).rstrip("/"), timeout=timeout, transport=transport)
+        self._http = http
+        self.base_url = str(http.base_url).rstrip("/")
         self.episode_id: str | None = None
-        self._http = httpx.Client(base_url=self.base_url, timeout=timeout, transport=transport)
+        self.last_response: httpx.Response | None = None
         self._grader_headers = {"Authorization": f"Bearer {trainer_token}"} if trainer_token else {}
 
     def reset(
@@ -56,28 +75,26 @@ class HttpEnvClient:
             body["split"] = split
         if episode_id is not None:
             body["episode_id"] = episode_id
-        data = self._call("POST", "/reset", json=body)
+        data = self.post("/reset", body)
         with _contract("/reset"):
             self.episode_id = str(data["episode_id"])
             return ObservationModel.model_validate(data["observation"])
 
     def step(self, action: dict[str, Any]) -> tuple[ObservationModel, RewardModel, bool, dict[str, Any]]:
         """Take one action; returns (observation, reward, done, info) like `BugTriageEnv.step`."""
-        data = self._call("POST", "/step", json={"action": action, "episode_id": self._episode()})
+        data = self.post("/step", {"action": action, "episode_id": self._episode()})
         with _contract("/step"):
             info = data["info"]
             if data["done"] and info.get("grader") is None:
                 raise EnvServerError("the environment server ended the episode without `info.grader`")
-            return (
-                ObservationModel.model_validate(data["observation"]),
-                RewardModel.model_validate(info["reward"]),
-                bool(data["done"]),
-                info,
-            )
+            reward = RewardModel.model_validate(info["reward"])
+            if data["reward"] != reward.value:
+                raise EnvServerError(f"the step's reward {data['reward']} is not its info.reward {reward.value}")
+            return ObservationModel.model_validate(data["observation"]), reward, bool(data["done"]), info
 
     def state(self) -> dict[str, Any]:
         """The server's state report for this episode, as JSON."""
-        return self._call("GET", "/state", params={"episode_id": self._episode()})
+        return self.get("/state", episode_id=self._episode())
 
     def grade(self) -> GraderResult:
         """The grade of the finished episode (409 before it is done): full with the trainer token, else the agent's copy."""
@@ -85,9 +102,26 @@ class HttpEnvClient:
         with _contract("/grader"):
             return GraderResult.model_validate(data)
 
+    def get(self, path: str, **params: str) -> dict[str, Any]:
+        """`GET path?params` on the server; its JSON object."""
+        return self._call("GET", path, params=params)
+
+    def post(self, path: str, body: Any) -> dict[str, Any]:
+        """`POST path` with a JSON body; the server's JSON object."""
+        return self._call("POST", path, json=body)
+
     def close(self) -> None:
-        """Close the connection pool."""
-        self._http.close()
+        """Close the connection pool (unless it was given as `http`)."""
+        if self._owns_http:
+            self._http.close()
+
+    def __enter__(self) -> HttpEnvClient:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, traceback: TracebackType | None
+    ) -> None:
+        self.close()
 
     def _episode(self) -> str:
         if self.episode_id is None:
@@ -102,6 +136,7 @@ class HttpEnvClient:
                 f"cannot reach the environment server at {self.base_url} ({type(exc).__name__}: {exc}); "
                 "start it (`make serve`) or check --env-url"
             ) from None
+        self.last_response = response
         if response.status_code >= 400:
             raise EnvServerError(
                 f"the environment server answered {method} {path} with HTTP {response.status_code}: "
