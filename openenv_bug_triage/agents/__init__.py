@@ -2,6 +2,6 @@
 
 `prompt` builds the LLM's messages from `prompt_template.md`; `reply` turns a model's reply
 into a validated action; `chat` calls an OpenAI-compatible endpoint with retries; `llm` is
-the LLM agent; `http_env` drives a running server; `runner` is the one episode loop;
-`artifact` writes the scores; `cli` is `scripts/baseline_inference.py`.
+the LLM agent; `runner` plays the tasks with the package's one episode loop (`episode`),
+in-process or over `http_client`; `artifact` writes the scores; `cli` is `scripts/baseline_inference.py`.
 """

@@ -1,4 +1,4 @@
-"""The one loop that drives an environment with an agent, in-process or over HTTP, for every agent kind.
+"""The baseline run: every agent kind over the package's episode loop, in-process or over HTTP.
 
 It prints one line per episode event in the format OpenEnv evaluation harnesses parse:
 `[START] task=... env=bug-triage-openenv model=...`, `[STEP] step=... action=... reward=... done=...
@@ -12,8 +12,8 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TextIO
 
-from ..models import GraderResult, ObservationModel, RewardModel
-from ..policies import Policy
+from ..episode import Episode, EpisodeEnv, Policy, start
+from ..models import GraderResult, ObservationModel
 from ..sources import is_generated
 from .errors import ServiceError
 from .llm import AgentCounts
@@ -22,23 +22,12 @@ from .trajectory import TrajectoryWriter
 ENV_NAME = "bug-triage-openenv"
 
 
-class TriageEnv(Protocol):
-    """What the loop needs of an environment: `BugTriageEnv` and `HttpEnvClient` both fit."""
-
-    def reset(
-        self,
-        task_id: str | None = None,
-        seed: int | None = None,
-        episode_id: str | None = None,
-        split: str | None = None,
-    ) -> ObservationModel:
-        """Start an episode (`split` only for generated tasks)."""
-
-    def step(self, action: dict[str, Any]) -> tuple[ObservationModel, RewardModel, bool, dict[str, Any]]:
-        """Take one action."""
+class TriageEnv(EpisodeEnv, Protocol):
+    """What a run needs of an environment: `BugTriageEnv` and `HttpEnvClient` both fit."""
 
     def grade(self) -> GraderResult:
         """The full grade of the finished episode."""
+        ...
 
 
 class Agent(Policy, Protocol):
@@ -178,38 +167,32 @@ def play_episode(
     events.start(task_id, model)
     if trajectory is not None:
         trajectory.start(task_id, seed)
-    rewards: list[float] = []
-    invalid = 0
+    episode: Episode | None = None
     grade: GraderResult | None = None
     agent_grade: GraderResult | None = None
     error: str | None = None
     try:
-        obs = env.reset(task_id=task_id, seed=seed, split=split if is_generated(task_id) else None)
-        agent.reset(task_id, seed)
-        progress.update(task_id, obs)
-        done = False
-        while not done:
-            seen = obs
-            action = agent.act(obs)
-            obs, reward, done, info = env.step(action)
-            rewards.append(reward.value)
-            invalid += not info["action_valid"]
+        episode = start(env, agent, task_id, seed, split if is_generated(task_id) else None)
+        progress.update(task_id, episode.first)
+        for step in episode:
             progress.clear()  # stdout and stderr may share the terminal
-            events.step(len(rewards), action, reward.value, done, info.get("error"))
+            events.step(step.number, step.action, step.reward.value, step.done, step.info.get("error"))
             if trajectory is not None:
-                trajectory.step(len(rewards), seen, agent.last_replies, action, obs, reward, done, info)
-            progress.update(task_id, obs)
-        agent_grade = GraderResult.model_validate(info["grader"])  # the copy the agent saw: no answer key
+                trajectory.step(step, agent.last_replies)
+            progress.update(task_id, step.observation)
+        agent_grade = episode.agent_grade  # the copy the agent saw: no answer key
         grade = env.grade()  # the trainer-side grade: its mistakes name the expected labels
     except ServiceError as exc:
         error = str(exc)
     finally:
         progress.clear()
+        rewards = list(episode.rewards) if episode is not None else []
         success = grade is not None and grade.passed
         events.end(success, len(rewards), grade.score if grade else 0.0, rewards)
         if trajectory is not None:
             trajectory.end(len(rewards), sum(rewards), agent_grade, error)
     seconds = round(time.monotonic() - started, 3)
+    invalid = episode.invalid_actions if episode is not None else 0
     return EpisodeOutcome(task_id, grade, len(rewards), rewards, invalid, replace(agent.counts), seconds, error)
 
 

@@ -13,7 +13,8 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from ..models import GraderResult, ObservationModel, RewardModel
+from ..episode import Step
+from ..models import GraderResult, ObservationModel
 
 TRAJECTORY_FORMAT: Final = "bug-triage-trajectory/1"
 """Written in every record, so a reader can refuse files of another kind or version."""
@@ -104,33 +105,23 @@ class TrajectoryWriter:
         """An episode of `task_id` under `seed` begins."""
         self._episode = {"task_id": task_id, "seed": seed, "agent": self.agent, "model": self.model}
 
-    def step(
-        self,
-        n: int,
-        seen: ObservationModel,
-        replies: list[str],
-        action: dict[str, Any],
-        after: ObservationModel,
-        reward: RewardModel,
-        done: bool,
-        info: dict[str, Any],
-    ) -> None:
-        """Step `n`: the agent saw `seen`, replied `replies`, chose `action`; the environment answered."""
-        result = after.last_action_result
+    def step(self, step: Step, replies: list[str]) -> None:
+        """One step: the agent saw `step.seen`, replied `replies`, chose `step.action`; the environment answered."""
+        result = step.observation.last_action_result
         self._write(
             StepRecord(
                 **self._episode,
-                step=n,
-                seen=SeenBrief.of(seen),
+                step=step.number,
+                seen=SeenBrief.of(step.seen),
                 replies=list(replies),
-                action=action,
-                action_valid=bool(info["action_valid"]),
-                error=info.get("error"),
-                reward=reward.value,
-                components=dict(reward.components),
-                cumulative=reward.cumulative,
+                action=step.action,
+                action_valid=bool(step.info["action_valid"]),
+                error=step.info.get("error"),
+                reward=step.reward.value,
+                components=dict(step.reward.components),
+                cumulative=step.reward.cumulative,
                 message=result.message if result else "",
-                done=done,
+                done=step.done,
             )
         )
 
