@@ -10,19 +10,30 @@
 
 The server's `/ws` endpoint speaks OpenEnv's protocol; `BugTriageObservation` is an
 `ObservationModel` (so in-process policies accept it) plus the episode id and the step info.
+`WebSocketEnv` puts the client behind `BugTriageEnv`'s `reset`/`step` shape, for `episode.play`.
 """
 
 from __future__ import annotations
 
+from types import TracebackType
 from typing import Any
 
 from openenv.core.client_types import StepResult
 from openenv.core.env_client import EnvClient
 from pydantic import BaseModel
 
+from .errors import EnvServerError
+from .models import RewardModel
 from .protocol import BugTriageAction, BugTriageObservation, BugTriageState, StepInfo, action_payload
 
-__all__ = ["BugTriageAction", "BugTriageClient", "BugTriageObservation", "BugTriageState", "StepInfo"]
+__all__ = [
+    "BugTriageAction",
+    "BugTriageClient",
+    "BugTriageObservation",
+    "BugTriageState",
+    "StepInfo",
+    "WebSocketEnv",
+]
 
 
 class BugTriageClient(EnvClient[BaseModel | dict[str, Any], BugTriageObservation, BugTriageState]):
@@ -43,3 +54,57 @@ class BugTriageClient(EnvClient[BaseModel | dict[str, Any], BugTriageObservation
 
     def _parse_state(self, payload: dict[str, Any]) -> BugTriageState:
         return BugTriageState.model_validate(payload)
+
+
+class WebSocketEnv:
+    """A `BugTriageClient` session with `BugTriageEnv`'s `reset`/`step` shape (one connection, opened on first use).
+
+    `step` returns the step info as the HTTP reply's `info` (a dict, `grader` None until the end).
+    """
+
+    def __init__(self, base_url: str) -> None:
+        self.client = BugTriageClient(base_url=base_url).sync()
+
+    def reset(
+        self,
+        task_id: str | None = None,
+        seed: int | None = None,
+        episode_id: str | None = None,
+        split: str | None = None,
+    ) -> BugTriageObservation:
+        """Start an episode on the server; options left as None are not sent."""
+        options = {"task_id": task_id, "seed": seed, "episode_id": episode_id, "split": split}
+        observation: BugTriageObservation = self.client.reset(
+            **{k: v for k, v in options.items() if v is not None}
+        ).observation
+        return observation
+
+    def step(
+        self, action: BaseModel | dict[str, Any]
+    ) -> tuple[BugTriageObservation, RewardModel, bool, dict[str, Any]]:
+        """Take one action; returns (observation, reward, done, info) like `BugTriageEnv.step`."""
+        result = self.client.step(action)
+        observation: BugTriageObservation = result.observation
+        info = observation.info
+        if info is None:
+            raise EnvServerError("the environment server answered a WebSocket step without its step info")
+        if result.reward != info.reward.value:
+            raise EnvServerError(f"the step's reward {result.reward} is not its info.reward {info.reward.value}")
+        return observation, info.reward, bool(result.done), info.model_dump(mode="json")
+
+    def state(self) -> BugTriageState:
+        """The server's state of this session's episode."""
+        state: BugTriageState = self.client.state()
+        return state
+
+    def close(self) -> None:
+        """Close the WebSocket."""
+        self.client.close()
+
+    def __enter__(self) -> WebSocketEnv:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, traceback: TracebackType | None
+    ) -> None:
+        self.close()
