@@ -301,17 +301,31 @@ def oracle_actions(task: Task | str) -> list[dict[str, Any]]:
 
 
 @dataclass
-class OraclePolicy:
-    """Plays the correct triage from the hidden truth. For tests and calibration only."""
+class ReplayPolicy:
+    """Plays `actions` in order, then `next_ticket` for as long as the episode lasts."""
 
-    name: str = "oracle"
+    actions: list[dict[str, Any]] = field(default_factory=list)
+    name: str = "replay"
     _plan: deque[dict[str, Any]] = field(default_factory=deque)
 
     def reset(self, task_id: str, seed: int, split: str | None = None) -> None:
-        self._plan = deque(oracle_actions(load_task(task_id, seed, split)))
+        """Start again from the first action."""
+        self._plan = deque(self.actions)
 
     def act(self, obs: ObservationModel) -> dict[str, Any]:
+        """The next action of the list, or `next_ticket` once it is used up."""
         return self._plan.popleft() if self._plan else {"action_type": "next_ticket"}
+
+
+@dataclass
+class OraclePolicy(ReplayPolicy):
+    """Plays the correct triage from the hidden truth. For tests and calibration only."""
+
+    name: str = "oracle"
+
+    def reset(self, task_id: str, seed: int, split: str | None = None) -> None:
+        """Plan the correct triage of this instance."""
+        self._plan = deque(oracle_actions(load_task(task_id, seed, split)))
 
 
 POLICIES: dict[str, type] = {"random": RandomPolicy, "heuristic": HeuristicPolicy, "oracle": OraclePolicy}
