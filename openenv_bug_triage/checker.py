@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .env import BugTriageEnv
-from .episode import Policy, play, start
+from .episode import Policy, start
 from .errors import BugTriageError
 from .models import ObservationModel, Truth
 from .policies import OraclePolicy, RandomPolicy, run_episode
@@ -65,7 +65,7 @@ def check_reset_determinism(task_id: str, seed: int) -> None:
 
 def policy_actions(policy: Policy, task_id: str, seed: int, limit: int | None = None) -> list[dict[str, Any]]:
     """The actions `policy` takes in one episode (at most `limit` of them)."""
-    return play(BugTriageEnv(), policy, task_id, seed, limit=limit).actions
+    return start(BugTriageEnv(), policy, task_id, seed).play(limit=limit).actions
 
 
 def check_step_determinism(task_id: str, seed: int, policy: Policy | None = None, steps: int = 60) -> None:

@@ -15,7 +15,6 @@ The server's `/ws` endpoint speaks OpenEnv's protocol; `BugTriageObservation` is
 
 from __future__ import annotations
 
-from types import TracebackType
 from typing import Any
 
 from openenv.core.client_types import StepResult
@@ -100,11 +99,3 @@ class WebSocketEnv:
     def close(self) -> None:
         """Close the WebSocket."""
         self.client.close()
-
-    def __enter__(self) -> WebSocketEnv:
-        return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, exc: BaseException | None, traceback: TracebackType | None
-    ) -> None:
-        self.close()

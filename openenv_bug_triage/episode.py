@@ -1,11 +1,11 @@
 """The one episode loop: any policy on any environment with `BugTriageEnv`'s `reset`/`step` shape.
 
-    episode = play(BugTriageEnv(), HeuristicPolicy(), "bug_triage_hard", seed=3)
+    episode = start(BugTriageEnv(), HeuristicPolicy(), "bug_triage_hard", seed=3).play()
     episode.rewards, episode.agent_grade.score
 
 `start` resets the environment and the policy and returns an `Episode`; iterating it plays the
 remaining steps one `Step` at a time, so a caller can log, check or stop between steps, and
-`play()` plays to the end. The same loop runs in-process (`BugTriageEnv`), over HTTP
+`play()` plays them all (or up to a limit). The same loop runs in-process (`BugTriageEnv`), over HTTP
 (`http_client.HttpEnvClient`) and over the WebSocket (`client.WebSocketEnv`).
 """
 
@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any, Protocol
 
 from .errors import EpisodeRunningError
 from .models import GraderResult, ObservationModel, RewardModel
 
-__all__ = ["Episode", "EpisodeEnv", "Policy", "Step", "play", "start"]
+__all__ = ["Episode", "EpisodeEnv", "Policy", "Step", "start"]
 
 
 class EpisodeEnv(Protocol):
@@ -70,31 +71,29 @@ class Step:
 
 
 class Episode:
-    """An episode under way: iterate it to play the remaining steps, or `play()` it to the end.
+    """An episode under way: iterate it to play the remaining steps one at a time, or `play()` them.
 
-    It records every step it played; the properties read that record. With `limit` it stops
-    after that many steps even if the episode has not ended.
+    It records every step it played; the properties read that record.
     """
 
-    def __init__(self, env: EpisodeEnv, policy: Policy, first: ObservationModel, limit: int | None = None) -> None:
+    def __init__(self, env: EpisodeEnv, policy: Policy, first: ObservationModel) -> None:
         self.env = env
         self.policy = policy
         self.first = first
         """The observation `reset` returned."""
-        self.limit = limit
         self.steps: list[Step] = []
 
     def __iter__(self) -> Iterator[Step]:
-        while not self.done and (self.limit is None or len(self.steps) < self.limit):
+        while not self.done:
             seen = self.observation
             action = self.policy.act(seen)
             obs, reward, done, info = self.env.step(action)
             self.steps.append(Step(len(self.steps) + 1, seen, action, obs, reward, done, info))
             yield self.steps[-1]
 
-    def play(self) -> Episode:
-        """Play the remaining steps (up to `limit`); returns this episode."""
-        for _ in self:
+    def play(self, limit: int | None = None) -> Episode:
+        """Play on until the episode ends, or until it has `limit` steps in all; returns this episode."""
+        for _ in islice(self, None if limit is None else max(limit - len(self.steps), 0)):
             pass
         return self
 
@@ -134,36 +133,16 @@ class Episode:
         grade = self.info.get("grader")
         if not self.done or grade is None:
             raise EpisodeRunningError(
-                f"no grade after {len(self.steps)} steps: the episode has not ended; play it to the end first"
+                f"no grade after {len(self.steps)} steps: the episode has not ended (or its last info has no "
+                "`grader`); play it to the end first"
             )
         return GraderResult.model_validate(grade)
 
 
 def start(
-    env: EpisodeEnv,
-    policy: Policy,
-    task_id: str,
-    seed: int,
-    split: str | None = None,
-    *,
-    episode_id: str | None = None,
-    limit: int | None = None,
+    env: EpisodeEnv, policy: Policy, task_id: str, seed: int, split: str | None = None, episode_id: str | None = None
 ) -> Episode:
     """Reset `env` to `task_id` (`split` and `seed` name a generated task's instance) and `policy` with it."""
     first = env.reset(task_id=task_id, seed=seed, episode_id=episode_id, split=split)
     policy.reset(task_id, seed, split=split)
-    return Episode(env, policy, first, limit)
-
-
-def play(
-    env: EpisodeEnv,
-    policy: Policy,
-    task_id: str,
-    seed: int,
-    split: str | None = None,
-    *,
-    episode_id: str | None = None,
-    limit: int | None = None,
-) -> Episode:
-    """Play `policy` on `task_id` to the end (or for `limit` steps); returns the episode played."""
-    return start(env, policy, task_id, seed, split, episode_id=episode_id, limit=limit).play()
+    return Episode(env, policy, first)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from types import TracebackType
 from typing import Any
 
 import httpx
@@ -114,14 +113,6 @@ class HttpEnvClient:
         """Close the connection pool (unless it was given as `http`)."""
         if self._owns_http:
             self._http.close()
-
-    def __enter__(self) -> HttpEnvClient:
-        return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, exc: BaseException | None, traceback: TracebackType | None
-    ) -> None:
-        self.close()
 
     def _episode(self) -> str:
         if self.episode_id is None:

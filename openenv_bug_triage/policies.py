@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .env import BugTriageEnv
-from .episode import Policy, play
+from .episode import Policy, start
 from .models import (
     CLOSE_DISPOSITION,
     CLOSE_REASONS,
@@ -347,7 +347,7 @@ class EpisodeResult:
 def run_episode(policy: Policy, task_id: str, seed: int = 42, split: str | None = None) -> EpisodeResult:
     """Play one whole episode of `task_id` (for a generated task: of `split`, default train) in-process."""
     env = BugTriageEnv()
-    episode = play(env, policy, task_id, seed, split)
+    episode = start(env, policy, task_id, seed, split).play()
     state = env.state()
     return EpisodeResult(
         task_id, seed, env.grade(), episode.agent_grade, state.step_count, episode.rewards, state.invalid_actions
