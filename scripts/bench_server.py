@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import http.client
 import itertools
 import json
 import os
@@ -33,6 +32,8 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from openenv_bug_triage.errors import EnvServerError  # noqa: E402
+from openenv_bug_triage.http_client import HttpEnvClient  # noqa: E402
 
 # --------------------------------------------------------------------------- the apps
 
@@ -120,14 +121,13 @@ class Served:
         argv = [sys.executable, __file__, "--serve", name, "--port", str(self.port)]
         self.proc = subprocess.Popen(argv, cwd=REPO)
         deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            try:
-                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
-                conn.request("GET", "/health")
-                if conn.getresponse().status == 200:
+        with contextlib.closing(HttpEnvClient(f"http://127.0.0.1:{self.port}", timeout=2)) as probe:
+            while time.monotonic() < deadline:
+                try:
+                    probe.get("/health")
                     return
-            except OSError:
-                time.sleep(0.2)
+                except EnvServerError:
+                    time.sleep(0.2)
         raise RuntimeError(f"{name} server did not start")
 
     def rss_mb(self) -> float:
@@ -151,40 +151,34 @@ class Served:
 
 
 class HttpPlayer:
-    """Steps over one keep-alive HTTP connection; `ours` plays heuristic episodes, resetting between them."""
+    """Steps over one keep-alive `HttpEnvClient`; `ours` plays heuristic episodes, resetting between them.
+
+    Both servers' steps are the client's raw `post`, so each timed step costs the client the same.
+    """
 
     def __init__(self, port: int, ours: bool, task_id: str = "bug_triage_medium") -> None:
-        self.conn = http.client.HTTPConnection("127.0.0.1", port)
+        self.client = HttpEnvClient(f"http://127.0.0.1:{port}")
         self.ours, self.task_id, self.seed = ours, task_id, 0
-        self.actions: list[dict] = []
-        self.episode_id: str | None = None
-
-    def _post(self, path: str, body: dict) -> dict:
-        self.conn.request("POST", path, json.dumps(body), {"content-type": "application/json"})
-        reply = self.conn.getresponse()
-        data = json.loads(reply.read())
-        if reply.status != 200:
-            raise RuntimeError(f"{path}: {reply.status} {data}")
-        return data
+        self.actions: list[dict[str, Any]] = []
 
     def prepare(self) -> None:
         """Untimed: start a new episode when needed."""
         if self.ours and not self.actions:
             self.seed += 1
-            self.episode_id = self._post("/reset", {"task_id": self.task_id, "seed": self.seed})["episode_id"]
+            self.client.reset(task_id=self.task_id, seed=self.seed)
             self.actions = list(heuristic_actions(self.task_id, self.seed))
 
     def close(self) -> None:
-        self.conn.close()
+        self.client.close()
 
     def step(self) -> None:
         """One timed step."""
         if self.ours:
-            done = self._post("/step", {"action": self.actions.pop(0), "episode_id": self.episode_id})["done"]
-            if done:
+            body = {"action": self.actions.pop(0), "episode_id": self.client.episode_id}
+            if self.client.post("/step", body)["done"]:
                 self.actions = []
         else:
-            self._post("/step", {"action": {"message": "hello"}})
+            self.client.post("/step", {"action": {"message": "hello"}})
 
 
 class WsPlayer:
@@ -232,22 +226,17 @@ class WsPlayer:
             self._send({"type": "step", "data": {"message": "hello"}})
 
 
-_ACTIONS: dict[tuple[str, int], tuple[dict, ...]] = {}
+_ACTIONS: dict[tuple[str, int], tuple[dict[str, Any], ...]] = {}
 
 
-def heuristic_actions(task_id: str, seed: int) -> tuple[dict, ...]:
+def heuristic_actions(task_id: str, seed: int) -> tuple[dict[str, Any], ...]:
     """The heuristic policy's whole episode, recorded in-process once."""
     if (task_id, seed) not in _ACTIONS:
         from openenv_bug_triage import BugTriageEnv
+        from openenv_bug_triage.episode import start
         from openenv_bug_triage.policies import HeuristicPolicy
 
-        env, policy = BugTriageEnv(), HeuristicPolicy()
-        obs, done, actions = env.reset(task_id, seed), False, []
-        policy.reset(task_id, seed)
-        while not done:
-            actions.append(policy.act(obs))
-            obs, _, done, _ = env.step(actions[-1])
-        _ACTIONS[task_id, seed] = tuple(actions)
+        _ACTIONS[task_id, seed] = tuple(start(BugTriageEnv(), HeuristicPolicy(), task_id, seed).play().actions)
     return _ACTIONS[task_id, seed]
 
 
@@ -333,8 +322,8 @@ def memory(sessions: int) -> tuple[float, float]:
         player.step()
         before = served.rss_mb()
         for i in range(sessions):
-            reply = player._post("/reset", {"task_id": "bug_triage_hard", "seed": i})
-            player._post("/step", {"action": {"action_type": "next_ticket"}, "episode_id": reply["episode_id"]})
+            player.client.reset(task_id="bug_triage_hard", seed=i)
+            player.client.step({"action_type": "next_ticket"})
         time.sleep(0.5)
         after = served.rss_mb()
         player.close()

@@ -25,8 +25,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -34,7 +32,9 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from openenv_bug_triage.models import ObservationModel  # noqa: E402
+from openenv_bug_triage.episode import start  # noqa: E402
+from openenv_bug_triage.errors import EnvServerError  # noqa: E402
+from openenv_bug_triage.http_client import HttpEnvClient  # noqa: E402
 from openenv_bug_triage.policies import HeuristicPolicy, run_episode  # noqa: E402
 
 TASK_ID, SEED = "bug_triage_easy", 7
@@ -252,56 +252,39 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _http(method: str, url: str, body: dict | None = None) -> tuple[int, Any]:
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(url, data=data, method=method, headers={"content-type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read() or b"null")
-
-
-def wait_healthy(base: str, proc: subprocess.Popen, timeout_s: float) -> float:
+def wait_healthy(server: HttpEnvClient, proc: subprocess.Popen[bytes], timeout_s: float) -> float:
     """Seconds until GET /health answered healthy; raises if the process dies or time runs out."""
     started = time.monotonic()
     while time.monotonic() - started < timeout_s:
         if proc.poll() is not None:
             raise SmokeError(f"the server exited with status {proc.returncode} before becoming healthy")
         try:
-            if _http("GET", f"{base}/health") == (200, {"status": "healthy"}):
+            if server.get("/health") == {"status": "healthy"}:
                 return time.monotonic() - started
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
+        except EnvServerError:
             pass
         time.sleep(0.2)
     raise SmokeError(f"/health did not answer within {timeout_s:.0f} s")
 
 
-def play_episode(base: str) -> dict[str, Any]:
+def play_episode(server: HttpEnvClient) -> dict[str, Any]:
     """A whole heuristic episode over HTTP; its grade must equal the agent's copy of the in-process one."""
-    status, reply = _http("POST", f"{base}/reset", {"task_id": TASK_ID, "seed": SEED})
-    if status != 200 or "episode_id" not in reply:
-        raise SmokeError(f"/reset answered {status}: {reply}")
-    episode_id, policy = reply["episode_id"], HeuristicPolicy()
-    policy.reset(TASK_ID, SEED)
-    obs, done, steps = ObservationModel.model_validate(reply["observation"]), False, 0
-    while not done:
-        status, reply = _http("POST", f"{base}/step", {"action": policy.act(obs), "episode_id": episode_id})
-        if status != 200:
-            raise SmokeError(f"/step answered {status}: {reply}")
-        obs, done, steps = ObservationModel.model_validate(reply["observation"]), reply["done"], steps + 1
-    status, grade = _http("GET", f"{base}/grader?episode_id={episode_id}")
-    expected = run_episode(HeuristicPolicy(), TASK_ID, SEED).agent_grade.model_dump()
-    if status != 200 or grade != expected:
-        raise SmokeError(f"/grader answered {status}: {grade}; in-process grade is {expected}")
-    return {"steps": steps, "score": grade["score"]}
+    try:
+        episode = start(server, HeuristicPolicy(), TASK_ID, SEED).play()
+        grade = server.grade()
+    except EnvServerError as exc:
+        raise SmokeError(str(exc)) from None
+    expected = run_episode(HeuristicPolicy(), TASK_ID, SEED).agent_grade
+    if grade != expected:
+        raise SmokeError(f"/grader answered {grade}; in-process grade is {expected}")
+    return {"steps": len(episode.steps), "score": grade.score}
 
 
 def smoke(context: Path = REPO, keep: bool = False, log: Any = print) -> dict[str, Any]:
     """Run the whole smoke test; returns what it measured."""
     plan = plan_from((context / "Dockerfile").read_text())
     scratch = Path(tempfile.mkdtemp(prefix="container-smoke-"))
-    proc: subprocess.Popen | None = None
+    proc: subprocess.Popen[bytes] | None = None
     try:
         os.chmod(scratch, 0o755)
         workdir = build_root(plan, context, scratch / "root")
@@ -333,19 +316,21 @@ def smoke(context: Path = REPO, keep: bool = False, log: Any = print) -> dict[st
             group=uid,
             start_new_session=True,
         )
-        base = f"http://127.0.0.1:{port}"
+        server = HttpEnvClient(f"http://127.0.0.1:{port}", timeout=10)
         try:
-            startup = wait_healthy(base, proc, STARTUP_TIMEOUT_S)
+            startup = wait_healthy(server, proc, STARTUP_TIMEOUT_S)
             log(f"/health healthy after {startup:.1f} s")
             if plan.healthcheck:
                 subprocess.run(plan.healthcheck, cwd=workdir, env=env, check=True, user=uid, group=uid, timeout=30)
                 log("HEALTHCHECK command passed")
-            result = play_episode(base)
+            result = play_episode(server)
             log(f"episode: {result['steps']} steps over HTTP, score {result['score']}, equal to in-process")
         except Exception:
             out.flush()
             log((scratch / "server.log").read_text(errors="replace")[-4000:])
             raise
+        finally:
+            server.close()
         proc.send_signal(signal.SIGTERM)
         code = proc.wait(timeout=20)
         out.close()
