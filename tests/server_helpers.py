@@ -13,6 +13,9 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +23,10 @@ import httpx
 import uvicorn
 from fastapi import FastAPI
 
-from openenv_bug_triage import ObservationModel
+from openenv_bug_triage import BugTriageEnv
+from openenv_bug_triage.client import WebSocketEnv
+from openenv_bug_triage.episode import Episode, EpisodeEnv, Policy, start
+from openenv_bug_triage.http_client import HttpEnvClient
 from openenv_bug_triage.models import (
     ACTION_ADAPTER,
     GraderResult,
@@ -29,7 +35,6 @@ from openenv_bug_triage.models import (
     TicketRecord,
     Truth,
 )
-from openenv_bug_triage.policies import Policy
 from server.app import UVICORN_WS_OPTIONS
 
 REPO = Path(__file__).resolve().parent.parent
@@ -148,42 +153,68 @@ class ServerProcess:
         self.stop()
 
 
+@dataclass(frozen=True)
+class HttpPlay:
+    """One episode played over HTTP: the episode, the grade `GET /grader` gave and every raw reply."""
+
+    episode_id: str
+    episode: Episode
+    grade: GraderResult
+    responses: list[httpx.Response]
+    """The replies to `POST /reset` and to every `POST /step`, in order."""
+
+    @property
+    def rewards(self) -> tuple[float, ...]:
+        """Every step's reward."""
+        return self.episode.rewards
+
+    @property
+    def final_info(self) -> dict[str, Any]:
+        """The last step's `info`."""
+        return self.episode.info
+
+
+TRANSPORTS = ("in-process", "http", "websocket")
+"""Where `open_env` runs an episode."""
+
+
+@contextmanager
+def open_env(transport: str, url: str) -> Iterator[EpisodeEnv]:
+    """A fresh environment: in this process, or on the server at `url` over HTTP or its WebSocket."""
+    if transport == "in-process":
+        yield BugTriageEnv()
+    elif transport == "http":
+        with closing(HttpEnvClient(url)) as http_env:
+            yield http_env
+    elif transport == "websocket":
+        with closing(WebSocketEnv(url)) as ws_env:
+            yield ws_env
+    else:
+        raise ValueError(f"unknown transport {transport!r}; choose one of {TRANSPORTS}")
+
+
 def play_http(
-    client: httpx.Client,
+    http: httpx.Client,
     policy: Policy,
     task_id: str,
     seed: int,
     episode_id: str | None = None,
-    grader_headers: dict[str, str] | None = None,
-) -> dict[str, Any]:
-    """Play one whole episode over HTTP with `policy`; returns the grade, rewards and raw responses.
+    trainer_token: str | None = None,
+) -> HttpPlay:
+    """Play one whole episode over HTTP with `policy` (through `HttpEnvClient` on `http`).
 
-    The grade is what `GET /grader` answers with `grader_headers` (pass `TRAINER` for the full grade).
+    The grade is what `GET /grader` answers: the full grade with `trainer_token`, else the agent's copy.
     """
-    body: dict[str, Any] = {"task_id": task_id, "seed": seed}
-    if episode_id is not None:
-        body["episode_id"] = episode_id
-    reply = client.post("/reset", json=body)
-    assert reply.status_code == 200, reply.text
-    episode_id = reply.json()["episode_id"]
-    policy.reset(task_id, seed)
-    obs = ObservationModel.model_validate(reply.json()["observation"])
-    rewards: list[float] = []
-    responses = [reply]
-    done = False
-    while not done:
-        reply = client.post("/step", json={"action": policy.act(obs), "episode_id": episode_id})
-        assert reply.status_code == 200, reply.text
-        data = reply.json()
-        obs, done = ObservationModel.model_validate(data["observation"]), data["done"]
-        rewards.append(data["reward"])
-        responses.append(reply)
-    grade = client.get("/grader", params={"episode_id": episode_id}, headers=grader_headers)
-    assert grade.status_code == 200, grade.text
-    return {
-        "episode_id": episode_id,
-        "grade": GraderResult.model_validate(grade.json()),
-        "rewards": tuple(rewards),
-        "responses": responses,
-        "final_info": data["info"],
-    }
+    env = HttpEnvClient(http=http, trainer_token=trainer_token)
+    episode = start(env, policy, task_id, seed, episode_id=episode_id)
+    responses = [last_reply(env)]
+    for _ in episode:
+        responses.append(last_reply(env))
+    assert env.episode_id is not None
+    return HttpPlay(env.episode_id, episode, env.grade(), responses)
+
+
+def last_reply(env: HttpEnvClient) -> httpx.Response:
+    """The raw response to `env`'s latest request."""
+    assert env.last_response is not None
+    return env.last_response

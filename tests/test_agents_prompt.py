@@ -27,6 +27,7 @@ from openenv_bug_triage.agents.prompt import (
     ticket_block,
 )
 from openenv_bug_triage.env import BugTriageEnv
+from openenv_bug_triage.episode import start
 from openenv_bug_triage.models import ObservationModel, Ticket
 from openenv_bug_triage.policies import HeuristicPolicy
 from openenv_bug_triage.world import load_handbook
@@ -133,18 +134,12 @@ def test_the_planted_instruction_of_the_hard_task_is_only_inside_the_ticket_bloc
 
 
 def test_prompt_stays_bounded_over_a_whole_hard_episode() -> None:
-    env, policy = BugTriageEnv(), HeuristicPolicy()
-    obs = env.reset(task_id="bug_triage_hard", seed=42)
-    policy.reset("bug_triage_hard", 42)
     history: list[HistoryEntry] = []
     sizes = []
-    done = False
-    while not done:
-        messages = build_messages(obs, history)
-        sizes.append(prompt_chars(messages))
-        action = policy.act(obs)
-        obs, _, done, _ = env.step(action)
-        history.append(HistoryEntry(obs.steps_used, action, pr.describe_result(obs.last_action_result)))
+    for step in start(BugTriageEnv(), HeuristicPolicy(), "bug_triage_hard", 42):
+        sizes.append(prompt_chars(build_messages(step.seen, history)))
+        obs = step.observation
+        history.append(HistoryEntry(obs.steps_used, step.action, pr.describe_result(obs.last_action_result)))
     assert len(sizes) > 2 * pr.HISTORY_SHOWN
     assert max(sizes) < MAX_PROMPT_CHARS // 2  # about 6k tokens on the 25-ticket task
     history_cost = max(sizes[pr.HISTORY_SHOWN :]) - min(sizes[pr.HISTORY_SHOWN :])

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import closing
 from pathlib import Path
 
 import httpx
@@ -18,9 +19,10 @@ from mock_openai import REPO, MockOpenAI, llm_env, run_baseline
 
 from openenv_bug_triage.agents.cli import main
 from openenv_bug_triage.agents.errors import EnvServerError
-from openenv_bug_triage.http_client import HttpEnvClient
 from openenv_bug_triage.env import BugTriageEnv
-from openenv_bug_triage.policies import oracle_actions
+from openenv_bug_triage.episode import start
+from openenv_bug_triage.http_client import HttpEnvClient
+from openenv_bug_triage.policies import ReplayPolicy, oracle_actions
 
 SERVER_APP = REPO / "server" / "app.py"
 STARTUP_SECONDS = 60
@@ -128,19 +130,12 @@ def test_http_client_follows_the_contract(server_url: str) -> None:
 
 def test_http_client_with_the_trainer_token_gets_the_full_grade(server_url: str) -> None:
     env = BugTriageEnv()
-    env.reset(task_id="bug_triage_medium", seed=3)
+    start(env, ReplayPolicy(), "bug_triage_medium", 3).play()  # next_ticket until the budget is spent
     for name, token in (("trainer", TOKEN), ("agent", None), ("wrong", "not-the-token-at-all")):
-        client = HttpEnvClient(server_url, trainer_token=token)
-        try:
-            client.reset(task_id="bug_triage_medium", seed=3)
-            while not client.step({"action_type": "next_ticket"})[2]:
-                pass
+        with closing(HttpEnvClient(server_url, trainer_token=token)) as client:
+            start(client, ReplayPolicy(), "bug_triage_medium", 3).play()
             grade = client.grade()
-        finally:
-            client.close()
         if name == "trainer":
-            while not env.step({"action_type": "next_ticket"})[2]:
-                pass
             assert grade == env.grade() and any("expected" in m for m in grade.mistakes)
         else:
             assert grade == env.grade(reveal=False) and not any("expected" in m for m in grade.mistakes)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from openenv_bug_triage import BugTriageEnv, EpisodeDoneError, ResetNeededError, UnknownTaskError
+from openenv_bug_triage.episode import start
 from openenv_bug_triage.errors import InvalidSeedError
 from openenv_bug_triage.models import (
     ClassifyAction,
@@ -14,7 +15,7 @@ from openenv_bug_triage.models import (
     RewardModel,
     StateModel,
 )
-from openenv_bug_triage.policies import oracle_actions
+from openenv_bug_triage.policies import ReplayPolicy, oracle_actions
 from openenv_bug_triage.tasks import TASK_IDS, load_task
 
 
@@ -165,15 +166,10 @@ def test_classify_and_assign_settle_a_ticket(env):
 
 
 def test_budget_exhaustion_ends_the_episode():
-    env = BugTriageEnv()
-    obs = env.reset(task_id="bug_triage_medium", seed=3)
-    done, steps = False, 0
-    while not done:
-        obs, _, done, info = env.step({"action_type": "next_ticket"})
-        steps += 1
-    assert steps == load_task("bug_triage_medium").step_budget
-    assert obs.steps_remaining == 0 and obs.remaining_count == 15
-    assert info["grader"]["score"] == 0.0
+    episode = start(BugTriageEnv(), ReplayPolicy(), "bug_triage_medium", 3).play()  # next_ticket on every step
+    assert len(episode.steps) == load_task("bug_triage_medium").step_budget
+    assert episode.observation.steps_remaining == 0 and episode.observation.remaining_count == 15
+    assert episode.info["grader"]["score"] == 0.0
 
 
 def test_sla_counters_come_from_visible_deadlines():
@@ -233,11 +229,8 @@ def test_the_grade_an_agent_sees_is_no_answer_key():
     env = BugTriageEnv()
     env.reset(task_id="bug_triage_hard", seed=1)
     order = env.state().ticket_order
-    env.step({"action_type": "close", "ticket_id": order[0], "reason": "invalid"})
-    done = False
-    while not done:
-        _, _, done, info = env.step({"action_type": "next_ticket"})
-    seen, full = info["grader"], env.grade().model_dump()
+    close_first = ReplayPolicy([{"action_type": "close", "ticket_id": order[0], "reason": "invalid"}])
+    seen, full = start(env, close_first, "bug_triage_hard", 1).play().info["grader"], env.grade().model_dump()
     assert (seen["score"], seen["subscores"], seen["passed"]) == (full["score"], full["subscores"], full["passed"])
     assert all("expected" not in m for m in seen["mistakes"])
     wrong = {m.split(":")[0] for m in seen["mistakes"]}

@@ -7,11 +7,11 @@ from typing import Any
 
 import httpx
 import pytest
-from server_helpers import LiveServer
+from server_helpers import TRANSPORTS, LiveServer, open_env
 
 from openenv_bug_triage import BugTriageEnv
-from openenv_bug_triage.client import BugTriageClient
-from openenv_bug_triage.policies import oracle_actions
+from openenv_bug_triage.episode import start
+from openenv_bug_triage.policies import ReplayPolicy, oracle_actions
 from server.app import build_app
 from server.config import Settings
 
@@ -41,42 +41,17 @@ def _flags(info: dict[str, Any]) -> tuple[bool, bool]:
     return info["terminated"], info["truncated"]
 
 
+@pytest.mark.parametrize("transport", TRANSPORTS)
 @pytest.mark.parametrize(("name", "plan", "terminated", "truncated"), ENDINGS)
-def test_in_process_info_says_how_the_episode_ended(name, plan, terminated, truncated) -> None:
-    env = BugTriageEnv()
-    env.reset(task_id="bug_triage_easy", seed=1)
+def test_info_says_how_the_episode_ended(server: LiveServer, transport, name, plan, terminated, truncated) -> None:
     actions = plan("bug_triage_easy")
-    for i, action in enumerate(actions):
-        _, _, done, info = env.step(action)
-        if i < len(actions) - 1:
-            assert not done and _flags(info) == (False, False), (name, i)
-    assert done and _flags(info) == (terminated, truncated)
-    assert done == (info["terminated"] or info["truncated"])
-
-
-@pytest.mark.parametrize(("name", "plan", "terminated", "truncated"), ENDINGS)
-def test_http_step_reply_carries_both_flags(server: LiveServer, name, plan, terminated, truncated) -> None:
-    with httpx.Client(base_url=server.url, timeout=30) as client:
-        episode = client.post("/reset", json={"task_id": "bug_triage_easy", "seed": 1}).json()["episode_id"]
-        actions = plan("bug_triage_easy")
-        for action in actions:
-            data = client.post("/step", json={"action": action, "episode_id": episode}).json()
-            if not data["done"]:
-                assert _flags(data["info"]) == (False, False)
-    assert data["done"] and _flags(data["info"]) == (terminated, truncated)
-
-
-@pytest.mark.parametrize(("name", "plan", "terminated", "truncated"), ENDINGS)
-def test_websocket_client_sees_both_flags(server: LiveServer, name, plan, terminated, truncated) -> None:
-    with BugTriageClient(base_url=server.url).sync() as env:
-        env.reset(task_id="bug_triage_easy", seed=1)
-        for action in plan("bug_triage_easy"):
-            result = env.step(action)
-            info = result.observation.info
-            assert info is not None
-            if not result.done:
-                assert (info.terminated, info.truncated) == (False, False)
-    assert result.done and (info.terminated, info.truncated) == (terminated, truncated)
+    with open_env(transport, server.url) as env:
+        episode = start(env, ReplayPolicy(actions), "bug_triage_easy", 1).play()
+    assert len(episode.steps) == len(actions)
+    for step in episode.steps[:-1]:
+        assert not step.done and _flags(step.info) == (False, False), (name, step.number)
+    assert episode.done and _flags(episode.info) == (terminated, truncated)
+    assert episode.done == (episode.info["terminated"] or episode.info["truncated"])
 
 
 def test_schema_documents_the_flags(server: LiveServer) -> None:

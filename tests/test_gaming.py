@@ -10,6 +10,7 @@ import pytest
 from fields_policy import MAX_DEPTH, FieldsOnlyPolicy, fit_rules
 
 from openenv_bug_triage.env import BugTriageEnv
+from openenv_bug_triage.episode import start
 from openenv_bug_triage.models import PRIORITIES, SEVERITIES, ObservationModel
 from openenv_bug_triage.policies import (
     HeuristicPolicy,
@@ -148,16 +149,20 @@ def label_reward_on_tickets_not_to_fix(policy, task_id: str, seed: int) -> float
     """Label reward one episode of `policy` earns on tickets the handbook settles without classifying."""
     truth = load_task(task_id).truth
     env = BugTriageEnv()
-    obs = env.reset(task_id=task_id, seed=seed)
-    policy.reset(task_id, seed)
-    total, done = 0.0, False
-    while not done:
-        action = policy.act(obs)
-        target = action.get("ticket_id") or env.state().ticket_order[env.state().focus_index]
-        obs, reward, done, _ = env.step(action)
+    episode = start(env, policy, task_id, seed)
+    total, focused = 0.0, focused_id(env)
+    for step in episode:
+        target = step.action.get("ticket_id") or focused
         if truth[target].disposition != "fix":
-            total += sum(reward.components.get(name, 0.0) for name in LABEL_COMPONENTS)
+            total += sum(step.reward.components.get(name, 0.0) for name in LABEL_COMPONENTS)
+        focused = focused_id(env)
     return total
+
+
+def focused_id(env: BugTriageEnv) -> str:
+    """The ticket an action without `ticket_id` acts on."""
+    state = env.state()
+    return state.ticket_order[state.focus_index]
 
 
 @pytest.mark.parametrize("task_id", TASK_IDS)

@@ -71,7 +71,7 @@ def test_each_launcher_serves_a_whole_episode(started: dict, launcher: str) -> N
     with httpx.Client(base_url=server.url, timeout=10) as http:
         assert http.get("/health").json() == {"status": "healthy"}
         result = play_http(http, HeuristicPolicy(), "bug_triage_medium", 2)
-    assert result["grade"] == run_episode(HeuristicPolicy(), "bug_triage_medium", 2).agent_grade
+    assert result.grade == run_episode(HeuristicPolicy(), "bug_triage_medium", 2).agent_grade
 
 
 def test_openenv_validate_passes_in_the_repo(started: dict) -> None:

@@ -175,7 +175,7 @@ def test_stepping_before_any_reset_is_409() -> None:
 
 
 def test_stepping_a_finished_episode_is_409(http: httpx.Client) -> None:
-    episode_id = play_http(http, OraclePolicy(), "bug_triage_easy", 42)["episode_id"]
+    episode_id = play_http(http, OraclePolicy(), "bug_triage_easy", 42).episode_id
     reply = http.post("/step", json={"action": NEXT, "episode_id": episode_id})
     assert reply.status_code == 409 and "reset" in reply.json()["error"]["message"]
 

@@ -6,11 +6,13 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from server_helpers import LiveServer, truth_names_in
+from server_helpers import LiveServer, last_reply, truth_names_in
 
 from openenv_bug_triage import BugTriageEnv, ObservationModel, task_api
 from openenv_bug_triage.client import BugTriageClient
-from openenv_bug_triage.policies import OraclePolicy, run_episode
+from openenv_bug_triage.episode import start
+from openenv_bug_triage.http_client import HttpEnvClient
+from openenv_bug_triage.policies import OraclePolicy, ReplayPolicy, run_episode
 from server.app import build_app
 from server.config import Settings
 
@@ -60,15 +62,8 @@ def test_reset_by_task_api_index_is_the_same_instance(client: httpx.Client) -> N
 
 
 def test_an_oracle_episode_over_http_scores_one(client: httpx.Client) -> None:
-    episode = client.post("/reset", json={"task_id": "generated_medium", "seed": 4, "split": "test"}).json()
-    policy = OraclePolicy()
-    policy.reset("generated_medium", 4, split="test")
-    obs, done, reply = ObservationModel.model_validate(episode["observation"]), False, {}
-    while not done:
-        body = {"action": policy.act(obs), "episode_id": episode["episode_id"]}
-        reply = client.post("/step", json=body).json()
-        obs, done = ObservationModel.model_validate(reply["observation"]), reply["done"]
-    assert reply["info"]["grader"]["score"] == 1.0
+    episode = start(HttpEnvClient(http=client), OraclePolicy(), "generated_medium", 4, "test").play()
+    assert episode.info["grader"]["score"] == 1.0
     assert run_episode(OraclePolicy(), "generated_medium", 4, "test").grade.score == 1.0
 
 
@@ -171,17 +166,12 @@ def test_no_task_api_answer_carries_truth(client: httpx.Client) -> None:
 
 
 def test_no_step_of_a_generated_episode_carries_truth_before_the_end(client: httpx.Client) -> None:
-    episode = client.post("/reset", json={"task_id": "generated_hard", "seed": 9, "split": "validation"}).json()
-    assert truth_names_in(str(episode)) == []
-    done = False
-    while not done:
-        reply = client.post(
-            "/step", json={"action": {"action_type": "next_ticket"}, "episode_id": episode["episode_id"]}
-        )
-        data = reply.json()
-        done = data["done"]
-        if not done:
-            assert truth_names_in(reply.text) == []
+    env = HttpEnvClient(http=client)
+    episode = start(env, ReplayPolicy(), "generated_hard", 9, "validation")  # next_ticket on every step
+    assert truth_names_in(last_reply(env).text) == []
+    for step in episode:
+        if not step.done:
+            assert truth_names_in(last_reply(env).text) == []
 
 
 def test_websocket_client_resets_generated_tasks_by_split(server: LiveServer) -> None:

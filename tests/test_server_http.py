@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from server_helpers import TRAINER, TRAINER_TOKEN, LiveServer, play_http
+from server_helpers import TRAINER_TOKEN, LiveServer, play_http
 
 from openenv_bug_triage import BugTriageEnv, ObservationModel, StateModel
 from openenv_bug_triage.models import ACTION_TYPES, GraderResult, RewardModel
@@ -130,21 +130,21 @@ def test_grader_is_409_until_done_then_the_grade(client: httpx.Client) -> None:
     early = client.get("/grader", params={"episode_id": episode_id})
     assert early.status_code == 409
     assert "once the episode ends" in early.json()["error"]["message"]
-    result = play_http(client, OraclePolicy(), "bug_triage_easy", 42, episode_id=episode_id, grader_headers=TRAINER)
-    assert result["grade"] == run_episode(OraclePolicy(), "bug_triage_easy", 42).grade
+    result = play_http(client, OraclePolicy(), "bug_triage_easy", 42, episode_id, trainer_token=TRAINER_TOKEN)
+    assert result.grade == run_episode(OraclePolicy(), "bug_triage_easy", 42).grade
 
 
 @pytest.mark.parametrize("task_id", TASK_IDS)
 def test_oracle_scores_over_http_exactly_what_it_scores_in_process(client: httpx.Client, task_id: str) -> None:
-    over_http = play_http(client, OraclePolicy(), task_id, 42, grader_headers=TRAINER)
+    over_http = play_http(client, OraclePolicy(), task_id, 42, trainer_token=TRAINER_TOKEN)
     in_process = run_episode(OraclePolicy(), task_id, 42)
-    assert over_http["grade"] == in_process.grade
-    assert over_http["rewards"] == in_process.rewards
-    assert over_http["final_info"]["grader"] == in_process.agent_grade.model_dump()
+    assert over_http.grade == in_process.grade
+    assert over_http.rewards == in_process.rewards
+    assert over_http.final_info["grader"] == in_process.agent_grade.model_dump()
 
 
 def test_step_after_done_is_409(client: httpx.Client) -> None:
-    episode_id = play_http(client, OraclePolicy(), "bug_triage_easy", 1)["episode_id"]
+    episode_id = play_http(client, OraclePolicy(), "bug_triage_easy", 1).episode_id
     reply = client.post("/step", json={"action": {"action_type": "next_ticket"}, "episode_id": episode_id})
     assert reply.status_code == 409
     assert reply.json()["error"]["type"] == "episode_done"
@@ -152,7 +152,7 @@ def test_step_after_done_is_409(client: httpx.Client) -> None:
 
 def test_same_task_seed_and_actions_give_the_same_bytes(client: httpx.Client) -> None:
     runs = [play_http(client, RandomPolicy(), "bug_triage_medium", 11) for _ in range(2)]
-    first, second = ([r.content.replace(run["episode_id"].encode(), b"ID") for r in run["responses"]] for run in runs)
+    first, second = ([r.content.replace(run.episode_id.encode(), b"ID") for r in run.responses] for run in runs)
     assert first == second
     assert json.loads(first[-1])["done"] is True
 
@@ -166,7 +166,7 @@ def test_reset_of_a_live_episode_id_restarts_that_episode(client: httpx.Client) 
 
 
 def test_heuristic_over_http_equals_in_process(client: httpx.Client) -> None:
-    over_http = play_http(client, HeuristicPolicy(), "bug_triage_hard", 3, grader_headers=TRAINER)
-    assert over_http["grade"] == run_episode(HeuristicPolicy(), "bug_triage_hard", 3).grade
-    agent_copy = client.get("/grader", params={"episode_id": over_http["episode_id"]}).json()
+    over_http = play_http(client, HeuristicPolicy(), "bug_triage_hard", 3, trainer_token=TRAINER_TOKEN)
+    assert over_http.grade == run_episode(HeuristicPolicy(), "bug_triage_hard", 3).grade
+    agent_copy = client.get("/grader", params={"episode_id": over_http.episode_id}).json()
     assert agent_copy == run_episode(HeuristicPolicy(), "bug_triage_hard", 3).agent_grade.model_dump()

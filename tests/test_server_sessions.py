@@ -10,7 +10,8 @@ import httpx
 import pytest
 from server_helpers import TRAINER, TRAINER_TOKEN, LiveServer, play_http
 
-from openenv_bug_triage import ObservationModel
+from openenv_bug_triage.episode import start
+from openenv_bug_triage.http_client import HttpEnvClient
 from openenv_bug_triage.policies import HeuristicPolicy, OraclePolicy, RandomPolicy, run_episode
 from openenv_bug_triage.tasks import TASK_IDS
 from server.app import build_app
@@ -123,23 +124,22 @@ def test_two_sessions_stepping_interleaved_stay_isolated(server: LiveServer) -> 
     policies = {"iso-a": OraclePolicy, "iso-b": RandomPolicy}
     task_id, seed = "bug_triage_medium", 4
     with httpx.Client(base_url=server.url) as http:
-        players, obs, rewards = {}, {}, {}
-        for episode_id, policy_cls in policies.items():
-            reply = http.post("/reset", json={"task_id": task_id, "seed": seed, "episode_id": episode_id}).json()
-            players[episode_id] = policy_cls()
-            players[episode_id].reset(task_id, seed)
-            obs[episode_id], rewards[episode_id] = ObservationModel.model_validate(reply["observation"]), []
-        while players:
-            for episode_id, policy in list(players.items()):
-                data = http.post("/step", json={"action": policy.act(obs[episode_id]), "episode_id": episode_id}).json()
-                assert data["episode_id"] == episode_id
-                obs[episode_id] = ObservationModel.model_validate(data["observation"])
-                rewards[episode_id].append(data["reward"])
-                if data["done"]:
-                    del players[episode_id]
+        clients = {episode_id: HttpEnvClient(http=http) for episode_id in policies}
+        episodes = {
+            episode_id: start(clients[episode_id], policy_cls(), task_id, seed, episode_id=episode_id)
+            for episode_id, policy_cls in policies.items()
+        }
+        playing = {episode_id: iter(episode) for episode_id, episode in episodes.items()}
+        while playing:
+            for episode_id, steps in list(playing.items()):
+                step = next(steps)
+                reply = clients[episode_id].last_response
+                assert reply is not None and reply.json()["episode_id"] == episode_id
+                if step.done:
+                    del playing[episode_id]
         for episode_id, policy_cls in policies.items():
             expected = run_episode(policy_cls(), task_id, seed)
-            assert tuple(rewards[episode_id]) == expected.rewards
+            assert episodes[episode_id].rewards == expected.rewards
             reply = http.get("/grader", params={"episode_id": episode_id}, headers=TRAINER)
             assert reply.json() == expected.grade.model_dump()
 
@@ -150,7 +150,7 @@ def test_32_concurrent_sessions_each_play_a_whole_heuristic_episode(server: Live
     def play(job: tuple[str, int]) -> tuple[str, int, object]:
         task_id, seed = job
         with httpx.Client(base_url=server.url, timeout=30) as http:
-            return task_id, seed, play_http(http, HeuristicPolicy(), task_id, seed, grader_headers=TRAINER)["grade"]
+            return task_id, seed, play_http(http, HeuristicPolicy(), task_id, seed, trainer_token=TRAINER_TOKEN).grade
 
     with ThreadPoolExecutor(max_workers=32) as pool:
         results = list(pool.map(play, jobs))
@@ -173,7 +173,7 @@ def test_unknown_episode_ids_get_404_and_malformed_ones_422_without_echo(server:
 
 def test_full_server_answers_503_and_a_finished_episode_frees_its_slot() -> None:
     with LiveServer(build_app(Settings(max_sessions=2))) as live, httpx.Client(base_url=live.url) as http:
-        finished = play_http(http, OraclePolicy(), "bug_triage_easy", 42)["episode_id"]
+        finished = play_http(http, OraclePolicy(), "bug_triage_easy", 42).episode_id
         live_one = http.post("/reset", json={}).json()["episode_id"]
         taken = http.post("/reset", json={}).json()["episode_id"]  # takes the finished episode's slot
         assert http.get("/grader", params={"episode_id": finished}).status_code == 404

@@ -7,10 +7,12 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from server_helpers import TRUTH_FIELD_NAMES, LiveServer, truth_names_in
+from server_helpers import TRUTH_FIELD_NAMES, LiveServer, last_reply, truth_names_in
 from websockets.sync.client import connect
 
 from openenv_bug_triage import ObservationModel
+from openenv_bug_triage.episode import start
+from openenv_bug_triage.http_client import HttpEnvClient
 from openenv_bug_triage.policies import HeuristicPolicy, RandomPolicy
 from openenv_bug_triage.tasks import TASK_IDS
 from openenv_bug_triage.world import DATA_DIR
@@ -44,28 +46,23 @@ def test_static_endpoints_name_no_truth_field(server: LiveServer, path: str) -> 
 def test_no_http_response_names_truth_before_the_episode_ends(
     server: LiveServer, task_id: str, policy_cls: type
 ) -> None:
-    policy = policy_cls()
-    policy.reset(task_id, 3)
     with httpx.Client(base_url=server.url) as http:
-        reply = http.post("/reset", json={"task_id": task_id, "seed": 3})
-        episode_id = reply.json()["episode_id"]
-        seen = [reply]
-        done = False
-        while True:
+        env = HttpEnvClient(http=http)
+        episode = start(env, policy_cls(), task_id, 3)
+        seen = [last_reply(env)]
+
+        def ask_state_and_grade() -> None:
             for path in ("/state", "/grader"):
-                seen.append(http.get(path, params={"episode_id": episode_id}))
-            reply = http.post("/step", json={"action": policy.act(obs_of(reply)), "episode_id": episode_id})
-            done = reply.json()["done"]
-            if done:
-                break
-            seen.append(reply)
+                seen.append(http.get(path, params={"episode_id": env.episode_id}))
+
+        ask_state_and_grade()
+        for step in episode:
+            if not step.done:
+                seen.append(last_reply(env))
+                ask_state_and_grade()
     for response in seen:
         assert truth_names_in(response.text) == [], (response.request.url, response.text[:200])
     assert any(r.status_code == 409 and "/grader" in str(r.request.url) for r in seen)
-
-
-def obs_of(reply: httpx.Response) -> ObservationModel:
-    return ObservationModel.model_validate(reply.json()["observation"])
 
 
 def test_no_websocket_message_names_truth_before_the_episode_ends(server: LiveServer) -> None:

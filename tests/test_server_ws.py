@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Iterator
+from contextlib import closing
 
 import httpx
 import pytest
@@ -14,7 +15,8 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from openenv_bug_triage import BugTriageEnv, ObservationModel
-from openenv_bug_triage.client import BugTriageAction, BugTriageClient, BugTriageObservation
+from openenv_bug_triage.client import BugTriageAction, BugTriageClient, BugTriageObservation, WebSocketEnv
+from openenv_bug_triage.episode import start
 from openenv_bug_triage.models import ClassifyAction
 from openenv_bug_triage.policies import HeuristicPolicy, OraclePolicy, run_episode
 from openenv_bug_triage.tasks import TASK_IDS
@@ -34,20 +36,16 @@ def ws_url(server: LiveServer) -> str:
 
 @pytest.mark.parametrize("task_id", TASK_IDS)
 def test_typed_client_plays_a_whole_oracle_episode(server: LiveServer, task_id: str) -> None:
-    policy = OraclePolicy()
-    policy.reset(task_id, 42)
-    rewards = []
-    with BugTriageClient(base_url=server.url).sync() as env:
-        result = env.reset(task_id=task_id, seed=42)
-        assert isinstance(result.observation, BugTriageObservation) and result.observation.info is None
-        while not result.done:
-            result = env.step(policy.act(result.observation))
-            rewards.append(result.reward)
+    with closing(WebSocketEnv(server.url)) as env:
+        episode = start(env, OraclePolicy(), task_id, 42)
+        assert isinstance(episode.first, BugTriageObservation) and episode.first.info is None
+        final = episode.play().observation
         state = env.state()
     expected = run_episode(OraclePolicy(), task_id, 42)
-    assert tuple(rewards) == expected.rewards
-    assert result.observation.info is not None and result.observation.info.grader == expected.agent_grade
-    assert state.done and state.task_id == task_id and state.step_count == len(rewards)
+    assert tuple(step.observation.reward for step in episode.steps) == expected.rewards
+    assert isinstance(final, BugTriageObservation) and final.done
+    assert final.info is not None and final.info.grader == expected.agent_grade
+    assert state.done and state.task_id == task_id and state.step_count == len(episode.steps)
 
 
 def test_reset_honours_task_id_seed_and_episode_id(server: LiveServer) -> None:
