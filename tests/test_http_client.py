@@ -1,0 +1,95 @@
+"""`HttpEnvClient` on a given `httpx.Client`, its raw access, and the contract checks it makes of each reply."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from contextlib import closing
+from typing import Any
+
+import httpx
+import pytest
+from server_helpers import LiveServer
+
+from openenv_bug_triage import BugTriageEnv
+from openenv_bug_triage.episode import start
+from openenv_bug_triage.errors import EnvServerError
+from openenv_bug_triage.http_client import HttpEnvClient
+from openenv_bug_triage.policies import HeuristicPolicy
+from server.app import build_app
+from server.config import Settings
+
+NEXT = {"action_type": "next_ticket"}
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[LiveServer]:
+    with LiveServer(build_app(Settings())) as live:
+        yield live
+
+
+def test_it_plays_on_a_given_client_keeps_the_raw_reply_and_leaves_the_client_open(server: LiveServer) -> None:
+    with httpx.Client(base_url=server.url) as http:
+        with closing(HttpEnvClient(http=http)) as env:
+            assert env.base_url == server.url
+            episode = start(env, HeuristicPolicy(), "bug_triage_easy", 7).play()
+            last = env.last_response
+        assert http.get("/health").status_code == 200, "closing the env client left `http` open"
+    assert last is not None and last.json()["done"] is True
+    assert last.json()["info"]["grader"] == episode.agent_grade.model_dump()
+    assert episode.agent_grade == start(BugTriageEnv(), HeuristicPolicy(), "bug_triage_easy", 7).play().agent_grade
+
+
+def test_raw_get_and_post_answer_json_and_raise_on_4xx(server: LiveServer) -> None:
+    with closing(HttpEnvClient(server.url)) as env:
+        assert env.get("/health") == {"status": "healthy"}
+        assert env.post("/reset", {"task_id": "bug_triage_easy", "seed": 1})["episode_id"]
+        with pytest.raises(EnvServerError, match="HTTP 404"):
+            env.get("/state", episode_id="never-made")
+        assert env.last_response is not None and env.last_response.status_code == 404
+
+
+def test_it_needs_either_a_url_or_a_client() -> None:
+    with pytest.raises(TypeError, match="base_url or http"):
+        HttpEnvClient()
+    with httpx.Client() as http, pytest.raises(TypeError, match="not both"):
+        HttpEnvClient("http://127.0.0.1:1", http=http)
+
+
+def fake_server(step_reply: Callable[[dict[str, Any]], dict[str, Any]]) -> HttpEnvClient:
+    """A client whose server answers `/reset` like ours and `/step` with `step_reply(the real reply)`."""
+    env = BugTriageEnv()
+
+    def handle(request: httpx.Request) -> httpx.Response:
+        body = json.loads(request.content)
+        if request.url.path == "/reset":
+            obs = env.reset(task_id=body["task_id"], seed=body["seed"])
+            return httpx.Response(200, json={"observation": obs.model_dump(mode="json"), "episode_id": "e"})
+        obs, reward, done, info = env.step(body["action"])
+        real = {"observation": obs.model_dump(mode="json"), "reward": reward.value, "done": done, "info": info}
+        return httpx.Response(200, json=step_reply(real))
+
+    return HttpEnvClient("http://fake", transport=httpx.MockTransport(handle))
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda r: {**r, "reward": r["reward"] + 1}, "is not its info.reward"),
+        (lambda r: {**r, "done": True}, "without `info.grader`"),
+        (lambda r: {k: v for k, v in r.items() if k != "info"}, "does not follow the contract"),
+    ],
+)
+def test_a_step_reply_that_breaks_the_contract_is_an_env_server_error(
+    change: Callable[[dict[str, Any]], dict[str, Any]], message: str
+) -> None:
+    with closing(fake_server(change)) as env:
+        env.reset(task_id="bug_triage_easy", seed=1)
+        with pytest.raises(EnvServerError, match=message):
+            env.step(NEXT)
+
+
+def test_a_faithful_fake_server_passes_the_same_checks() -> None:
+    with closing(fake_server(lambda r: r)) as env:
+        episode = start(env, HeuristicPolicy(), "bug_triage_easy", 1).play()
+    assert episode.agent_grade == start(BugTriageEnv(), HeuristicPolicy(), "bug_triage_easy", 1).play().agent_grade
