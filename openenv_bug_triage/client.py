@@ -70,9 +70,10 @@ class WebSocketEnv:
         seed: int | None = None,
         episode_id: str | None = None,
         split: str | None = None,
+        index: int | None = None,
     ) -> BugTriageObservation:
-        """Start an episode on the server; options left as None are not sent."""
-        options = {"task_id": task_id, "seed": seed, "episode_id": episode_id, "split": split}
+        """Start an episode on the server (`index` picks a Task API spec); options left as None are not sent."""
+        options = {"task_id": task_id, "seed": seed, "episode_id": episode_id, "split": split, "index": index}
         observation: BugTriageObservation = self.client.reset(
             **{k: v for k, v in options.items() if v is not None}
         ).observation

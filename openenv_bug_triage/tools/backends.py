@@ -1,23 +1,19 @@
 """Where the tool environment's episodes run: in this process, or on a server over its WebSocket.
 
-Both backends answer with the same `Turn`, so the text an agent reads does not depend on
-where the episode runs. The remote one needs openenv-core (`pip install openenv-bug-triage[server]`);
-it is imported only when used, so the in-process tool environment needs pydantic alone.
+Both wrap an environment of `BugTriageEnv`'s shape (`BugTriageEnv`, `client.WebSocketEnv`) and
+answer with the same `Turn`, so the text an agent reads does not depend on where the episode
+runs. The remote one needs openenv-core (`pip install openenv-bug-triage[server]`); it is
+imported only when used, so the in-process tool environment needs pydantic alone.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from ..env import BugTriageEnv
+from ..episode import EpisodeEnv
 from ..models import ObservationModel
-
-if TYPE_CHECKING:
-    from openenv.core.sync_client import SyncEnvClient
-    from pydantic import BaseModel
-
-    from ..protocol import BugTriageObservation, BugTriageState
 
 
 @dataclass(frozen=True)
@@ -47,11 +43,11 @@ class Backend(Protocol):
     def step(self, action: dict[str, Any]) -> Turn: ...
 
 
-class LocalBackend:
-    """A `BugTriageEnv` in this process."""
+class EnvBackend:
+    """An environment with `BugTriageEnv`'s `reset`/`step` shape, answering each step with a `Turn`."""
 
-    def __init__(self) -> None:
-        self._env = BugTriageEnv()
+    def __init__(self, env: EpisodeEnv) -> None:
+        self._env = env
 
     def reset(self, **options: Any) -> ObservationModel:
         """Start an episode; `options` are `BugTriageEnv.reset`'s keyword arguments."""
@@ -72,14 +68,21 @@ class LocalBackend:
         )
 
 
-class RemoteBackend:
+class LocalBackend(EnvBackend):
+    """A `BugTriageEnv` in this process."""
+
+    def __init__(self) -> None:
+        super().__init__(BugTriageEnv())
+
+
+class RemoteBackend(EnvBackend):
     """An episode on a Bug Triage server, over its WebSocket (one connection, opened on first use)."""
 
     def __init__(self, base_url: str) -> None:
         try:  # openenv-core (and its websockets): only the remote mode pays for them
             from websockets.exceptions import ConnectionClosed
 
-            from ..client import BugTriageClient
+            from ..client import WebSocketEnv
         except ModuleNotFoundError as exc:
             raise ModuleNotFoundError(
                 f"running episodes on a server (BUG_TRIAGE_ENV_URL is set) needs openenv-core, which is missing "
@@ -87,15 +90,13 @@ class RemoteBackend:
             ) from exc
         self._url = base_url
         self._closed_error = ConnectionClosed
-        # openenv's `sync()` is annotated as a bare `SyncEnvClient`; this is the one it returns here.
-        self._client: SyncEnvClient[BaseModel | dict[str, Any], BugTriageObservation, BugTriageState] = (
-            BugTriageClient(base_url=base_url).sync()
-        )
+        self._socket = WebSocketEnv(base_url)
+        super().__init__(self._socket)
 
     def reset(self, **options: Any) -> ObservationModel:
         """Start an episode on the server with the same options as in-process."""
         try:
-            return self._client.reset(**options).observation
+            return super().reset(**options)
         except (self._closed_error, RuntimeError) as exc:
             # A server at capacity sends CAPACITY_REACHED and closes; the client sees either, by timing.
             if isinstance(exc, RuntimeError) and "CAPACITY_REACHED" not in str(exc):
@@ -109,24 +110,12 @@ class RemoteBackend:
     def step(self, action: dict[str, Any]) -> Turn:
         """Take one action on the server."""
         try:
-            result = self._client.step(action)
+            return super().step(action)
         except self._closed_error as exc:
             raise ConnectionError(
                 f"the server at {self._url} closed the WebSocket mid-episode ({exc}); the episode is lost"
             ) from None
-        info = result.observation.info
-        if info is None:
-            raise RuntimeError("the server answered a step without its step info")
-        return Turn(
-            observation=result.observation,
-            reward=info.reward.value,
-            cumulative=info.reward.cumulative,
-            error=info.error,
-            terminated=info.terminated,
-            truncated=info.truncated,
-            score=info.grader.score if info.grader is not None else None,
-        )
 
     def close(self) -> None:
         """Close the WebSocket."""
-        self._client.close()
+        self._socket.close()
