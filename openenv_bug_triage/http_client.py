@@ -28,7 +28,7 @@ def _contract(path: str) -> Iterator[None]:
     """Turn a response that does not follow the contract into `EnvServerError`."""
     try:
         yield
-    except (KeyError, TypeError, ValidationError) as exc:
+    except (KeyError, TypeError, AttributeError, ValidationError) as exc:  # AttributeError: `info` not an object
         raise EnvServerError(f"the environment server's answer to {path} does not follow the contract: {exc}") from None
 
 

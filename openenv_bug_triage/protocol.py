@@ -25,9 +25,11 @@ from .models import (
 __all__ = ["BugTriageAction", "BugTriageObservation", "BugTriageState", "StepInfo", "action_payload"]
 
 
-def _form_field(description: str, choices: tuple[str, ...] | None = None) -> Any:
+def _form_field(description: str, choices: tuple[str, ...] | None = None, schema_type: str = "string") -> Any:
     """A loosely typed field: the environment, not the transport, judges its value."""
-    extra: dict[str, Any] = {"type": "string"}
+    extra: dict[str, Any] = {"type": schema_type}
+    if schema_type == "array":
+        extra["items"] = {"type": "string"}
     if choices is not None:
         extra["enum"] = list(choices)
     return Field(default=None, description=description, json_schema_extra=extra)
@@ -51,7 +53,7 @@ class BugTriageAction(Action):
     component: Any = _form_field("classify: component, one of available_components.")
     team: Any = _form_field("assign: team, one of available_teams.")
     duplicate_of: Any = _form_field("mark_duplicate: id of the original report.")
-    missing: Any = _form_field("request_info: what is missing, a list such as [\"repro\", \"logs\"].")
+    missing: Any = _form_field("request_info: what is missing, a list such as [\"repro\", \"logs\"].", schema_type="array")
     question: Any = _form_field("request_info: question for the reporter.")
     reason: Any = _form_field(f"defer: free text; close: one of {list(CLOSE_REASONS)}.")
     summary: Any = _form_field("escalate_incident: one-line summary.")

@@ -72,7 +72,8 @@ def build_app(settings: Settings | None = None) -> FastAPI:
 app = build_app()
 # What the imports and the app built stays for the process's life (about 225,000 objects, most of them
 # openenv-core's dependencies): frozen, Python's occasional full collection no longer walks them, which
-# took about 270 ms each time here, a stall for every client at once.
+# took about 270 ms each time here, a stall for every client at once. Start-up garbage is collected first.
+gc.collect()
 gc.freeze()
 
 

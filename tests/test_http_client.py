@@ -78,6 +78,8 @@ def fake_server(step_reply: Callable[[dict[str, Any]], dict[str, Any]]) -> HttpE
         (lambda r: {**r, "reward": r["reward"] + 1}, "is not its info.reward"),
         (lambda r: {**r, "done": True}, "without `info.grader`"),
         (lambda r: {k: v for k, v in r.items() if k != "info"}, "does not follow the contract"),
+        (lambda r: {**r, "done": True, "info": None}, "does not follow the contract"),
+        (lambda r: {**r, "info": ["not", "an", "object"]}, "does not follow the contract"),
     ],
 )
 def test_a_step_reply_that_breaks_the_contract_is_an_env_server_error(

@@ -90,22 +90,36 @@ class RemoteBackend(EnvBackend):
             ) from exc
         self._url = base_url
         self._closed_error = ConnectionClosed
+        self._connect = WebSocketEnv
         self._socket = WebSocketEnv(base_url)
         super().__init__(self._socket)
 
     def reset(self, **options: Any) -> ObservationModel:
-        """Start an episode on the server with the same options as in-process."""
+        """Start an episode on the server with the same options as in-process.
+
+        A connection the server closed (a restart, a dropped network, or an earlier episode's
+        socket that died) is opened anew once; a server at capacity is named as the cause.
+        """
         try:
-            return super().reset(**options)
+            try:
+                return super().reset(**options)
+            except self._closed_error:
+                self._reconnect()
+                return super().reset(**options)
         except (self._closed_error, RuntimeError) as exc:
-            # A server at capacity sends CAPACITY_REACHED and closes; the client sees either, by timing.
             if isinstance(exc, RuntimeError) and "CAPACITY_REACHED" not in str(exc):
                 raise
+            # A server at capacity sends CAPACITY_REACHED and closes; the client sees either, by timing.
             raise ConnectionError(
-                f"the server at {self._url} refused the episode ({exc}). A server at capacity does so: its "
+                f"the server at {self._url} refused the episode ({exc}); a server at capacity does so: its "
                 "MAX_SESSIONS must cover every rollout in flight (TRL makes one environment per prompt of a "
                 "generation batch: per_device_train_batch_size x steps_per_generation x GPUs)"
             ) from None
+
+    def _reconnect(self) -> None:
+        self._socket.close()
+        self._socket = self._connect(self._url)
+        self._env = self._socket
 
     def step(self, action: dict[str, Any]) -> Turn:
         """Take one action on the server."""
