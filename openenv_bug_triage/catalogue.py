@@ -3,8 +3,8 @@
 A domain expert extends the generator by editing those files, not Python: every defect,
 feature request, invalid report and vague report is a scenario with its own wordings, and
 every sentence the generator adds around them comes from a phrase pool. Each scenario and
-each pool entry belongs to one partition, `train` or `eval`: train-split instances are made
-only from `train` material, validation and test instances only from `eval` material.
+each pool entry belongs to one partition, `train`, `validation` or `test`, and instances of
+a split are made only from its own partition's material.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from .errors import FixtureError
 from .world import DATA_DIR, load_world
 
-Partition = Literal["train", "eval"]
+Partition = Literal["train", "validation", "test"]
 Impact = Literal["critical", "core", "minor", "cosmetic"]
 Line = Annotated[str, Field(min_length=3, max_length=600)]
 Lines = Annotated[list[Line], Field(min_length=1)]
@@ -98,14 +98,15 @@ class Catalogue(_Model):
 
 
 class Pool(_Model):
-    """One phrase pool, split into the partitions: train instances never use `eval` phrases."""
+    """One phrase pool, split into the partitions: an instance uses only its own split's phrases."""
 
     train: Lines
-    eval: Lines
+    validation: list[Line] = Field(default_factory=list)
+    test: Lines
 
     def of(self, partition: Partition) -> list[str]:
         """The phrases of one partition."""
-        return self.train if partition == "train" else self.eval
+        return getattr(self, partition)  # type: ignore[no-any-return]
 
 
 class Phrases(_Model):

@@ -7,9 +7,9 @@ scenario's wordings and the phrase pools in `data/generator/`. Fields the handbo
 make causal (attachments, version, title case, wording style, hour, ticket id) are drawn
 independently of the truth. The result goes through the same loader checks as a fixture.
 
-Splits: `train` instances use only `train` scenarios and phrases; `validation` and `test`
-instances use only `eval` ones, and each split seeds its RNG from its own name, so no two
-splits share an instance.
+Splits: `train` instances use only `train` scenarios and phrases and `test` instances only
+`test` ones (validation ones too, until the `validation` partition is written); each split
+seeds its RNG from its own name, so no two splits share an instance.
 """
 
 from __future__ import annotations
@@ -791,8 +791,11 @@ class GeneratedTask:
 
 
 def partition_of(split: str) -> Partition:
-    """The catalogue partition a split draws from."""
-    return "train" if split == "train" else "eval"
+    """The catalogue partition a split draws from.
+
+    Until the validation partition is written, validation instances draw from `test` material.
+    """
+    return "train" if split == "train" else "test"
 
 
 def generate(task_id: str, seed: int, split: str = "train") -> GeneratedTask:

@@ -261,7 +261,7 @@ def test_test_split_uses_no_scenario_or_phrase_that_train_uses() -> None:
     partition |= {s.id: s.partition for group in (catalogue.invalid, catalogue.vague) for s in group}
     train, test = sample("train", SWEEP), sample("test", SWEEP) + sample("validation", SWEEP)
     assert {partition[f.scenario] for m in train for f in m.facts.values()} == {"train"}
-    assert {partition[f.scenario] for m in test for f in m.facts.values()} == {"eval"}
+    assert {partition[f.scenario] for m in test for f in m.facts.values()} == {"test"}
     train_evidence = {s for m in train for f in m.facts.values() for _, s in f.evidence}
     test_evidence = {s for m in test for f in m.facts.values() for _, s in f.evidence}
     assert not train_evidence & test_evidence
@@ -271,7 +271,9 @@ def test_test_split_uses_no_scenario_or_phrase_that_train_uses() -> None:
 
 def test_phrase_pools_never_share_a_sentence_between_partitions() -> None:
     for name, pool in load_phrases().pools.items():
-        assert not set(pool.train) & set(pool.eval), name
+        assert not set(pool.train) & set(pool.validation), name
+        assert not set(pool.train) & set(pool.test), name
+        assert not set(pool.validation) & set(pool.test), name
 
 
 # --------------------------------------------------------------------------- fair, feasible, not gameable
