@@ -101,7 +101,7 @@ class Pool(_Model):
     """One phrase pool, split into the partitions: an instance uses only its own split's phrases."""
 
     train: Lines
-    validation: list[Line] = Field(default_factory=list)
+    validation: Lines
     test: Lines
 
     def of(self, partition: Partition) -> list[str]:
