@@ -317,18 +317,12 @@ def load_task_file(path: Path) -> Task:
 def load_fixed_task(task_id: str) -> Task:
     """Load a fixed benchmark task by id (cached per process; tasks are immutable).
 
-    Most callers want `sources.load_task`, which also serves generated tasks.
+    Most callers want `sources.load_task`, which also serves generated tasks (this module
+    cannot import it: `sources` imports this module and the generator, which imports it too).
     """
     if task_id not in TASK_IDS:
         raise UnknownTaskError(f"unknown fixed task_id '{task_id}'; choose one of {list(TASK_IDS)}")
     return load_task_file(DATA_DIR / "tasks" / f"{task_id}.json")
-
-
-def load_task(task_id: str, seed: int | None = None, split: str | None = None) -> Task:
-    """Any task, fixed or generated: `sources.load_task` (kept here for existing imports)."""
-    from .sources import load_task as load_any
-
-    return load_any(task_id, seed, split)
 
 
 def load_all_tasks() -> dict[str, Task]:
