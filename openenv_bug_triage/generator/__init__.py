@@ -19,8 +19,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from ..models import TaskFixture
+from ..rules import severity_for
 from ..tasks import Task, build_task
-from .facts import TicketFacts, derive_truth, disposition_for, scope_options, severity_for
+from .facts import TicketFacts, derive_truth, disposition_for, scope_options
 from .levels import SPLITS, TRAIN_MAX_SEED, Level, Split, check_seed, level_of, load_levels, partition_of, split_size
 from .plan import Planner
 from .render import Renderer

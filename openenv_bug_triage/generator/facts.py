@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from .. import rules
 from ..catalogue import Defect
-from ..models import Disposition, Environment, ReporterType, Severity, Tier, Truth
+from ..models import Disposition, Environment, ReporterType, Tier, Truth
 from ..world import World
 
 Scope = Literal["everyone", "segment", "degraded", "workaround", "few"]
@@ -50,53 +51,31 @@ class TicketFacts:
     """(rule, text) pairs: the rendered sentences each deciding fact shows up in."""
 
 
-def severity_for(impact: str | None, scope: Scope | None, environment: Environment) -> Severity:
-    """Handbook section 3: severity from the impact class, the scope and the environment."""
-    if impact == "critical":
-        severity: Severity = "sev0"
-    elif impact == "core":
-        by_scope: dict[str, Severity] = {"everyone": "sev0", "segment": "sev1", "degraded": "sev1"}
-        severity = by_scope.get(scope or "", "sev2")
-    elif impact == "minor":
-        severity = "sev2"
-    else:
-        severity = "sev3"
-    if environment != "production" and severity in ("sev0", "sev1"):
-        severity = "sev2"  # staging and development are at most sev2
-    return severity
-
-
 def disposition_for(f: TicketFacts) -> Disposition:
-    """Handbook section 5, in its order: duplicate, request info, close, defer, else fix."""
-    if f.duplicate_of is not None:
-        return "duplicate"
-    if f.kind == "vague":
-        return "needs_info"
-    if f.kind == "invalid":
-        return "close_invalid"
-    if f.unsupported:
-        return "close_wont_fix"
-    if f.retest_clean:
-        return "close_cannot_reproduce"
-    if f.fixed_in_current:
-        return "close_resolved"
-    if f.kind == "feature":
-        return "defer"
-    return "fix"
+    """How the handbook settles a ticket with these facts."""
+    return rules.disposition_for(
+        duplicate=f.duplicate_of is not None,
+        vague=f.kind == "vague",
+        invalid=f.kind == "invalid",
+        unsupported=f.unsupported,
+        retest_clean=f.retest_clean,
+        fixed_in_current=f.fixed_in_current,
+        feature=f.kind == "feature",
+    )
 
 
 def derive_truth(f: TicketFacts, world: World) -> Truth:
     """The hidden truth of a ticket, from its facts by the handbook's rules."""
     disposition = disposition_for(f)
-    severity = severity_for(f.impact, f.scope, f.environment) if f.kind == "defect" else "sev3"
+    severity = rules.severity_for(f.impact, f.scope, f.environment) if f.kind == "defect" else "sev3"
     return Truth(
         true_severity=severity,
-        true_priority=world.priority_for(severity, f.tier),
+        true_priority=rules.priority_for(severity, f.tier, world),
         true_component=f.component,
         true_assignee_team=world.owner[f.component],
         duplicate_of=f.duplicate_of,
         needs_more_info=disposition == "needs_info",
-        should_escalate=disposition == "fix" and world.needs_escalation(severity, f.environment),
+        should_escalate=rules.should_escalate(disposition, severity, f.environment, world),
         disposition=disposition,
     )
 

@@ -7,10 +7,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .. import rules
 from ..catalogue import Catalogue, Defect, Partition, Phrases, Story, load_catalogue, load_phrases
-from ..models import Environment, Tier
+from ..models import Disposition, Environment, Tier
 from ..world import World, load_world
-from .facts import Kind, Scope, scope_options, severity_for, unsupported_report
+from .facts import Kind, Scope, scope_options, unsupported_report
 from .levels import Level
 
 
@@ -218,8 +219,7 @@ class Planner:
             root.minute = times[0]
             for m, t in zip(rest, times[1:], strict=True):
                 m.minute = t
-        policy = self.level.sla_policy
-        deadline = {"enterprise": policy.enterprise, "pro": policy.pro}
+        deadline = rules.sla_deadlines(self.level.sla_policy)
         for _ in range(100):  # reshuffle tiers until correct triage in SLA order meets every deadline
             if _sla_feasible(slots, deadline, self.world):
                 break
@@ -233,18 +233,31 @@ class Planner:
             s.ticket_id = f"LRK-{number}"
 
 
+_DISPOSITION_OF_ROLE: dict[str, Disposition] = {
+    "fix": "fix",
+    "near": "fix",
+    "duplicate": "duplicate",
+    "wont_fix": "close_wont_fix",
+    "cannot_reproduce": "close_cannot_reproduce",
+    "resolved": "close_resolved",
+    "invalid": "close_invalid",
+    "defer": "defer",
+    "needs_info": "needs_info",
+}
+"""How the handbook settles a ticket planned in each role."""
+
+
 def _correct_steps(s: Slot, world: World) -> int:
-    if s.role not in ("fix", "near") or s.original is not None:
-        return 1
+    disposition = _DISPOSITION_OF_ROLE[s.role]
+    if disposition != "fix":
+        return rules.correct_steps(disposition, escalate=False)
     impact = s.scenario.impact if isinstance(s.scenario, Defect) else None
-    return 2 + int(world.needs_escalation(severity_for(impact, s.scope, s.environment), s.environment))
+    severity = rules.severity_for(impact, s.scope, s.environment)
+    return rules.correct_steps("fix", rules.should_escalate("fix", severity, s.environment, world))
 
 
-def _sla_feasible(slots: list[Slot], deadline: dict[str, int], world: World) -> bool:
+def _sla_feasible(slots: list[Slot], deadline: dict[Tier, int | None], world: World) -> bool:
     """True when working tickets in SLA order, each correctly, settles every one by its deadline."""
-    used = 0
-    for s in sorted(slots, key=lambda s: (deadline.get(s.tier) is None, deadline.get(s.tier, 0), s.minute)):
-        used += _correct_steps(s, world)
-        if s.tier in deadline and used > deadline[s.tier]:
-            return False
-    return True
+    order = sorted(slots, key=lambda s: (*rules.sla_first(deadline[s.tier]), s.minute))
+    settled = rules.settle_schedule(_correct_steps(s, world) for s in order)
+    return not any(rules.late(at, deadline[s.tier]) for s, at in zip(order, settled, strict=True))
