@@ -21,39 +21,23 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TypeVar
 
-from .models import CLOSE_DISPOSITION, SEVERITIES, Difficulty, GraderResult, TicketProgress, Truth
-from .reward import is_critical, outcome_correct, settled_on_time
+from .grading import load_grading
+from .models import SEVERITIES, Difficulty, GraderResult, TicketProgress, Truth
+from .rules import SETTLING_ACTION, is_critical, outcome_correct, settled_on_time
 from .tasks import Task
 
 _T = TypeVar("_T")
 
-LABEL_WEIGHTS: dict[str, float] = {"severity": 0.35, "priority": 0.25, "component": 0.25, "team": 0.15}
-RELABEL_DECAY = 0.5
-DESTRUCTIVE_COST = 0.05
-HYGIENE_COST = 0.01
-PASS_THRESHOLD = 0.75
-EASY_MAX_MAJOR_MISTAKES = 1
-WEIGHTS: dict[Difficulty, dict[str, float]] = {
-    "easy": {"tickets": 0.6, "duplicates": 0.1, "request_info": 0.1, "escalation": 0.1, "sla": 0.1},
-    "medium": {"tickets": 0.45, "duplicates": 0.2, "request_info": 0.15, "escalation": 0.1, "sla": 0.1},
-    "hard": {
-        "tickets": 0.35,
-        "critical": 0.15,
-        "escalation": 0.15,
-        "sla": 0.15,
-        "duplicates": 0.1,
-        "request_info": 0.1,
-    },
-}
-WEIGHTS["expert"] = WEIGHTS["hard"]
-CRITICAL_TICKET_WEIGHT: dict[Difficulty, float] = {"easy": 1.0, "medium": 1.0, "hard": 3.0, "expert": 3.0}
-
-_EXPECTED_OUTCOME = {
-    "duplicate": "mark_duplicate",
-    "needs_info": "request_info",
-    "defer": "defer",
-    **{disp: f"close ({reason})" for reason, disp in CLOSE_DISPOSITION.items()},
-}
+GRADING = load_grading()
+"""Weights and costs from `data/grading.json`; the names below are its fields."""
+LABEL_WEIGHTS: dict[str, float] = {k: w for k, w in GRADING.label_weights.items()}
+RELABEL_DECAY = GRADING.relabel_decay
+DESTRUCTIVE_COST = GRADING.destructive_cost
+HYGIENE_COST = GRADING.hygiene_cost
+PASS_THRESHOLD = GRADING.pass_threshold
+EASY_MAX_MAJOR_MISTAKES = GRADING.easy_max_major_mistakes
+WEIGHTS: dict[Difficulty, dict[str, float]] = {d: {k: x for k, x in w.items()} for d, w in GRADING.weights.items()}
+CRITICAL_TICKET_WEIGHT: dict[Difficulty, float] = GRADING.critical_ticket_weight
 
 
 def f1(predicted: set[_T], actual: set[_T]) -> float:
@@ -96,7 +80,7 @@ def ticket_credit(tid: str, truth: Truth, p: TicketProgress) -> tuple[float, lis
     if truth.disposition != "fix":
         if outcome_correct(truth, p):
             return 1.0, [], 0
-        expected = _EXPECTED_OUTCOME[truth.disposition]
+        expected = SETTLING_ACTION[truth.disposition]
         if truth.duplicate_of:
             expected += f" of {truth.duplicate_of}"
         return 0.0, [_expected(f"{tid}: outcome {_outcome_name(p)}", expected)], 0

@@ -22,14 +22,15 @@ from .models import (
     PRIORITIES,
     SEVERITIES,
     CloseReason,
+    Disposition,
     GraderResult,
     ObservationModel,
     Severity,
     Ticket,
 )
+from .rules import settle_moves
 from .sources import load_task
 from .tasks import Task, urgency_order
-from .world import load_world
 
 # --------------------------------------------------------------------------- random
 
@@ -78,9 +79,6 @@ class RandomPolicy:
 
 
 # --------------------------------------------------------------------------- heuristic
-
-CLOSE_REASON_OF: dict[str, str] = {disposition: reason for reason, disposition in CLOSE_DISPOSITION.items()}
-"""The `close` reason that settles a ticket of each close disposition."""
 
 _CLOSE_PATTERNS: list[tuple[CloseReason, str]] = [
     ("won't_fix", r"internet explorer|\bie ?11\b|api v1\b|/v1/|android [4-9]\b(?!\.\d)|ios 1[0-5]\b(?!\.\d)"),
@@ -193,7 +191,7 @@ def heuristic_plan(t: Ticket, titles: Mapping[str, str] | None = None) -> list[d
 
 
 def settle_actions(
-    t: Ticket, disposition: str, severity: Severity = "sev2", component: str | None = None
+    t: Ticket, disposition: Disposition, severity: Severity = "sev2", component: str | None = None
 ) -> list[dict[str, Any]]:
     """The moves that settle ticket `t` as `disposition` (a truth disposition) by the handbook.
 
@@ -201,34 +199,13 @@ def settle_actions(
     (priority from the handbook's table, component default the reporter's first candidate) and
     assigned to the owning team. A duplicate links to the first suggested original.
     """
-    tid = t.ticket_id
-    if disposition == "duplicate":
-        hints = [h for h in t.suspected_duplicate_ids if h != tid]
-        if hints:
-            return [{"action_type": "mark_duplicate", "ticket_id": tid, "duplicate_of": hints[0]}]
+    hints = [h for h in t.suspected_duplicate_ids if h != t.ticket_id]
+    if disposition == "duplicate" and not hints:
         disposition = "fix"
-    if disposition == "needs_info":
-        return [{"action_type": "request_info", "ticket_id": tid, "missing": ["repro", "logs"]}]
-    if disposition == "defer":
-        return [{"action_type": "defer", "ticket_id": tid, "reason": "feature request"}]
-    if disposition in CLOSE_REASON_OF:
-        return [{"action_type": "close", "ticket_id": tid, "reason": CLOSE_REASON_OF[disposition]}]
-    world = load_world()
-    component = component or t.component_candidates[0]
-    plan: list[dict[str, Any]] = []
-    if world.needs_escalation(severity, t.environment):
-        plan.append({"action_type": "escalate_incident", "ticket_id": tid, "summary": t.title[:200]})
-    plan.append(
-        {
-            "action_type": "classify",
-            "ticket_id": tid,
-            "severity": severity,
-            "priority": world.priority_for(severity, t.customer_tier),
-            "component": component,
-        }
+    original = hints[0] if hints else None
+    return settle_moves(
+        t, disposition, severity=severity, component=component, duplicate_of=original, summary=t.title[:200]
     )
-    plan.append({"action_type": "assign", "ticket_id": tid, "team": world.owner[component]})
-    return plan
 
 
 @dataclass(kw_only=True)
@@ -274,29 +251,10 @@ def oracle_actions(task: Task | str) -> list[dict[str, Any]]:
     task = load_task(task) if isinstance(task, str) else task
     actions: list[dict[str, Any]] = []
     for ticket in urgency_order(task.tickets):
-        tid, t = ticket.ticket_id, task.truth[ticket.ticket_id]
-        d = t.disposition
-        if d == "fix":
-            if t.should_escalate:
-                actions.append({"action_type": "escalate_incident", "ticket_id": tid})
-            actions.append(
-                {
-                    "action_type": "classify",
-                    "ticket_id": tid,
-                    "severity": t.true_severity,
-                    "priority": t.true_priority,
-                    "component": t.true_component,
-                }
-            )
-            actions.append({"action_type": "assign", "ticket_id": tid, "team": t.true_assignee_team})
-        elif d == "duplicate":
-            actions.append({"action_type": "mark_duplicate", "ticket_id": tid, "duplicate_of": t.duplicate_of})
-        elif d == "needs_info":
-            actions.append({"action_type": "request_info", "ticket_id": tid, "missing": ["repro", "logs"]})
-        elif d == "defer":
-            actions.append({"action_type": "defer", "ticket_id": tid, "reason": "feature request"})
-        else:
-            actions.append({"action_type": "close", "ticket_id": tid, "reason": CLOSE_REASON_OF[d]})
+        t = task.truth[ticket.ticket_id]
+        actions += settle_moves(
+            ticket, t.disposition, severity=t.true_severity, component=t.true_component, duplicate_of=t.duplicate_of
+        )
     return actions
 
 

@@ -28,6 +28,7 @@ from .models import (
     TicketProgress,
     Truth,
 )
+from .rules import is_critical, outcome_correct, settled_on_time
 
 C = RewardComponent
 
@@ -60,32 +61,6 @@ Components = dict[str, float]
 def _add(components: Components, name: RewardComponent, times: int = 1) -> None:
     if times:
         components[name.value] = round(components.get(name.value, 0.0) + VALUES[name] * times, 10)
-
-
-def is_critical(truth: Truth) -> bool:
-    """A bug to fix at sev0 or sev1: what the terminal bonus and penalty look at."""
-    return truth.disposition == "fix" and truth.true_severity in ("sev0", "sev1")
-
-
-def outcome_correct(truth: Truth, progress: TicketProgress) -> bool:
-    """True when the ticket ended exactly as its truth says (labels, team, escalation included)."""
-    d = truth.disposition
-    if d == "fix":
-        return (
-            progress.status == "triaged"
-            and progress.severity == truth.true_severity
-            and progress.priority == truth.true_priority
-            and progress.component == truth.true_component
-            and progress.team == truth.true_assignee_team
-            and progress.escalated == truth.should_escalate
-        )
-    if d == "duplicate":
-        return progress.duplicate_of == truth.duplicate_of
-    if d == "needs_info":
-        return progress.status == "awaiting_info"
-    if d == "defer":
-        return progress.status == "deferred"
-    return progress.close_reason is not None and CLOSE_DISPOSITION[progress.close_reason] == d
 
 
 def _settle(components: Components, truth: Truth, correct: bool, good: RewardComponent) -> None:
@@ -145,12 +120,6 @@ def switch_reward(left_unsettled: bool) -> Components:
     out: Components = {}
     _add(out, C.TICKET_SWITCH, int(left_unsettled))
     return out
-
-
-def settled_on_time(ticket: Ticket, progress: TicketProgress) -> bool:
-    """True when the ticket's deadline is met: the state it is in was reached by then (or it has no deadline)."""
-    deadline = ticket.sla_deadline_step
-    return deadline is None or (progress.settled_at_step is not None and progress.settled_at_step <= deadline)
 
 
 def sla_breach_reward(

@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from . import rules
 from .errors import FixtureError, UnknownTaskError
 from .models import Difficulty, TaskFixture, Ticket, TicketRecord, Truth
 from .world import DATA_DIR, World, load_world
@@ -164,18 +165,11 @@ def suspected_duplicates(records: list[TicketRecord]) -> dict[str, list[str]]:
     return hints
 
 
-def correct_steps(truth: Truth) -> int:
-    """Steps the correct triage of one ticket takes."""
-    if truth.disposition != "fix":
-        return 1
-    return 2 + int(truth.should_escalate)
-
-
 def urgency_order(tickets: list[Ticket] | tuple[Ticket, ...]) -> list[Ticket]:
     """Tickets as the handbook says to work them: SLA deadline first, then the rest."""
     return sorted(
         tickets,
-        key=lambda t: (t.sla_deadline_step is None, t.sla_deadline_step or 0, t.created_at, t.ticket_id),
+        key=lambda t: (*rules.sla_first(t.sla_deadline_step), t.created_at, t.ticket_id),
     )
 
 
@@ -202,7 +196,7 @@ def _check_record(fx: TaskFixture, rec: TicketRecord, by_id: dict[str, TicketRec
         )
     if fx.difficulty in ("easy", "medium") and t.true_component not in rec.component_candidates:
         raise _fail(task, tid, "component_candidates", "must hold the true component in easy and medium tasks")
-    expected_priority = world.priority_for(t.true_severity, rec.customer_tier)
+    expected_priority = rules.priority_for(t.true_severity, rec.customer_tier, world)
     if t.true_priority != expected_priority:
         raise _fail(
             task,
@@ -222,8 +216,8 @@ def _check_record(fx: TaskFixture, rec: TicketRecord, by_id: dict[str, TicketRec
             raise _fail(task, tid, "truth.duplicate_of", f"'{t.duplicate_of}' must be created before the duplicate")
     if t.needs_more_info != (t.disposition == "needs_info"):
         raise _fail(task, tid, "truth.needs_more_info", "must be true exactly when disposition is 'needs_info'")
-    if t.disposition == "needs_info" and (
-        rec.repro_steps_present or rec.logs_present or rec.reporter_type == "monitoring"
+    if t.disposition == "needs_info" and not rules.may_need_info(
+        rec.reporter_type, rec.repro_steps_present, rec.logs_present
     ):
         raise _fail(
             task,
@@ -231,7 +225,7 @@ def _check_record(fx: TaskFixture, rec: TicketRecord, by_id: dict[str, TicketRec
             "truth.disposition",
             "needs_info requires a non-monitoring report with no repro steps and no logs",
         )
-    wanted_escalation = t.disposition == "fix" and world.needs_escalation(t.true_severity, rec.environment)
+    wanted_escalation = rules.should_escalate(t.disposition, t.true_severity, rec.environment, world)
     if t.should_escalate != wanted_escalation:
         raise _fail(
             task,
@@ -239,23 +233,26 @@ def _check_record(fx: TaskFixture, rec: TicketRecord, by_id: dict[str, TicketRec
             "truth.should_escalate",
             f"must be {wanted_escalation}: escalate exactly the bugs to fix that are sev0/sev1 in production",
         )
-    if rec.environment != "production" and t.true_severity in ("sev0", "sev1"):
+    if rules.cap_outside_production(t.true_severity, rec.environment) != t.true_severity:
         raise _fail(task, tid, "truth.true_severity", "a defect outside production is at most sev2")
     if rec.log_excerpt and not rec.logs_present:
         raise _fail(task, tid, "logs_present", "must be true when log_excerpt is given")
 
 
 def _check_budget(fx: TaskFixture, tickets: list[Ticket], truth: dict[str, Truth]) -> None:
-    used = 0
-    for ticket in urgency_order(tickets):
-        used += correct_steps(truth[ticket.ticket_id])
-        if ticket.sla_deadline_step is not None and used > ticket.sla_deadline_step:
+    order = urgency_order(tickets)
+    settled = rules.settle_schedule(
+        rules.correct_steps(truth[t.ticket_id].disposition, truth[t.ticket_id].should_escalate) for t in order
+    )
+    for ticket, used in zip(order, settled, strict=True):
+        if rules.late(used, ticket.sla_deadline_step):
             raise _fail(
                 fx.task_id,
                 ticket.ticket_id,
                 "sla_policy",
                 f"correct triage in SLA order settles it at step {used}, after its deadline {ticket.sla_deadline_step}",
             )
+    used = settled[-1] if settled else 0
     if used > fx.step_budget:
         raise _fail(
             fx.task_id, None, "step_budget", f"{fx.step_budget} is less than the {used} steps correct triage needs"
@@ -273,7 +270,7 @@ def build_task(fx: TaskFixture, world: World | None = None) -> Task:
     for rec in fx.tickets:
         _check_record(fx, rec, by_id, world)
     hints = suspected_duplicates(list(fx.tickets))
-    deadlines = {"enterprise": fx.sla_policy.enterprise, "pro": fx.sla_policy.pro, "free": None}
+    deadlines = rules.sla_deadlines(fx.sla_policy)
     tickets = [
         Ticket(
             **rec.model_dump(exclude={"truth"}),
@@ -317,18 +314,12 @@ def load_task_file(path: Path) -> Task:
 def load_fixed_task(task_id: str) -> Task:
     """Load a fixed benchmark task by id (cached per process; tasks are immutable).
 
-    Most callers want `sources.load_task`, which also serves generated tasks.
+    Most callers want `sources.load_task`, which also serves generated tasks (this module
+    cannot import it: `sources` imports this module and the generator, which imports it too).
     """
     if task_id not in TASK_IDS:
         raise UnknownTaskError(f"unknown fixed task_id '{task_id}'; choose one of {list(TASK_IDS)}")
     return load_task_file(DATA_DIR / "tasks" / f"{task_id}.json")
-
-
-def load_task(task_id: str, seed: int | None = None, split: str | None = None) -> Task:
-    """Any task, fixed or generated: `sources.load_task` (kept here for existing imports)."""
-    from .sources import load_task as load_any
-
-    return load_any(task_id, seed, split)
 
 
 def load_all_tasks() -> dict[str, Task]:

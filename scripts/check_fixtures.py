@@ -13,7 +13,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from openenv_bug_triage.errors import FixtureError
-from openenv_bug_triage.tasks import correct_steps, load_task_file
+from openenv_bug_triage.rules import correct_steps
+from openenv_bug_triage.tasks import load_task_file
 from openenv_bug_triage.world import DATA_DIR
 
 
@@ -32,7 +33,7 @@ def report(path: Path) -> bool:
     lengths = [len(t.description) for t in task.tickets]
     print(
         f"OK {path.name}: {len(task.tickets)} tickets, budget {task.step_budget}, "
-        f"correct triage {sum(correct_steps(t) for t in truth.values())} steps"
+        f"correct triage {sum(correct_steps(t.disposition, t.should_escalate) for t in truth.values())} steps"
     )
     print(f"  dispositions: {dict(sorted(dispositions.items()))}; duplicates {len(dups) / len(truth):.0%}")
     print(

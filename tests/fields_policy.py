@@ -16,8 +16,9 @@ from typing import Any
 
 from openenv_bug_triage.models import ObservationModel, Ticket, Truth
 from openenv_bug_triage.policies import PlanPolicy, settle_actions
+from openenv_bug_triage.sources import load_task
 from openenv_bug_triage.surface import Node, features, fit
-from openenv_bug_triage.tasks import TASK_IDS, load_task
+from openenv_bug_triage.tasks import TASK_IDS
 
 MAX_DEPTH = 4
 """At most 16 rules: deeper trees memorise 48 tickets one or two at a time."""

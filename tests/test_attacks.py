@@ -16,7 +16,8 @@ import httpx
 import pytest
 from server_helpers import REPO, TRAINER, TRAINER_TOKEN, LiveServer
 
-from openenv_bug_triage.tasks import TASK_IDS, load_task
+from openenv_bug_triage.sources import load_task
+from openenv_bug_triage.tasks import TASK_IDS
 from server.app import build_app
 from server.config import Settings
 

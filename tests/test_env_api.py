@@ -16,7 +16,8 @@ from openenv_bug_triage.models import (
     StateModel,
 )
 from openenv_bug_triage.policies import ReplayPolicy, oracle_actions
-from openenv_bug_triage.tasks import TASK_IDS, load_task
+from openenv_bug_triage.sources import load_task
+from openenv_bug_triage.tasks import TASK_IDS
 
 
 @pytest.fixture

@@ -11,7 +11,8 @@ from collections import Counter
 import pytest
 
 from openenv_bug_triage.errors import FixtureError
-from openenv_bug_triage.tasks import TASK_IDS, build_task, load_all_tasks, load_task, parse_fixture
+from openenv_bug_triage.sources import load_task
+from openenv_bug_triage.tasks import TASK_IDS, build_task, load_all_tasks, parse_fixture
 from openenv_bug_triage.world import DATA_DIR, load_handbook, load_world
 
 EASY = json.loads((DATA_DIR / "tasks" / "bug_triage_easy.json").read_text())

@@ -19,7 +19,8 @@ from openenv_bug_triage.policies import (
     heuristic_severity,
     run_episode,
 )
-from openenv_bug_triage.tasks import TASK_IDS, load_task
+from openenv_bug_triage.sources import load_task
+from openenv_bug_triage.tasks import TASK_IDS
 from openenv_bug_triage.world import load_world
 
 SEEDS = (1, 2, 3, 42)

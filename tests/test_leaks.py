@@ -15,8 +15,8 @@ from openenv_bug_triage.env import BugTriageEnv
 from openenv_bug_triage.grader import grade_episode, ticket_right
 from openenv_bug_triage.models import TicketProgress, Truth
 from openenv_bug_triage.policies import HeuristicPolicy, RandomPolicy
-from openenv_bug_triage.sources import LoadedTask
-from openenv_bug_triage.tasks import TASK_IDS, Task, load_task
+from openenv_bug_triage.sources import LoadedTask, load_task
+from openenv_bug_triage.tasks import TASK_IDS, Task
 
 FEEDBACK_KEYS = {"score_breakdown"}
 

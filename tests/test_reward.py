@@ -8,7 +8,7 @@ from openenv_bug_triage import reward as rw
 from openenv_bug_triage.env import BugTriageEnv
 from openenv_bug_triage.models import ACTION_ADAPTER, TicketProgress, Truth
 from openenv_bug_triage.policies import oracle_actions
-from openenv_bug_triage.tasks import load_task
+from openenv_bug_triage.sources import load_task
 from openenv_bug_triage.triage import apply_action
 
 BUG = Truth(

@@ -12,8 +12,8 @@ from server_helpers import TRAINER_TOKEN, LiveServer, play_http
 from openenv_bug_triage import BugTriageEnv, ObservationModel, StateModel
 from openenv_bug_triage.models import ACTION_TYPES, GraderResult, RewardModel
 from openenv_bug_triage.policies import HeuristicPolicy, OraclePolicy, RandomPolicy, run_episode
-from openenv_bug_triage.sources import task_infos
-from openenv_bug_triage.tasks import TASK_IDS, load_task
+from openenv_bug_triage.sources import load_task, task_infos
+from openenv_bug_triage.tasks import TASK_IDS
 from openenv_bug_triage.world import load_handbook
 from server.app import build_app
 from server.config import Settings

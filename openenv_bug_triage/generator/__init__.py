@@ -1,0 +1,87 @@
+"""Seeded generator of triage queues: facts first, truth by the handbook's rules, text last.
+
+For each ticket the generator draws latent facts (scenario, environment, tier, reporter,
+scope of impact, evidence present, traps), derives the truth from the facts with
+`derive_truth` (the handbook, rule by rule), and only then renders the text from the
+scenario's wordings and the phrase pools in `data/generator/`. Fields the handbook does not
+make causal (attachments, version, title case, wording style, hour, ticket id) are drawn
+independently of the truth. The result goes through the same loader checks as a fixture.
+
+One job per module: `levels` (profiles, splits, seeds), `facts` (latent facts and the truth
+they imply), `plan` (which scenario plays which role, environments, scopes, tiers, times,
+ids), `render` (text) and `titles` (a ticket's subject line). This module is the public API.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from ..models import TaskFixture
+from ..rules import severity_for
+from ..tasks import Task, build_task
+from .facts import TicketFacts, derive_truth, disposition_for, scope_options
+from .levels import SPLITS, TRAIN_MAX_SEED, Level, Split, check_seed, level_of, load_levels, partition_of, split_size
+from .plan import Planner
+from .render import Renderer
+
+
+@dataclass(frozen=True)
+class GeneratedTask:
+    """A generated instance: the task the env plays, and the facts behind it (trainer side)."""
+
+    task: Task
+    facts: dict[str, TicketFacts]
+    split: Split
+    seed: int
+
+
+def generate(task_id: str, seed: int, split: str = "train") -> GeneratedTask:
+    """The instance of generated task `task_id` named by (`split`, `seed`); same arguments, same bytes."""
+    level = level_of(task_id)
+    seed = check_seed(split, seed)
+    rng = random.Random(f"bug-triage/{task_id}/{split}/{seed}")
+    planner = Planner(level, partition_of(split), rng)
+    slots = planner.plan()
+    renderer = Renderer(planner)
+    base = datetime(2026, 1, 5, 6, 0) + timedelta(days=rng.randrange(320), minutes=rng.randrange(600))
+    records, facts = [], {}
+    world = planner.world
+    for s in sorted(slots, key=lambda s: s.minute):
+        record, f = renderer.render(s, base)
+        record["truth"] = derive_truth(f, world).model_dump()
+        records.append(record)
+        facts[f.ticket_id] = f
+    fixture = TaskFixture.model_validate(
+        {
+            "task_id": level.task_id,
+            "difficulty": level.difficulty,
+            "description": level.description,
+            "step_budget": level.step_budget,
+            "sla_policy": level.sla_policy.model_dump(),
+            "tickets": records,
+        }
+    )
+    # check_seed has refused any split outside SPLITS, but cannot narrow the str to the Split literal
+    return GeneratedTask(build_task(fixture, world), facts, split, seed)  # type: ignore[arg-type]
+
+
+__all__ = [
+    "SPLITS",
+    "TRAIN_MAX_SEED",
+    "GeneratedTask",
+    "Level",
+    "Split",
+    "TicketFacts",
+    "check_seed",
+    "derive_truth",
+    "disposition_for",
+    "generate",
+    "level_of",
+    "load_levels",
+    "partition_of",
+    "scope_options",
+    "severity_for",
+    "split_size",
+]

@@ -1,0 +1,107 @@
+"""The latent facts of a generated ticket, and its truth derived from them by the handbook's rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from .. import rules
+from ..catalogue import Defect
+from ..models import Disposition, Environment, ReporterType, Tier, Truth
+from ..world import World
+
+Scope = Literal["everyone", "segment", "degraded", "workaround", "few"]
+Kind = Literal["defect", "feature", "invalid", "vague"]
+Platform = Literal["web", "ios", "android", "api"]
+
+PLATFORM_OF: dict[str, Platform] = {
+    "web-ui": "web",
+    "editor": "web",
+    "ios-app": "ios",
+    "android-app": "android",
+    "public-api": "api",
+    "api-gateway": "api",
+}
+"""Components whose reports name a client platform (and so can be on an unsupported one)."""
+UNSUPPORTABLE: frozenset[str] = frozenset({"web-ui", "editor", "ios-app", "android-app"})
+"""Components whose whole report can be about an unsupported browser or OS (won't-fix tickets)."""
+
+
+@dataclass(frozen=True)
+class TicketFacts:
+    """The latent facts of one generated ticket; the truth is a function of these alone."""
+
+    ticket_id: str
+    kind: Kind
+    scenario: str
+    component: str
+    environment: Environment
+    tier: Tier
+    reporter: ReporterType
+    impact: str | None = None
+    scope: Scope | None = None
+    duplicate_of: str | None = None
+    unsupported: bool = False
+    retest_clean: bool = False
+    fixed_in_current: bool = False
+    repro: bool = False
+    logs: bool = False
+    traps: tuple[str, ...] = ()
+    evidence: tuple[tuple[str, str], ...] = field(default=(), compare=False)
+    """(rule, text) pairs: the rendered sentences each deciding fact shows up in."""
+
+
+def disposition_for(f: TicketFacts) -> Disposition:
+    """How the handbook settles a ticket with these facts."""
+    return rules.disposition_for(
+        duplicate=f.duplicate_of is not None,
+        vague=f.kind == "vague",
+        invalid=f.kind == "invalid",
+        unsupported=f.unsupported,
+        retest_clean=f.retest_clean,
+        fixed_in_current=f.fixed_in_current,
+        feature=f.kind == "feature",
+    )
+
+
+def derive_truth(f: TicketFacts, world: World) -> Truth:
+    """The hidden truth of a ticket, from its facts by the handbook's rules."""
+    disposition = disposition_for(f)
+    severity = rules.severity_for(f.impact, f.scope, f.environment) if f.kind == "defect" else "sev3"
+    return Truth(
+        true_severity=severity,
+        true_priority=rules.priority_for(severity, f.tier, world),
+        true_component=f.component,
+        true_assignee_team=world.owner[f.component],
+        duplicate_of=f.duplicate_of,
+        needs_more_info=disposition == "needs_info",
+        should_escalate=rules.should_escalate(disposition, severity, f.environment, world),
+        disposition=disposition,
+    )
+
+
+def unsupported_report(d: Defect) -> bool:
+    """A defect that can be the whole story of a report from an unsupported browser or OS:
+    client-side (not global), in a platform component, and losing no data."""
+    return d.component in UNSUPPORTABLE and not d.global_ and d.impact != "critical"
+
+
+def scope_options(d: Defect) -> list[Scope]:
+    """Scopes a production report of `d` may state, chosen so that one severity follows.
+
+    A core failure that can hit everyone is stated as hitting everyone, a group, or more than
+    5% of attempts; a narrower core failure hits a group or has a workaround. "Only a few
+    users" is never said of a core failure: the handbook judges a defect by everyone in the
+    same situation, and a reader cannot tell how many that is.
+    """
+    segment: list[Scope] = ["segment"] if d.segment else []
+    if d.impact == "critical":
+        everyone: list[Scope] = ["everyone"] if d.global_ else []
+        return segment + everyone or ["segment"]
+    if d.impact == "core":
+        if d.global_:
+            return ["everyone", "degraded", *segment]
+        return ["workaround", *segment]
+    if d.impact == "minor":
+        return ["workaround", "few"]
+    return ["few"]

@@ -1,0 +1,140 @@
+"""Generated tasks' profiles (`data/generator/levels.json`), splits and seed ranges.
+
+Splits: `train` instances use only `train` scenarios and phrases and `test` instances only
+`test` ones (validation ones too, until the `validation` partition is written); each split
+seeds its RNG from its own name, so no two splits share an instance.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..catalogue import Partition
+from ..errors import InvalidSeedError, InvalidSplitError, UnknownTaskError
+from ..models import Difficulty, SlaPolicy, Tier
+from ..world import DATA_DIR
+
+Split = Literal["train", "validation", "test"]
+SPLITS: tuple[Split, ...] = ("train", "validation", "test")
+TRAIN_MAX_SEED = 2**31 - 1
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Rates(_Model):
+    """Per-ticket probabilities of each trap and surface variation (each drawn independently)."""
+
+    non_production: float = Field(ge=0, le=1)
+    loud: float = Field(ge=0, le=1)
+    quiet: float = Field(ge=0, le=1)
+    urgency: float = Field(ge=0, le=1)
+    injection: float = Field(ge=0, le=1)
+    misfiled: float = Field(ge=0, le=1)
+    supported_decoy: float = Field(ge=0, le=1)
+    monitoring: float = Field(ge=0, le=1)
+    terse_title: float = Field(ge=0, le=1)
+
+
+class Outcomes(_Model):
+    """How many tickets of each kind other than bugs to fix a queue holds."""
+
+    duplicate: int = Field(ge=0)
+    needs_info: int = Field(ge=0)
+    defer: int = Field(ge=0)
+    close: int = Field(ge=0)
+
+
+class Level(_Model):
+    """One generated task: its size, tiers, SLA and budget rules, outcome mix and trap rates."""
+
+    task_id: str
+    difficulty: Difficulty
+    description: str
+    tickets: int = Field(ge=4)
+    tiers: dict[Tier, int]
+    sla_steps_per_ticket: float = Field(ge=1)
+    budget_slack: int = Field(ge=0)
+    outcomes: Outcomes
+    near_duplicates: int = Field(ge=0)
+    alert_pairs: int = Field(ge=0)
+    dissimilar_duplicate_rate: float = Field(ge=0, le=1)
+    rates: Rates
+
+    @property
+    def fix_count(self) -> int:
+        """Bugs to fix in every instance (originals of duplicates and near-duplicates included)."""
+        o = self.outcomes
+        return self.tickets - o.duplicate - o.needs_info - o.defer - o.close
+
+    @property
+    def step_budget(self) -> int:
+        """Enough for the correct triage of any instance: every ticket once, every bug twice more."""
+        return self.tickets + 2 * self.fix_count + self.budget_slack
+
+    @property
+    def sla_policy(self) -> SlaPolicy:
+        """Deadlines from the tier counts (visible), never from the truth."""
+        enterprise = math.ceil(self.sla_steps_per_ticket * self.tiers.get("enterprise", 0)) or 1
+        pro = enterprise + math.ceil(self.sla_steps_per_ticket * self.tiers.get("pro", 0))
+        return SlaPolicy(enterprise=enterprise, pro=pro)
+
+
+class Levels(_Model):
+    """`data/generator/levels.json`."""
+
+    split_sizes: dict[Literal["validation", "test"], int]
+    levels: list[Level]
+
+
+@cache
+def load_levels() -> Levels:
+    """The generated tasks' profiles (read once per process)."""
+    levels = Levels.model_validate_json((DATA_DIR / "generator" / "levels.json").read_text(encoding="utf-8"))
+    for level in levels.levels:
+        if sum(level.tiers.values()) != level.tickets:
+            raise ValueError(f"levels.json: {level.task_id}: tiers must add up to {level.tickets} tickets")
+        if level.fix_count < 1 + level.near_duplicates:
+            raise ValueError(f"levels.json: {level.task_id}: too few bugs to fix for the outcome mix")
+    return levels
+
+
+def level_of(task_id: str) -> Level:
+    """The profile of a generated task id."""
+    for level in load_levels().levels:
+        if level.task_id == task_id:
+            return level
+    ids = [lv.task_id for lv in load_levels().levels]
+    raise UnknownTaskError(f"unknown generated task_id '{task_id}'; choose one of {ids}")
+
+
+def split_size(split: str) -> int | None:
+    """Instances per level in `split`: None for the unbounded train split."""
+    if split == "train":
+        return None
+    sizes = load_levels().split_sizes
+    if split not in sizes:
+        raise InvalidSplitError(f"unknown split {split!r}; choose one of {list(SPLITS)}")
+    return sizes[split]
+
+
+def check_seed(split: str, seed: object) -> int:
+    """`seed` if it names an instance of `split`, else a typed error saying the range."""
+    size = split_size(split)
+    top = TRAIN_MAX_SEED if size is None else size - 1
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= top:
+        raise InvalidSeedError(f"seed for the {split} split must be an integer from 0 to {top}, got {seed!r}")
+    return seed
+
+
+def partition_of(split: str) -> Partition:
+    """The catalogue partition a split draws from.
+
+    Until the validation partition is written, validation instances draw from `test` material.
+    """
+    return "train" if split == "train" else "test"

@@ -1,0 +1,263 @@
+"""The plan of one instance: which scenarios, roles, environments, scopes, tiers, times and ids."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .. import rules
+from ..catalogue import Catalogue, Defect, Partition, Phrases, Story, load_catalogue, load_phrases
+from ..models import Disposition, Environment, Tier
+from ..world import World, load_world
+from .facts import Kind, Scope, scope_options, unsupported_report
+from .levels import Level
+
+
+@dataclass(eq=False)
+class Slot:
+    """One ticket while the instance is being drawn (mutable until rendered)."""
+
+    kind: Kind
+    scenario: Defect | Story
+    role: str = "fix"
+    """fix, duplicate, near, wont_fix, cannot_reproduce, resolved, invalid, defer, needs_info."""
+    original: Slot | None = None
+    monitoring: bool = False
+    environment: Environment = "production"
+    scope: Scope | None = None
+    title_variant: int = 0
+    symptom_variant: int = 0
+    tier: Tier = "free"
+    minute: int = 0
+    ticket_id: str = ""
+    scope_values: dict[str, object] | None = None
+    """Who, rate, time and counts its scope sentence states; a duplicate reuses its original's."""
+
+
+def _tokens(text: str) -> set[str]:
+    return set(re.findall(r"[a-z]{4,}", text.lower()))
+
+
+def _overlap(a: str, b: str) -> float:
+    ta, tb = _tokens(a), _tokens(b)
+    return len(ta & tb) / len(ta | tb) if ta | tb else 1.0
+
+
+class Planner:
+    """Draws one instance from one RNG; every random choice goes through `self.rng`."""
+
+    def __init__(self, level: Level, partition: Partition, rng: random.Random) -> None:
+        self.level = level
+        self.partition = partition
+        self.rng = rng
+        self.world = load_world()
+        self.phrases: Phrases = load_phrases()
+        cat: Catalogue = load_catalogue()
+        self.defects = [d for d in cat.defects if d.partition == partition]
+        self.features = [s for s in cat.features if s.partition == partition]
+        self.invalid = [s for s in cat.invalid if s.partition == partition]
+        self.vague = [s for s in cat.vague if s.partition == partition]
+
+    # ---------------------------------------------------------------- plan
+
+    def plan(self) -> list[Slot]:
+        lv, r = self.level, self.rng
+        defects = list(self.defects)
+        r.shuffle(defects)
+        slots: list[Slot] = []
+
+        def take(pred: Callable[[Defect], bool]) -> Defect:
+            for i, d in enumerate(defects):
+                if pred(d):
+                    return defects.pop(i)
+            raise ValueError(f"generator catalogue: not enough {self.partition} defects for {lv.task_id}")
+
+        # scarcest first: near-duplicate pairs (families), won't-fix platforms, alert pairs, then the rest
+        for _ in range(lv.near_duplicates):  # two defects that look alike but are not the same
+            pair = next(
+                (
+                    (a, b)
+                    for a in defects
+                    for b in defects
+                    if a.family is not None and a.family == b.family and a.component != b.component
+                ),
+                None,
+            )
+            if pair is None:
+                raise ValueError(f"generator catalogue: not enough {self.partition} defect families for {lv.task_id}")
+            defects[:] = [d for d in defects if d is not pair[0] and d is not pair[1]]
+            slots.append(Slot("defect", pair[0]))
+            slots.append(Slot("defect", pair[1], role="near"))
+        reasons = [r.choice(["invalid", "won't_fix", "cannot_reproduce", "resolved"]) for _ in range(lv.outcomes.close)]
+        closes = [
+            Slot("defect", take(unsupported_report), role="wont_fix") for reason in reasons if reason == "won't_fix"
+        ]
+        originals: list[Slot] = []
+        for _ in range(lv.alert_pairs):
+            d = take(lambda d: d.alert is not None and d.impact in ("core", "critical"))
+            slots.append(Slot("defect", d))
+            originals.append(slots[-1])
+        while len(slots) < lv.fix_count:
+            slots.append(Slot("defect", take(lambda d: True)))
+        fixes = list(slots)
+        invalid = r.sample(self.invalid, reasons.count("invalid"))
+        for reason in reasons:
+            if reason == "invalid":
+                closes.append(Slot("invalid", invalid.pop(), role="invalid"))
+            elif reason != "won't_fix":
+                closes.append(Slot("defect", take(lambda d: True), role=reason))
+        slots.extend(closes)
+        for story in r.sample(self.features, lv.outcomes.defer):
+            slots.append(Slot("feature", story, role="defer"))
+        for story in r.sample(self.vague, lv.outcomes.needs_info):
+            slots.append(Slot("vague", story, role="needs_info"))
+
+        # environment and scope of every defect-based ticket
+        for s in slots:
+            if s.kind == "defect":
+                self._draw_environment_and_scope(s)
+        for orig in originals:
+            orig.environment = "production"
+            # originals hold the alert defects `take` returned above; a Slot's scenario is typed Defect | Story
+            orig.scope = self._alert_scope(orig.scenario)  # type: ignore[arg-type]
+
+        # duplicates: alert pairs first, then duplicates of random bugs to fix
+        dups: list[Slot] = []
+        for orig in originals:
+            dup = self._duplicate_of(orig)
+            if r.random() < 0.5:
+                orig.monitoring = True
+            else:
+                dup.monitoring = True
+            dups.append(dup)
+        while len(dups) < lv.outcomes.duplicate:
+            dups.append(self._duplicate_of(r.choice(fixes)))
+        slots.extend(dups)
+        for s in slots:
+            if not s.monitoring and s.kind == "defect" and s.role in ("fix", "near") and s.original is None:
+                scenario = s.scenario
+                if (
+                    isinstance(scenario, Defect)
+                    and scenario.alert is not None
+                    and s.environment == "production"
+                    and r.random() < lv.rates.monitoring
+                ):
+                    s.monitoring = True
+                    if s.scope not in ("everyone", "segment"):
+                        s.scope = self._alert_scope(scenario)
+        for s in slots:  # a duplicate reports what its original does (an alert may have re-scoped it)
+            if s.original is not None:
+                s.scope, s.environment = s.original.scope, s.original.environment
+        self._variants(slots)
+        self._tiers_times_ids(slots)
+        return slots
+
+    def _alert_scope(self, d: Defect) -> Scope:
+        """An alert states who is hit; its metric already gives the rate, so never a second rate."""
+        options: list[Scope] = ["segment"] if d.segment else []
+        if d.global_:
+            options.append("everyone")
+        return self.rng.choice(options or ["everyone"])
+
+    def _draw_environment_and_scope(self, s: Slot) -> None:
+        r, d = self.rng, s.scenario
+        assert isinstance(d, Defect)
+        if s.role in ("fix", "near") and r.random() < self.level.rates.non_production:
+            s.environment = r.choice(["staging", "development"])
+        if s.environment != "production" or s.role not in ("fix", "near"):
+            return
+        s.scope = r.choice(scope_options(d)) if d.impact != "cosmetic" or r.random() < 0.5 else None
+
+    def _duplicate_of(self, orig: Slot) -> Slot:
+        dup = Slot("defect", orig.scenario, role="duplicate", original=orig)
+        dup.environment, dup.scope = orig.environment, orig.scope
+        return dup
+
+    def _variants(self, slots: list[Slot]) -> None:
+        """Wordings: every ticket any variant; a duplicate another than its original's."""
+        r = self.rng
+        for s in slots:
+            if s.original is None and isinstance(s.scenario, Defect):
+                s.title_variant = r.randrange(len(s.scenario.titles))
+                s.symptom_variant = r.randrange(len(s.scenario.symptoms))
+        for s in slots:
+            if s.original is None or not isinstance(s.scenario, Defect):
+                continue
+            d, o = s.scenario, s.original
+            titles = [i for i in range(len(d.titles)) if i != o.title_variant]
+            symptoms = [i for i in range(len(d.symptoms)) if i != o.symptom_variant]
+            if r.random() < self.level.dissimilar_duplicate_rate:
+                s.title_variant = min(titles, key=lambda i: _overlap(d.titles[i], d.titles[o.title_variant]))
+                s.symptom_variant = min(symptoms, key=lambda i: _overlap(d.symptoms[i], d.symptoms[o.symptom_variant]))
+            else:
+                s.title_variant, s.symptom_variant = r.choice(titles), r.choice(symptoms)
+
+    def _tiers_times_ids(self, slots: list[Slot]) -> None:
+        """Tiers shuffled over tickets, times over three days (originals before duplicates), ids by time."""
+        r = self.rng
+        tiers: list[Tier] = [t for t, n in sorted(self.level.tiers.items()) for _ in range(n)]
+        r.shuffle(tiers)
+        minutes = sorted(r.sample(range(3 * 24 * 60), len(slots)))
+        order = list(range(len(slots)))
+        r.shuffle(order)
+        for s, tier, pos in zip(slots, tiers, order, strict=True):
+            s.tier, s.minute = tier, minutes[pos]
+        for s in slots:  # an original is always reported before its duplicates
+            if s.original is not None and s.minute < s.original.minute:
+                s.minute, s.original.minute = s.original.minute, s.minute
+        groups: dict[int, list[Slot]] = {}
+        for s in slots:
+            root = s.original or s
+            groups.setdefault(id(root), []).append(s)
+        for members in groups.values():
+            times = sorted(m.minute for m in members)
+            root = next(m for m in members if m.original is None)
+            rest = [m for m in members if m is not root]
+            r.shuffle(rest)
+            root.minute = times[0]
+            for m, t in zip(rest, times[1:], strict=True):
+                m.minute = t
+        deadline = rules.sla_deadlines(self.level.sla_policy)
+        for _ in range(100):  # reshuffle tiers until correct triage in SLA order meets every deadline
+            if _sla_feasible(slots, deadline, self.world):
+                break
+            tiers = [s.tier for s in slots]
+            r.shuffle(tiers)
+            for s, tier in zip(slots, tiers, strict=True):
+                s.tier = tier
+        number = r.randrange(1000, 60000)
+        for s in sorted(slots, key=lambda s: s.minute):
+            number += r.randrange(1, 30)
+            s.ticket_id = f"LRK-{number}"
+
+
+_DISPOSITION_OF_ROLE: dict[str, Disposition] = {
+    "fix": "fix",
+    "near": "fix",
+    "duplicate": "duplicate",
+    "wont_fix": "close_wont_fix",
+    "cannot_reproduce": "close_cannot_reproduce",
+    "resolved": "close_resolved",
+    "invalid": "close_invalid",
+    "defer": "defer",
+    "needs_info": "needs_info",
+}
+"""How the handbook settles a ticket planned in each role."""
+
+
+def _correct_steps(s: Slot, world: World) -> int:
+    disposition = _DISPOSITION_OF_ROLE[s.role]
+    if disposition != "fix":
+        return rules.correct_steps(disposition, escalate=False)
+    impact = s.scenario.impact if isinstance(s.scenario, Defect) else None
+    severity = rules.severity_for(impact, s.scope, s.environment)
+    return rules.correct_steps("fix", rules.should_escalate("fix", severity, s.environment, world))
+
+
+def _sla_feasible(slots: list[Slot], deadline: dict[Tier, int | None], world: World) -> bool:
+    """True when working tickets in SLA order, each correctly, settles every one by its deadline."""
+    order = sorted(slots, key=lambda s: (*rules.sla_first(deadline[s.tier]), s.minute))
+    settled = rules.settle_schedule(_correct_steps(s, world) for s in order)
+    return not any(rules.late(at, deadline[s.tier]) for s, at in zip(order, settled, strict=True))

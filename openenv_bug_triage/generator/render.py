@@ -1,0 +1,245 @@
+"""Text: planned slots become ticket records, each recording which sentence carries which fact."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from ..catalogue import Defect
+from ..models import ReporterType
+from . import titles
+from .facts import PLATFORM_OF, TicketFacts
+from .plan import Planner, Slot
+
+
+def _numbered(steps: list[str]) -> str:
+    return "\n".join(f"{i}. {step}" for i, step in enumerate(steps, 1))
+
+
+_VERSION_FORMATS: dict[str, str] = {
+    "web": "web 2026.{a}.{b}",
+    "ios": "iOS app 5.{a}.{b}",
+    "android": "Android app 5.{a}.{b}",
+    "api": "API v2 build 2026.{a}.{b}",
+}
+
+
+class Renderer:
+    """Turns planned slots into ticket records, recording which sentence carries each fact."""
+
+    def __init__(self, planner: Planner) -> None:
+        self.b = planner
+        self.r = planner.rng
+        self.partition = planner.partition
+        self.phrases = planner.phrases
+
+    def pick(self, pool: str, **values: object) -> str:
+        return self.r.choice(self.phrases.pool(pool, self.partition)).format(**values)
+
+    def version(self, component: str, current: bool = False) -> str:
+        platform = PLATFORM_OF.get(component, "web")
+        a = 11 if current else self.r.randrange(8, 12)
+        b = 4 if current else self.r.randrange(0, 5)
+        return _VERSION_FORMATS[platform].format(a=a, b=b)
+
+    def render(self, s: Slot, base: datetime) -> tuple[dict[str, Any], TicketFacts]:
+        r, lv = self.r, self.b.level
+        self.reported = self.version(s.scenario.component)  # the one build this report speaks of
+        evidence: list[tuple[str, str]] = []
+        traps: list[str] = []
+        reporter: ReporterType = "user"
+        repro = logs = False
+        log_excerpt: str | None = None
+        scenario = s.scenario
+        if isinstance(scenario, Defect):
+            d = scenario
+            if s.monitoring:
+                reporter = "monitoring"
+            elif s.role == "cannot_reproduce":
+                reporter = "qa" if r.random() < 0.6 else "user"
+            elif s.role in ("fix", "near", "duplicate"):
+                reporter = "qa" if r.random() < 0.3 else "user"
+            repro = reporter != "monitoring" and r.random() < (0.85 if reporter == "qa" else 0.45)
+            logs = reporter == "monitoring" or r.random() < (0.4 if reporter == "qa" else 0.2)
+            if s.role == "cannot_reproduce":  # retried with steps, and nothing in the logs shows it
+                repro, logs = True, False
+            if logs:
+                log_excerpt = r.choice(d.logs)
+            title, body = self._defect_text(s, d, reporter, repro, evidence, traps)
+        else:
+            story = scenario
+            title = r.choice(story.titles)
+            text = r.choice(story.texts)
+            evidence.append((s.kind, text))
+            body = self._user_wrap(text, traps)
+        affixes = self.phrases.pool("title_affix", self.partition)
+        title = titles.dress(title, reporter, r, self.pick, affixes, lv.rates, traps)
+        candidates = self._candidates(s.scenario.component, s.scenario.misfiled, traps)
+        attachments = r.choice([0, 0, 0, 1, 1, 2, 3])
+        version = self.reported if r.random() < 0.7 else None
+        created = base + timedelta(minutes=s.minute)
+        record = {
+            "ticket_id": s.ticket_id,
+            "title": title,
+            "description": body,
+            "reporter_type": reporter,
+            "service": self.b.world.service_of[candidates[0]],
+            "component_candidates": candidates,
+            "created_at": created.strftime("%Y-%m-%dT%H:%M:00Z"),
+            "customer_tier": s.tier,
+            "environment": s.environment,
+            "version": version,
+            "affected_users": None,
+            "log_excerpt": log_excerpt,
+            "repro_steps_present": repro,
+            "logs_present": logs,
+            "attachments_count": attachments,
+        }
+        facts = TicketFacts(
+            ticket_id=s.ticket_id,
+            kind=s.kind,
+            scenario=s.scenario.id,
+            component=s.scenario.component,
+            environment=s.environment,
+            tier=s.tier,
+            reporter=reporter,
+            impact=scenario.impact if isinstance(scenario, Defect) else None,
+            scope=s.scope,
+            duplicate_of=s.original.ticket_id if s.original else None,
+            unsupported=s.role == "wont_fix",
+            retest_clean=s.role == "cannot_reproduce",
+            fixed_in_current=s.role == "resolved",
+            repro=repro,
+            logs=logs,
+            traps=tuple(traps),
+            evidence=tuple(evidence),
+        )
+        return record, facts
+
+    def _defect_text(
+        self,
+        s: Slot,
+        d: Defect,
+        reporter: ReporterType,
+        repro: bool,
+        evidence: list[tuple[str, str]],
+        traps: list[str],
+    ) -> tuple[str, str]:
+        r, lv = self.r, self.b.level
+        platform = PLATFORM_OF.get(d.component, "web")
+        if reporter == "monitoring":
+            assert d.alert is not None
+            body = self.pick("monitoring_body", time=self._scope_values(s, d)["time"], metric=d.alert.metric)
+            scope_line = self._scope_sentence(s, d, alert=True)
+            evidence.append((f"scope:{s.scope}", scope_line))
+            evidence.append(("symptom", d.alert.metric))
+            return titles.alert_title(d.alert.title), f"{body} {scope_line}"
+        symptom = d.symptoms[s.symptom_variant]
+        evidence.append(("critical" if d.impact == "critical" else "symptom", symptom))
+        lines: list[str] = []
+        if s.role == "wont_fix":
+            sentence = self.pick(f"unsupported_{platform}")
+            evidence.append(("unsupported", sentence))
+            lines.append(sentence)
+        elif d.component in PLATFORM_OF and r.random() < lv.rates.supported_decoy:
+            lines.append(self.pick(f"supported_{platform}"))
+            traps.append("supported_platform_decoy")
+        if s.environment != "production":
+            sentence = self.pick(f"env_{s.environment}", version=self.reported)
+            evidence.append(("environment", sentence))
+            lines.append(sentence)
+        elif s.scope is not None:
+            sentence = self._scope_sentence(s, d, alert=False)
+            evidence.append((f"scope:{s.scope}", sentence))
+            lines.append(sentence)
+        if s.role == "cannot_reproduce":
+            sentence = self.pick("retest_clean", version=self.version(d.component, current=True))
+            evidence.append(("retest", sentence))
+        elif s.role == "resolved":
+            sentence = self.pick("resolved_after_upgrade", version=self.version(d.component, current=True))
+            evidence.append(("resolved", sentence))
+        else:
+            sentence = ""
+        title = titles.defect_title(d, s.title_variant, reporter, r, self.pick)
+        if reporter == "qa":
+            parts = [self.pick("opener_qa", version=self.reported), " ".join([symptom, *lines])]
+            if repro:
+                parts.append("Steps to reproduce:\n" + _numbered(d.steps))
+            if sentence:
+                parts.append(sentence)
+            return title, "\n\n".join(parts)
+        body = " ".join([symptom, *lines])
+        if repro:
+            body += "\n\n" + self.pick("steps_header_user") + "\n" + _numbered(d.steps)
+        if sentence:
+            body += "\n\n" + sentence
+        return title, self._user_wrap(body, traps)
+
+    def _scope_values(self, s: Slot, d: Defect) -> dict[str, object]:
+        """Who is hit, the rate, the onset and the counts: drawn once per defect, shared by its duplicates."""
+        root = s.original or s
+        if root.scope_values is None:
+            r = self.r
+            root.scope_values = {
+                "feature": d.feature,
+                "who": r.choice(d.segment) if d.segment else "",
+                "workaround": r.choice(d.workaround) if d.workaround else "",
+                "pct": r.randrange(8, 60),
+                "time": f"{r.randrange(24):02d}:{r.randrange(60):02d} UTC",
+                "m": r.randrange(12, 400),
+                "n": r.randrange(1, 4),
+            }
+        return root.scope_values
+
+    def _scope_sentence(self, s: Slot, d: Defect, alert: bool) -> str:
+        pool = f"alert_{s.scope}" if alert else f"scope_{s.scope}"
+        return self.pick(pool, **self._scope_values(s, d))
+
+    def _user_wrap(self, body: str, traps: list[str]) -> str:
+        """A customer's framing: opener or quiet opener, claims, planted instructions, sign-off."""
+        r, rates = self.r, self.b.level.rates
+        if r.random() < rates.quiet:
+            opener = self.pick("quiet_opener")
+            traps.append("quiet")
+        else:
+            opener = self.pick("opener_user" if r.random() < 0.5 else "opener_user_terse")
+        extra: list[str] = []
+        if r.random() < rates.urgency:
+            extra.append(self.pick("urgency_claim"))
+            traps.append("urgency_claim")
+        if "loud" in traps or r.random() < rates.loud / 2:
+            extra.append(self.pick("loud_sentence"))
+        if r.random() < rates.injection:
+            extra.append(self.pick("injection"))
+            traps.append("injection")
+        # padding towards a length drawn apart from the truth, so that length says nothing of it:
+        # at most one sentence about who the customer is, then neutral remarks
+        target = r.randrange(400, 900)
+        who = r.choice(self.phrases.pool("context_user", self.partition))
+        fillers = self.phrases.pool("filler_user", self.partition)
+        fillers = r.sample(fillers, min(len(fillers), 6))
+        context: list[str] = []
+        length = len(opener) + len(body)
+        for sentence in [who, *fillers]:
+            if length >= target:
+                break
+            context.append(sentence)
+            length += len(sentence) + 1
+        text = " ".join([opener, *context, body])
+        if extra:
+            text += "\n\n" + " ".join(extra)
+        if r.random() < 0.6:
+            text += "\n\n" + self.pick("closer_user")
+        return text
+
+    def _candidates(self, component: str, misfiled: list[str], traps: list[str]) -> list[str]:
+        r = self.r
+        decoys = list(misfiled) or [c for c in self.b.world.components if c != component]
+        k = r.choice([0, 1, 1, 2])
+        chosen = r.sample(decoys, min(k, len(decoys)))
+        if r.random() < self.b.level.rates.misfiled:
+            traps.append("misfiled")
+            return chosen or [r.choice(decoys)]
+        out = [component, *chosen]
+        r.shuffle(out)
+        return out

@@ -1,0 +1,54 @@
+"""The grader's weights and costs, as data: `data/grading.json` read into a typed model."""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+from typing import Literal, get_args
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from .models import Difficulty
+from .world import DATA_DIR
+
+Label = Literal["severity", "priority", "component", "team"]
+Subscore = Literal["tickets", "duplicates", "request_info", "escalation", "sla", "critical"]
+
+
+class Grading(BaseModel):
+    """How a final triage state is scored (the grader's module docstring says what each part means)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    label_weights: dict[Label, float]
+    """Share of a bug's credit each correct label earns; they add up to 1."""
+    relabel_decay: float = Field(ge=0, le=1)
+    """Fraction of a label's credit lost for every relabel."""
+    destructive_cost: float = Field(ge=0)
+    """Penalty per real bug closed, deferred or marked duplicate."""
+    hygiene_cost: float = Field(ge=0)
+    """Penalty per invalid or no-op action."""
+    pass_threshold: float = Field(ge=0, le=1)
+    easy_max_major_mistakes: int = Field(ge=0)
+    weights: dict[Difficulty, dict[Subscore, float]]
+    """Subscore weights per difficulty; each difficulty's add up to 1."""
+    critical_ticket_weight: dict[Difficulty, float]
+    """Weight of a sev0/sev1 bug in the tickets subscore (others weigh 1)."""
+
+    @model_validator(mode="after")
+    def _complete(self) -> Grading:
+        if set(self.label_weights) != set(get_args(Label)) or not math.isclose(sum(self.label_weights.values()), 1):
+            raise ValueError(f"label_weights must weigh each of {list(get_args(Label))} and add up to 1")
+        for name, table in (("weights", self.weights), ("critical_ticket_weight", self.critical_ticket_weight)):
+            if set(table) != set(get_args(Difficulty)):
+                raise ValueError(f"{name} must give every difficulty {list(get_args(Difficulty))}, got {list(table)}")
+        for difficulty, weights in self.weights.items():
+            if not math.isclose(sum(weights.values()), 1):
+                raise ValueError(f"weights.{difficulty} must add up to 1, not {sum(weights.values())}")
+        return self
+
+
+@cache
+def load_grading() -> Grading:
+    """The shipped grading (`data/grading.json`, read once per process)."""
+    return Grading.model_validate_json((DATA_DIR / "grading.json").read_text(encoding="utf-8"))

@@ -1,0 +1,257 @@
+"""The handbook's rules (`data/handbook.md`) as pure functions, in one place.
+
+The generator derives a ticket's truth with them, the fixture checks hold hand-written truth
+to them, and the reward, the grader and the reference policies judge and settle tickets by
+them. The organisation's tables (priority by severity and tier, which severities in which
+environment are escalated) are data in `data/world.json`; these functions read them from the
+`World` they are given, or the shipped one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from .models import (
+    CLOSE_DISPOSITION,
+    CloseReason,
+    Disposition,
+    Environment,
+    Priority,
+    ReporterType,
+    Severity,
+    SlaPolicy,
+    Ticket,
+    TicketProgress,
+    Tier,
+    Truth,
+)
+from .world import World, load_world
+
+# --------------------------------------------------------------------------- severity, priority, escalation
+
+SEVERE: frozenset[Severity] = frozenset({"sev0", "sev1"})
+"""Severities of a major incident: at most sev2 outside production, escalated in it."""
+
+
+def severity_for(impact: str | None, scope: str | None, environment: Environment) -> Severity:
+    """Severity from the impact class of a defect, the scope it is stated to hit, and its environment.
+
+    `critical` (data lost, corrupted or exposed; nobody can pay) is sev0; a broken core
+    workflow is sev0 for everyone, sev1 for a group or under severe degradation, else sev2;
+    a `minor` defect is sev2 and any other (cosmetic) sev3. Outside production, sev0 and sev1
+    become sev2.
+    """
+    if impact == "critical":
+        severity: Severity = "sev0"
+    elif impact == "core":
+        by_scope: dict[str, Severity] = {"everyone": "sev0", "segment": "sev1", "degraded": "sev1"}
+        severity = by_scope.get(scope or "", "sev2")
+    elif impact == "minor":
+        severity = "sev2"
+    else:
+        severity = "sev3"
+    return cap_outside_production(severity, environment)
+
+
+def cap_outside_production(severity: Severity, environment: Environment) -> Severity:
+    """A defect seen only in staging or development is at most sev2 (a cosmetic one stays sev3)."""
+    return "sev2" if environment != "production" and severity in SEVERE else severity
+
+
+def priority_for(severity: Severity, tier: Tier, world: World | None = None) -> Priority:
+    """The priority table: how soon a defect of `severity` for a `tier` customer is worked on."""
+    return (world or load_world()).priority_for(severity, tier)
+
+
+def should_escalate(
+    disposition: Disposition, severity: Severity, environment: Environment, world: World | None = None
+) -> bool:
+    """Escalate exactly the bugs to fix whose severity and environment page the incident commander."""
+    return disposition == "fix" and (world or load_world()).needs_escalation(severity, environment)
+
+
+# --------------------------------------------------------------------------- settling a ticket
+
+
+def disposition_for(
+    *,
+    duplicate: bool,
+    vague: bool,
+    invalid: bool,
+    unsupported: bool,
+    retest_clean: bool,
+    fixed_in_current: bool,
+    feature: bool,
+) -> Disposition:
+    """How a ticket is settled, the handbook's rules in their order: duplicate, request info,
+    close (invalid, won't fix, cannot reproduce, resolved), defer, else fix."""
+    if duplicate:
+        return "duplicate"
+    if vague:
+        return "needs_info"
+    if invalid:
+        return "close_invalid"
+    if unsupported:
+        return "close_wont_fix"
+    if retest_clean:
+        return "close_cannot_reproduce"
+    if fixed_in_current:
+        return "close_resolved"
+    if feature:
+        return "defer"
+    return "fix"
+
+
+def may_need_info(reporter_type: ReporterType, repro_steps_present: bool, logs_present: bool) -> bool:
+    """A report can need more information only when it has no steps, no logs and is not an alert."""
+    return reporter_type != "monitoring" and not repro_steps_present and not logs_present
+
+
+CLOSE_REASON_OF: dict[Disposition, CloseReason] = {
+    disposition: reason for reason, disposition in CLOSE_DISPOSITION.items()
+}
+"""The `close` reason that settles a ticket of each close disposition."""
+
+SETTLING_ACTION: dict[Disposition, str] = {
+    "fix": "classify and assign",
+    "duplicate": "mark_duplicate",
+    "needs_info": "request_info",
+    "defer": "defer",
+    **{disposition: f"close ({reason})" for disposition, reason in CLOSE_REASON_OF.items()},
+}
+"""The action that settles a ticket of each disposition, as a reader names it."""
+
+
+def outcome_correct(truth: Truth, progress: TicketProgress) -> bool:
+    """True when the ticket ended exactly as its truth says (labels, team, escalation included)."""
+    d = truth.disposition
+    if d == "fix":
+        return (
+            progress.status == "triaged"
+            and progress.severity == truth.true_severity
+            and progress.priority == truth.true_priority
+            and progress.component == truth.true_component
+            and progress.team == truth.true_assignee_team
+            and progress.escalated == truth.should_escalate
+        )
+    if d == "duplicate":
+        return progress.duplicate_of == truth.duplicate_of
+    if d == "needs_info":
+        return progress.status == "awaiting_info"
+    if d == "defer":
+        return progress.status == "deferred"
+    return progress.close_reason is not None and CLOSE_DISPOSITION[progress.close_reason] == d
+
+
+def is_critical(truth: Truth) -> bool:
+    """A bug to fix at sev0 or sev1: what the terminal bonus and penalty and the critical subscore look at."""
+    return truth.disposition == "fix" and truth.true_severity in SEVERE
+
+
+def settle_moves(
+    ticket: Ticket,
+    disposition: Disposition,
+    *,
+    severity: Severity = "sev2",
+    component: str | None = None,
+    duplicate_of: str | None = None,
+    summary: str | None = None,
+    world: World | None = None,
+) -> list[dict[str, Any]]:
+    """The actions that settle `ticket` as `disposition` by the handbook, as action dicts.
+
+    A bug to fix is escalated first when its severity and environment require it (with
+    `summary` when given), then classified (priority from the table, `component` default the
+    reporter's first candidate) and assigned to the owning team. A duplicate links to
+    `duplicate_of`, which the caller must give.
+    """
+    tid = ticket.ticket_id
+    if disposition == "duplicate":
+        if duplicate_of is None:
+            raise ValueError(f"settling {tid} as a duplicate needs the original's id in duplicate_of")
+        return [{"action_type": "mark_duplicate", "ticket_id": tid, "duplicate_of": duplicate_of}]
+    if disposition == "needs_info":
+        return [{"action_type": "request_info", "ticket_id": tid, "missing": ["repro", "logs"]}]
+    if disposition == "defer":
+        return [{"action_type": "defer", "ticket_id": tid, "reason": "feature request"}]
+    if disposition in CLOSE_REASON_OF:
+        return [{"action_type": "close", "ticket_id": tid, "reason": CLOSE_REASON_OF[disposition]}]
+    world = world or load_world()
+    component = component or ticket.component_candidates[0]
+    moves: list[dict[str, Any]] = []
+    if should_escalate(disposition, severity, ticket.environment, world):
+        escalate: dict[str, Any] = {"action_type": "escalate_incident", "ticket_id": tid}
+        if summary is not None:
+            escalate["summary"] = summary
+        moves.append(escalate)
+    moves.append(
+        {
+            "action_type": "classify",
+            "ticket_id": tid,
+            "severity": severity,
+            "priority": priority_for(severity, ticket.customer_tier, world),
+            "component": component,
+        }
+    )
+    moves.append({"action_type": "assign", "ticket_id": tid, "team": world.owner[component]})
+    return moves
+
+
+# --------------------------------------------------------------------------- SLA and the step budget
+
+
+def sla_deadlines(policy: SlaPolicy) -> dict[Tier, int | None]:
+    """The step by which a ticket of each tier must be settled: enterprise, pro, and none for free."""
+    return {"enterprise": policy.enterprise, "pro": policy.pro, "free": None}
+
+
+def sla_first(deadline: int | None) -> tuple[bool, int]:
+    """Sort key of the working order: tickets with a deadline first, earliest first (callers break ties)."""
+    return deadline is None, deadline or 0
+
+
+def correct_steps(disposition: Disposition, escalate: bool) -> int:
+    """Steps the correct settlement takes: one action, or classify and assign (and escalate) for a bug to fix."""
+    return 2 + int(escalate) if disposition == "fix" else 1
+
+
+def settle_schedule(steps: Iterable[int]) -> list[int]:
+    """The step at which each ticket is settled when they are worked in this order, `steps` each."""
+    at, out = 0, []
+    for n in steps:
+        at += n
+        out.append(at)
+    return out
+
+
+def late(settled_at_step: int | None, deadline: int | None) -> bool:
+    """True when a ticket with a deadline was not settled by it (a ticket without one is never late)."""
+    return deadline is not None and (settled_at_step is None or settled_at_step > deadline)
+
+
+def settled_on_time(ticket: Ticket, progress: TicketProgress) -> bool:
+    """True when the ticket's deadline is met: the state it is in was reached by then (or it has no deadline)."""
+    return not late(progress.settled_at_step, ticket.sla_deadline_step)
+
+
+__all__ = [
+    "CLOSE_REASON_OF",
+    "SETTLING_ACTION",
+    "SEVERE",
+    "cap_outside_production",
+    "correct_steps",
+    "disposition_for",
+    "is_critical",
+    "late",
+    "may_need_info",
+    "outcome_correct",
+    "priority_for",
+    "settle_moves",
+    "settle_schedule",
+    "settled_on_time",
+    "severity_for",
+    "should_escalate",
+    "sla_deadlines",
+    "sla_first",
+]
