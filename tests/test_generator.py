@@ -269,6 +269,30 @@ def test_test_split_uses_no_scenario_or_phrase_that_train_uses() -> None:
     assert not train_titles & {t.title.lower() for m in test for t in m.task.tickets}
 
 
+def test_a_defect_that_fails_every_time_is_never_given_a_failure_rate() -> None:
+    defects = [d for d in load_catalogue().defects if d.impact == "core" and d.global_]
+    assert any(d.intermittent is False for d in defects)
+    for d in defects:
+        assert ("degraded" in scope_options(d)) == (d.intermittent is not False), d.id
+        flipped = d.model_copy(update={"intermittent": not d.intermittent})
+        assert ("degraded" in scope_options(flipped)) == flipped.intermittent
+
+
+def test_a_defect_that_hits_everyone_is_never_said_to_hit_only_a_few() -> None:
+    for d in load_catalogue().defects:
+        assert ("few" in scope_options(d)) == (d.impact in ("minor", "cosmetic") and d.reach != "everyone"), d.id
+
+
+def test_validation_defects_state_how_they_fail_and_carry_real_logs() -> None:
+    defects = [d for d in load_catalogue().defects if d.partition == "validation"]
+    assert len(defects) >= 40
+    assert {d.component for d in defects} == set(load_world().owner)
+    for d in defects:
+        assert d.intermittent is not None and d.reach is not None and d.internal, d.id
+        assert len(d.logs) >= 2, d.id
+        assert all(5 <= len(log.splitlines()) <= 25 for log in d.logs), d.id
+
+
 def test_phrase_pools_never_share_a_sentence_between_partitions() -> None:
     for name, pool in load_phrases().pools.items():
         assert not set(pool.train) & set(pool.validation), name
