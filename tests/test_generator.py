@@ -255,18 +255,19 @@ def test_descriptions_rarely_repeat() -> None:
 # --------------------------------------------------------------------------- held-out splits
 
 
-def test_test_split_uses_no_scenario_or_phrase_that_train_uses() -> None:
+def test_each_split_uses_only_its_own_scenarios_and_phrases() -> None:
     catalogue = load_catalogue()
     partition = {s.id: s.partition for group in (catalogue.defects, catalogue.features) for s in group}
     partition |= {s.id: s.partition for group in (catalogue.invalid, catalogue.vague) for s in group}
-    train, test = sample("train", SWEEP), sample("test", SWEEP) + sample("validation", SWEEP)
-    assert {partition[f.scenario] for m in train for f in m.facts.values()} == {"train"}
-    assert {partition[f.scenario] for m in test for f in m.facts.values()} == {"test"}
-    train_evidence = {s for m in train for f in m.facts.values() for _, s in f.evidence}
-    test_evidence = {s for m in test for f in m.facts.values() for _, s in f.evidence}
-    assert not train_evidence & test_evidence
-    train_titles = {t.title.lower() for m in train for t in m.task.tickets}
-    assert not train_titles & {t.title.lower() for m in test for t in m.task.tickets}
+    made = {split: sample(split, SWEEP) for split in ("train", "validation", "test")}
+    evidence, titles = {}, {}
+    for split, instances in made.items():
+        assert {partition[f.scenario] for m in instances for f in m.facts.values()} == {split}
+        evidence[split] = {s for m in instances for f in m.facts.values() for _, s in f.evidence}
+        titles[split] = {t.title.lower() for m in instances for t in m.task.tickets}
+    for a, b in (("train", "validation"), ("train", "test"), ("validation", "test")):
+        assert not evidence[a] & evidence[b], (a, b)
+        assert not titles[a] & titles[b], (a, b)
 
 
 def test_a_defect_that_fails_every_time_is_never_given_a_failure_rate() -> None:
