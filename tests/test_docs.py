@@ -16,7 +16,7 @@ import sys
 import types
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import check_fixtures
 import figures
@@ -36,7 +36,9 @@ CHEAP: dict[str, tuple[Callable[[], str], str]] = {
         "python scripts/reference_scores.py --write",
     ),
     "reference_scores/seed-1-2-3-4-5-6-7-8-9-10": (
-        lambda: reference_scores.block(FIXED_TASKS, list(range(1, 11)), "test", 50, ["--seeds", *map(str, range(1, 11))])[1],
+        lambda: reference_scores.block(
+            FIXED_TASKS, list(range(1, 11)), "test", 50, ["--seeds", *map(str, range(1, 11))]
+        )[1],
         "python scripts/reference_scores.py --seeds 1 2 3 4 5 6 7 8 9 10 --write",
     ),
     "tasks": (check_fixtures.task_table, "python scripts/check_fixtures.py --write"),
@@ -113,7 +115,10 @@ def test_replace_blocks_rewrites_only_the_named_block(tmp_path: Path) -> None:
     written = figures.replace_blocks("a", "new\n", tmp_path)
     assert written == [tmp_path / "README.md", page]
     assert (tmp_path / "README.md").read_text() == "intro\n<!-- figures:a -->\nnew\n<!-- /figures -->\nmiddle\n"
-    assert page.read_text() == "<!-- figures:b -->\nkept\n<!-- /figures -->\n<!-- figures:a -->\nnew\n<!-- /figures -->\nend\n"
+    assert (
+        page.read_text()
+        == "<!-- figures:b -->\nkept\n<!-- /figures -->\n<!-- figures:a -->\nnew\n<!-- /figures -->\nend\n"
+    )
     assert figures.replace_blocks("a", "new\n", tmp_path) == []  # already up to date
     with pytest.raises(figures.FigureBlockError, match="no document holds"):
         figures.replace_blocks("c", "x", tmp_path)
@@ -166,9 +171,16 @@ def fake_trl() -> dict[str, types.ModuleType]:
             self.kwargs = kwargs
 
     class GRPOTrainer:
-        rewards: list[float] = []
+        rewards: ClassVar[list[float]] = []
 
-        def __init__(self, model: str, args: GRPOConfig, train_dataset: Dataset, eval_dataset: Dataset, environment_factory: Callable[[], Any]) -> None:
+        def __init__(
+            self,
+            model: str,
+            args: GRPOConfig,
+            train_dataset: Dataset,
+            eval_dataset: Dataset,
+            environment_factory: Callable[[], Any],
+        ) -> None:
             self.rows = [*train_dataset[:2], *eval_dataset[:2]]
             self.factory = environment_factory
 
@@ -176,7 +188,9 @@ def fake_trl() -> dict[str, types.ModuleType]:
             for row in self.rows:
                 assert "prompt" in row
                 env = self.factory()
-                tools = [getattr(env, n) for n in dir(env) if not n.startswith("_") and n not in ("reset", "get_reward")]
+                tools = [
+                    getattr(env, n) for n in dir(env) if not n.startswith("_") and n not in ("reset", "get_reward")
+                ]
                 schemas = [get_json_schema(t) for t in tools if callable(t) and t.__doc__ and "Args:" in t.__doc__]
                 assert {"classify", "assign", "next_ticket"} <= {s["function"]["name"] for s in schemas}
                 assert isinstance(env.reset(**row), str)
@@ -201,13 +215,10 @@ def live_server() -> Iterator[str]:
         yield live.url
 
 
-@pytest.mark.parametrize(
-    ("path", "index", "code"),
-    EXAMPLES,
-    ids=[f"{p.relative_to(REPO)}:{i}" for p, i, _ in EXAMPLES],
-)
-def test_python_examples_run(path: Path, index: int, code: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    if "from trl import" in code:
+def run_example(path: Path, index: int, code: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run one example as a user would paste it: a server example against a live server on loopback."""
+    uses_trl = "from trl import" in code
+    if uses_trl:
         for name, module in fake_trl().items():
             monkeypatch.setitem(sys.modules, name, module)
     with contextlib.ExitStack() as stack:
@@ -215,6 +226,33 @@ def test_python_examples_run(path: Path, index: int, code: str, monkeypatch: pyt
             code = code.replace(SERVER_URL, stack.enter_context(live_server()))
         with contextlib.redirect_stdout(io.StringIO()) as out:
             exec(compile(code, f"{path.name}:{index}", "exec"), {"__name__": "__docs__"})
-    if "from trl import" in code:
+    if uses_trl:
         assert sys.modules["trl"].GRPOTrainer.rewards  # type: ignore[attr-defined]
-    assert out.getvalue() or "trainer.train()" in code, "an example that prints nothing shows nothing"
+    else:
+        assert out.getvalue(), "an example that prints nothing shows nothing"
+
+
+IN_PROCESS = [e for e in EXAMPLES if SERVER_URL not in e[2]]
+ON_A_SERVER = [e for e in EXAMPLES if SERVER_URL in e[2]]
+
+
+def _ids(examples: list[tuple[Path, int, str]]) -> list[str]:
+    return [f"{p.relative_to(REPO)}:{i}" for p, i, _ in examples]
+
+
+@pytest.mark.parametrize(("path", "index", "code"), IN_PROCESS, ids=_ids(IN_PROCESS))
+def test_in_process_examples_run(path: Path, index: int, code: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    run_example(path, index, code, monkeypatch)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("path", "index", "code"), ON_A_SERVER, ids=_ids(ON_A_SERVER))
+def test_server_examples_run_against_a_live_server(
+    path: Path, index: int, code: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run_example(path, index, code, monkeypatch)
+
+
+def test_the_readme_examples_are_all_run_in_the_fast_tier() -> None:
+    assert [e for e in ON_A_SERVER if e[0] == README] == []
+    assert len([e for e in IN_PROCESS if e[0] == README]) == 2  # the in-process and the TRL example
