@@ -66,7 +66,8 @@ def task_table() -> str:
     for info in task_infos():
         if info.splits is None:
             truth = load_task(info.task_id).truth
-            correct, instances = str(sum(correct_steps(t) for t in truth.values())), "one fixed queue"
+            steps = sum(correct_steps(t.disposition, t.should_escalate) for t in truth.values())
+            correct, instances = str(steps), "one fixed queue"
         else:
             sizes = [info.splits.get(split) for split in ("train", "validation", "test")]
             correct = "varies"
