@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Self
 
 from pydantic import Field, ValidationError, field_validator
+from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEFAULT_PORT = 7860
@@ -30,21 +31,17 @@ class SettingsError(ValueError):
 
 
 class _EnvSettings(BaseSettings):
-    """Fields named by their environment variable (`validation_alias`), also settable by field name."""
+    """Fields read from the environment variable their `validation_alias` names (that name only)."""
 
     model_config = SettingsConfigDict(
-        case_sensitive=True,
-        env_ignore_empty=True,
-        extra="ignore",
-        frozen=True,
-        validate_by_alias=True,
-        validate_by_name=True,
-        hide_input_in_errors=True,
+        case_sensitive=True, env_ignore_empty=True, extra="forbid", frozen=True, hide_input_in_errors=True
     )
 
     def __init__(self, **values: Any) -> None:
+        """Fields given by name (`max_sessions=4`) win; the others come from the environment, else their defaults."""
+        fields = type(self).model_fields
         try:
-            super().__init__(**values)
+            super().__init__(**{_variable(fields[name]) if name in fields else name: v for name, v in values.items()})
         except ValidationError as exc:
             raise _settings_error(type(self), exc) from None
 
@@ -53,19 +50,24 @@ class _EnvSettings(BaseSettings):
         """Settings from `environ`, or from the process environment when None."""
         if environ is None:
             return cls()
+        variables = {var: environ[var] for var in map(_variable, cls.model_fields.values()) if environ.get(var)}
         try:
-            return cls.model_validate({name: value for name, value in environ.items() if value})
+            return cls.model_validate(variables)
         except ValidationError as exc:
             raise _settings_error(cls, exc) from None
+
+
+def _variable(field: FieldInfo) -> str:
+    """The environment variable a field is read from."""
+    assert isinstance(field.validation_alias, str), "every settings field names its variable"
+    return field.validation_alias
 
 
 def _settings_error(cls: type[_EnvSettings], exc: ValidationError) -> SettingsError:
     """One line per bad variable, in the validators' words; pydantic's own words never quote a token."""
     lines = []
     for err in exc.errors():
-        name = str(err["loc"][0]) if err["loc"] else "settings"
-        field = cls.model_fields.get(name)
-        var = field.validation_alias if field is not None and isinstance(field.validation_alias, str) else name
+        var = str(err["loc"][0]) if err["loc"] else cls.__name__
         if err["type"] == "value_error":
             lines.append(str(err["ctx"]["error"]))
         elif err["type"] in _KINDS:
