@@ -13,6 +13,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from openenv.core.env_server.types import ConcurrencyConfig
+from pydantic import ValidationError
 
 from openenv_bug_triage import task_api
 from openenv_bug_triage.protocol import BugTriageAction, BugTriageObservation
@@ -67,3 +68,11 @@ def test_mounting_fails_loudly_when_openenv_lacks_a_route(monkeypatch: pytest.Mo
 def test_the_installed_line_is_the_one_openenv_is_imported_from() -> None:
     line = installed_line()
     assert line.distribution in openenv_compat.DISTRIBUTIONS and line.version == version(line.distribution)
+
+
+def test_an_observation_never_carries_metadata() -> None:
+    """openenv 0.10 sends `metadata` over the wire: the wire observation refuses any."""
+    obs = BugTriageEnvironment().reset(task_id="bug_triage_easy", seed=1)
+    assert obs.metadata == {}
+    with pytest.raises(ValidationError, match="metadata must stay empty"):
+        BugTriageObservation.model_validate({**obs.model_dump(), "metadata": {"expected_team": "payments"}})
