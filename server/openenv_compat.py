@@ -8,8 +8,8 @@ install the module `openenv`, so exactly one is present. Where they differ for t
   This server has its own Task API and session-aware `/reset`, `/step`, `/state` and `/schema`, so it
   mounts OpenEnv's routes by an allowlist (`OPENENV_ROUTES`): a route a later release adds is never
   served by accident, and none is served twice.
-- 0.10 sends `Observation.metadata` over the wire (0.3.0 drops it): the adapter leaves it empty, and
-  everything a client needs is in typed fields.
+- 0.10 sends `Observation.metadata` over the wire (0.3.0 drops it): `BugTriageObservation` refuses
+  any, so nothing hidden can ride there; everything a client needs is in typed fields.
 
 Everything else this server uses (`Environment`, `ConcurrencyConfig`, the `/ws` protocol) is the same.
 """
