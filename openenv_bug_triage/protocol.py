@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from openenv.core.env_server.types import Action, Observation, State
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from .models import (
     ACTION_TYPES,
@@ -53,7 +53,7 @@ class BugTriageAction(Action):
     component: Any = _form_field("classify: component, one of available_components.")
     team: Any = _form_field("assign: team, one of available_teams.")
     duplicate_of: Any = _form_field("mark_duplicate: id of the original report.")
-    missing: Any = _form_field("request_info: what is missing, a list such as [\"repro\", \"logs\"].", schema_type="array")
+    missing: Any = _form_field('request_info: what is missing, a list such as ["repro", "logs"].', schema_type="array")
     question: Any = _form_field("request_info: question for the reporter.")
     reason: Any = _form_field(f"defer: free text; close: one of {list(CLOSE_REASONS)}.")
     summary: Any = _form_field("escalate_incident: one-line summary.")
@@ -83,6 +83,14 @@ class BugTriageObservation(ObservationModel, Observation):
 
     episode_id: str | None = None
     info: StepInfo | None = Field(default=None, description="None after reset; set after every step.")
+
+    @field_validator("metadata")
+    @classmethod
+    def _metadata_stays_empty(cls, metadata: dict[str, Any]) -> dict[str, Any]:
+        """openenv 0.10 sends `metadata` to the agent (0.3.0 drops it): what is public has a typed field."""
+        if metadata:
+            raise ValueError("BugTriageObservation.metadata must stay empty: OpenEnv sends it to the agent")
+        return metadata
 
 
 class BugTriageState(StateModel, State):

@@ -1,4 +1,4 @@
-"""The stateful HTTP API: /reset, /step, /state, /grader, /tasks, /handbook, /schema.
+"""The stateful HTTP API: /reset, /step, /state, /grader, /tasks, /handbook, /schema, and the Task API.
 
 Handlers run the environment inline on the event loop (a step takes well under a
 millisecond), under the session's lock. Responses are rendered by pydantic from fixed
@@ -308,6 +308,10 @@ def build_router(store: SessionStore, trainer_token: str | None = None) -> APIRo
     async def task_range(request: Request) -> Response:
         body: TaskRangeBody = _validate(TaskRangeBody, await json_body(request))
         return _specs({"tasks": task_api.get_task_range(body.split, body.start, body.stop)})
+
+    @router.get("/list_environments", tags=["Task API"], summary="The environment name the Task API paths start with")
+    async def list_environments() -> Response:
+        return Response(json.dumps([ENV_NAME]), media_type="application/json")
 
     @router.get(
         "/handbook",
