@@ -277,7 +277,7 @@ class StateModel(Strict):
 
 
 class GraderResult(Strict):
-    """Deterministic grade of an episode: the score, its subscores, the mistakes and whether it passed."""
+    """Deterministic grade of an episode (SPEC section 8.4)."""
 
     task_id: str
     score: float = Field(ge=0.0, le=1.0)

@@ -18,20 +18,19 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic_core import to_jsonable_python
 
 from openenv_bug_triage import task_api
-from openenv_bug_triage.env import MAX_SEED
+from openenv_bug_triage.actions import ACTION_ADAPTER
+from openenv_bug_triage.contract import ResetOptions, StepInfo, check_fixed_seed, check_task_id
 from openenv_bug_triage.errors import BugTriageError
 from openenv_bug_triage.models import (
-    ACTION_ADAPTER,
     GraderResult,
     ObservationModel,
     RewardModel,
     StateModel,
 )
-from openenv_bug_triage.protocol import StepInfo
 from openenv_bug_triage.sources import TaskInfo
 from openenv_bug_triage.world import load_handbook
 
-from .adapter import ENV_NAME, available_tasks, step_info
+from .adapter import ENV_NAME, available_tasks
 from .sessions import SessionStore
 from .wire import ApiError, describe_errors, json_body
 
@@ -50,27 +49,10 @@ class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
-class ResetBody(_Body):
-    """POST /reset. Every field is optional; an empty body starts the default task."""
+class ResetBody(ResetOptions):
+    """POST /reset: `ResetOptions`, strictly typed. Every field is optional; an empty body starts the default task."""
 
-    task_id: str | None = Field(default=None, max_length=64, description="Default bug_triage_easy; see GET /tasks.")
-    seed: int | None = Field(
-        default=None,
-        description="Fixed tasks: queue shuffle seed, 0 to 2**63-1, default 42. Generated tasks: the instance "
-        "of the split (train 0 to 2**31-1; validation and test 0 to size-1); default a fresh draw.",
-    )
-    split: str | None = Field(
-        default=None, max_length=16, description="Generated tasks only: train (default), validation or test."
-    )
-    index: int | None = Field(
-        default=None, description="Task API index within `split` (instead of task_id and seed); see /bug_triage/task."
-    )
-    episode_id: str | None = Field(
-        default=None,
-        max_length=128,
-        description="Restart that episode (its own task unless task_id says otherwise), or name a new one; "
-        "default a fresh server-made id.",
-    )
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
 
 class StepBody(_Body):
@@ -144,7 +126,7 @@ class SchemaReply(BaseModel):
     info: dict[str, Any] = Field(description="The `info` of a POST /step reply.")
 
 
-def _validate(model: type[_Body], body: Any) -> Any:
+def _validate(model: type[BaseModel], body: Any) -> Any:
     if not isinstance(body, dict):
         raise ApiError(422, "invalid_request", f"request body must be a JSON object, got a JSON {_json_kind(body)}")
     try:
@@ -206,22 +188,18 @@ def build_router(store: SessionStore, trainer_token: str | None = None) -> APIRo
     )
     async def reset(request: Request) -> Response:
         body: ResetBody = _validate(ResetBody, await json_body(request))
-        if body.task_id is not None and body.task_id not in tasks:
-            raise ApiError(422, "unknown_task", f"unknown task_id; choose one of {list(tasks)}")
-        if body.seed is not None and not 0 <= body.seed <= MAX_SEED:
-            raise ApiError(422, "invalid_seed", f"seed must be an integer from 0 to {MAX_SEED}")
+        if body.task_id is not None:
+            check_task_id(body.task_id, echo=False)
+        if body.seed is not None:
+            check_fixed_seed(body.seed, echo=False)  # the widest range; a generated task's own is checked on reset
         fresh = body.episode_id is None or not store.has(body.episode_id)
         session = store.open(body.episode_id)
         with session.lock:
             named = body.task_id is not None or body.index is not None
             try:
-                obs = session.env.reset(
-                    task_id=body.task_id if named else session.task_id,  # no task named: the episode's own
-                    seed=body.seed,
-                    episode_id=session.episode_id,
-                    split=body.split,
-                    index=body.index,
-                )
+                task_id = body.task_id if named else session.task_id  # no task named: the episode's own
+                options = ResetOptions.unchecked(task_id, body.seed, body.split, body.index, session.episode_id)
+                obs = session.env.reset_with(options)
             except BugTriageError:
                 if fresh:
                     store.discard(session)
@@ -250,10 +228,14 @@ def build_router(store: SessionStore, trainer_token: str | None = None) -> APIRo
         body: StepBody = _validate(StepBody, await json_body(request))
         session = store.get(body.episode_id)
         with session.lock:
-            obs, reward, done, info = session.env.step(body.action)
-            session.done = done
+            result = session.env.step_result(body.action)
+            session.done = result.done
         reply = StepReply.model_construct(
-            observation=obs, reward=reward.value, done=done, info=step_info(info, reward), episode_id=session.episode_id
+            observation=result.observation,
+            reward=result.reward.value,
+            done=result.done,
+            info=result.info,
+            episode_id=session.episode_id,
         )
         return _json(reply)
 
