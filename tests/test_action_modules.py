@@ -1,0 +1,51 @@
+"""Each action lives in one module; everything else is derived from the union, and rewards from one list."""
+
+from __future__ import annotations
+
+from openenv_bug_triage import reward as rw
+from openenv_bug_triage.actions import ACTION_MODELS, ACTION_TYPES, description
+from openenv_bug_triage.agents.prompt import action_list
+from openenv_bug_triage.policies import RandomPolicy, run_episode
+from openenv_bug_triage.protocol import BugTriageAction
+
+
+def test_every_reward_term_an_action_names_is_a_weighted_component() -> None:
+    names = {c.name for c in rw.COMPONENTS}
+    assert len(names) == len(rw.COMPONENTS), "a component is listed twice"
+    for model in ACTION_MODELS:
+        assert set(model.TERMS) <= names, model.__name__
+
+
+def test_the_wire_action_has_exactly_the_union_fields() -> None:
+    union_fields = {name for model in ACTION_MODELS for name in model.model_fields}
+    assert set(BugTriageAction.model_fields) - {"metadata"} == union_fields
+    schema = BugTriageAction.model_json_schema()["properties"]
+    assert schema["action_type"]["enum"] == list(ACTION_TYPES)
+    assert schema["severity"]["enum"] == ["sev0", "sev1", "sev2", "sev3"]
+    assert "enum" not in schema["reason"] and "won't_fix" in schema["reason"]["description"]
+    assert schema["missing"]["type"] == "array"
+
+
+def test_the_prompt_lists_each_action_once_in_union_order() -> None:
+    lines = action_list().splitlines()
+    assert [line.split('"')[3] for line in lines] == list(ACTION_TYPES)
+
+
+def test_every_action_has_a_one_line_description() -> None:
+    for model in ACTION_MODELS:
+        assert description(model) and "\n" not in description(model)
+
+
+def test_every_step_reward_breakdown_names_only_listed_components() -> None:
+    names = {c.name for c in rw.COMPONENTS}
+    for task_id in ("bug_triage_hard", "generated_medium"):
+        result = run_episode(RandomPolicy(), task_id, seed=3)
+        assert result.steps > 0
+    env_breakdown = set()
+    from openenv_bug_triage.env import BugTriageEnv
+    from openenv_bug_triage.episode import start
+
+    episode = start(BugTriageEnv(), RandomPolicy(), "bug_triage_hard", 3).play()
+    for step in episode.steps:
+        env_breakdown |= set(step.reward.components)
+    assert env_breakdown and env_breakdown <= names
