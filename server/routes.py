@@ -10,9 +10,10 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any, TypeVar
 
-from fastapi import APIRouter, Header, Query, Request
+from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.responses import PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic_core import to_jsonable_python
@@ -43,6 +44,8 @@ AUTHORIZATION_HEADER = Header(
 
 
 # --------------------------------------------------------------------------- bodies
+
+_M = TypeVar("_M", bound=BaseModel)
 
 
 class _Body(BaseModel):
@@ -126,13 +129,23 @@ class SchemaReply(BaseModel):
     info: dict[str, Any] = Field(description="The `info` of a POST /step reply.")
 
 
-def _validate(model: type[BaseModel], body: Any) -> Any:
-    if not isinstance(body, dict):
-        raise ApiError(422, "invalid_request", f"request body must be a JSON object, got a JSON {_json_kind(body)}")
-    try:
-        return model.model_validate(body)
-    except ValidationError as exc:
-        raise ApiError(422, "invalid_request", describe_errors(exc.errors())) from None
+def json_model(model: type[_M]) -> Callable[[Request], Awaitable[_M]]:
+    """A FastAPI dependency: the request's JSON body as a `model`, or a 422 that names the field.
+
+    The body is the strict JSON `BodyGuard` parsed (whatever content type it claims; empty reads
+    as `{}`), so handlers take typed bodies while every route answers bad JSON alike.
+    """
+
+    async def typed_body(request: Request) -> _M:
+        body = await json_body(request)
+        if not isinstance(body, dict):
+            raise ApiError(422, "invalid_request", f"request body must be a JSON object, got a JSON {_json_kind(body)}")
+        try:
+            return model.model_validate(body)
+        except ValidationError as exc:
+            raise ApiError(422, "invalid_request", describe_errors(exc.errors())) from None
+
+    return typed_body
 
 
 def _json_kind(value: Any) -> str:
@@ -186,8 +199,7 @@ def build_router(store: SessionStore, trainer_token: str | None = None) -> APIRo
         response_model=ResetReply,
         openapi_extra={"requestBody": {"content": {"application/json": {"schema": ResetBody.model_json_schema()}}}},
     )
-    async def reset(request: Request) -> Response:
-        body: ResetBody = _validate(ResetBody, await json_body(request))
+    async def reset(body: Annotated[ResetBody, Depends(json_model(ResetBody))]) -> Response:
         if body.task_id is not None:
             check_task_id(body.task_id, echo=False)
         if body.seed is not None:
@@ -224,8 +236,7 @@ def build_router(store: SessionStore, trainer_token: str | None = None) -> APIRo
         response_model=StepReply,
         openapi_extra={"requestBody": {"content": {"application/json": {"schema": StepBody.model_json_schema()}}}},
     )
-    async def step(request: Request) -> Response:
-        body: StepBody = _validate(StepBody, await json_body(request))
+    async def step(body: Annotated[StepBody, Depends(json_model(StepBody))]) -> Response:
         session = store.get(body.episode_id)
         with session.lock:
             result = session.env.step_result(body.action)
@@ -272,23 +283,19 @@ def build_router(store: SessionStore, trainer_token: str | None = None) -> APIRo
         return Response(json.dumps(task_api.list_splits()), media_type="application/json")
 
     @router.post(f"/{ENV_NAME}/tasks", tags=["Task API"], summary="Task specs of a split (bounded preview)")
-    async def split_tasks(request: Request) -> Response:
-        body: SplitBody = _validate(SplitBody, await json_body(request))
+    async def split_tasks(body: Annotated[SplitBody, Depends(json_model(SplitBody))]) -> Response:
         return _specs({"tasks": task_api.list_tasks(body.split), "env_name": ENV_NAME})
 
     @router.post(f"/{ENV_NAME}/num_tasks", tags=["Task API"], summary="Number of task specs in a split")
-    async def num_tasks(request: Request) -> Response:
-        body: SplitBody = _validate(SplitBody, await json_body(request))
+    async def num_tasks(body: Annotated[SplitBody, Depends(json_model(SplitBody))]) -> Response:
         return Response(json.dumps({"num_tasks": task_api.num_tasks(body.split)}), media_type="application/json")
 
     @router.post(f"/{ENV_NAME}/task", tags=["Task API"], summary="One task spec by split and index")
-    async def one_task(request: Request) -> Response:
-        body: TaskBody = _validate(TaskBody, await json_body(request))
+    async def one_task(body: Annotated[TaskBody, Depends(json_model(TaskBody))]) -> Response:
         return _specs({"task": task_api.get_task(body.split, body.index)})
 
     @router.post(f"/{ENV_NAME}/task_range", tags=["Task API"], summary="Task specs in [start, stop)")
-    async def task_range(request: Request) -> Response:
-        body: TaskRangeBody = _validate(TaskRangeBody, await json_body(request))
+    async def task_range(body: Annotated[TaskRangeBody, Depends(json_model(TaskRangeBody))]) -> Response:
         return _specs({"tasks": task_api.get_task_range(body.split, body.start, body.stop)})
 
     @router.get("/list_environments", tags=["Task API"], summary="The environment name the Task API paths start with")
