@@ -1,9 +1,9 @@
-"""Typed models at every boundary: tickets, fixtures, actions, observations, rewards, state, grades."""
+"""Typed models at every boundary: tickets, fixtures, observations, rewards, state, grades (actions: `actions`)."""
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -127,32 +127,7 @@ class TaskFixture(Strict):
 
 
 # --------------------------------------------------------------------------- actions
-
-_MOVED_TO_ACTIONS = frozenset(
-    {
-        "ACTION_ADAPTER",
-        "ACTION_MODELS",
-        "ACTION_TYPES",
-        "ActionModel",
-        "AssignAction",
-        "ClassifyAction",
-        "CloseAction",
-        "DeferAction",
-        "EscalateIncidentAction",
-        "MarkDuplicateAction",
-        "NextTicketAction",
-        "RequestInfoAction",
-    }
-)
-
-
-def __getattr__(name: str) -> Any:
-    """The action models and their union live in `openenv_bug_triage.actions`; they are still found here."""
-    if name in _MOVED_TO_ACTIONS:
-        from . import actions
-
-        return getattr(actions, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# The action models and their union live in `openenv_bug_triage.actions`, one module per action.
 
 
 # --------------------------------------------------------------------------- triage state

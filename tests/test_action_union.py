@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import typing
 
+from openenv_bug_triage.actions import ACTION_MODELS, ACTION_TYPES
 from openenv_bug_triage.agents.prompt import build_messages
 from openenv_bug_triage.env import BugTriageEnv
-from openenv_bug_triage.models import ACTION_MODELS, ACTION_TYPES
 
 
 def prompt_actions() -> dict[str, dict[str, str]]:

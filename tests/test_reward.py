@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from openenv_bug_triage import reward as rw
+from openenv_bug_triage.actions import ACTION_ADAPTER
 from openenv_bug_triage.env import BugTriageEnv
-from openenv_bug_triage.models import ACTION_ADAPTER, TicketProgress, Truth
+from openenv_bug_triage.models import TicketProgress, Truth
 from openenv_bug_triage.policies import oracle_actions
 from openenv_bug_triage.sources import load_task
 
