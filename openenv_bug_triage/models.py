@@ -23,7 +23,9 @@ Disposition = Literal[
     "close_cannot_reproduce",
     "close_resolved",
 ]
-Difficulty = Literal["easy", "medium", "hard", "expert"]
+Difficulty = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]{0,31}$")]
+"""A difficulty is the name of a grading profile in `data/grading.json` (easy, medium, hard and expert
+today): a level of a new difficulty is data, with no code to change."""
 
 SEVERITIES: tuple[Severity, ...] = ("sev0", "sev1", "sev2", "sev3")
 PRIORITIES: tuple[Priority, ...] = ("p0", "p1", "p2", "p3")

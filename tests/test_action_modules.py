@@ -49,3 +49,16 @@ def test_every_step_reward_breakdown_names_only_listed_components() -> None:
     for step in episode.steps:
         env_breakdown |= set(step.reward.components)
     assert env_breakdown and env_breakdown <= names
+
+
+def test_every_task_is_graded_and_an_unknown_difficulty_says_where_to_add_it() -> None:
+    import pytest
+
+    from openenv_bug_triage.errors import FixtureError
+    from openenv_bug_triage.grading import check_difficulty
+    from openenv_bug_triage.sources import task_infos
+
+    for info in task_infos():
+        assert check_difficulty(info.difficulty) == info.difficulty
+    with pytest.raises(FixtureError, match=r"data/grading\.json"):
+        check_difficulty("no_such_difficulty")
