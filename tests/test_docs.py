@@ -23,6 +23,7 @@ import figures
 import measure_tool_text
 import pytest
 import reference_scores
+import reward_table
 
 from openenv_bug_triage.tasks import TASK_IDS
 
@@ -43,6 +44,7 @@ CHEAP: dict[str, tuple[Callable[[], str], str]] = {
     ),
     "tasks": (check_fixtures.task_table, "python scripts/check_fixtures.py --write"),
     "tool_text": (lambda: measure_tool_text.table(FIXED_TASKS, 42), "python scripts/measure_tool_text.py --write"),
+    "reward_table": (reward_table.block, "python scripts/reward_table.py --write"),
 }
 """Blocks the fast tests recompute: name -> (render, the command that rewrites them)."""
 
