@@ -62,3 +62,34 @@ def test_every_task_is_graded_and_an_unknown_difficulty_says_where_to_add_it() -
         assert check_difficulty(info.difficulty) == info.difficulty
     with pytest.raises(FixtureError, match=r"data/grading\.json"):
         check_difficulty("no_such_difficulty")
+
+
+def test_step_is_the_tuple_view_of_step_result_and_reset_options_are_checked_in_one_place() -> None:
+    import random
+
+    import pytest
+
+    from openenv_bug_triage.contract import ResetOptions, resolve_reset
+    from openenv_bug_triage.env import BugTriageEnv
+    from openenv_bug_triage.errors import InvalidSeedError, UnknownTaskError
+    from openenv_bug_triage.policies import HeuristicPolicy
+
+    typed, plain = BugTriageEnv(), BugTriageEnv()
+    obs = typed.reset_with(ResetOptions(task_id="bug_triage_easy", seed=3))
+    assert obs == plain.reset(task_id="bug_triage_easy", seed=3)
+    policy = HeuristicPolicy()
+    policy.reset("bug_triage_easy", 3)
+    while True:
+        action = policy.act(obs)
+        result = typed.step_result(action)
+        assert result.as_tuple() == plain.step(action)
+        assert result.done == (result.terminated or result.truncated) and (result.info.grader is None) != result.done
+        obs = result.observation
+        if result.done:
+            break
+    resolved, loaded = resolve_reset(ResetOptions(task_id="generated_easy", split="test"), random.Random(0))
+    assert resolved.split == "test" and resolved.seed is not None and loaded.task.task_id == "generated_easy"
+    with pytest.raises(UnknownTaskError, match="unknown task_id 'nope'"):
+        resolve_reset(ResetOptions(task_id="nope"), random.Random(0))
+    with pytest.raises(InvalidSeedError, match="got -1"):
+        resolve_reset(ResetOptions.unchecked(seed=-1), random.Random(0))
