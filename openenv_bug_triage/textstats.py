@@ -40,6 +40,7 @@ __all__ = [
     "weekday_mismatches",
     "within_queue_reuse",
     "word_count",
+    "words",
 ]
 
 MIN_SENTENCE_WORDS = 3
