@@ -161,12 +161,17 @@ def realism(made: dict[str, list[GeneratedTask]], instances: int, times: dict[st
         for t, found in late["test"]
         if found
     ]
+    examples = examples[:3]
+    for s in SPLITS:  # a release is all digits and dots; a timestamp has a dash or a colon
+        stamped = sum(any(not re.fullmatch(r"[\d.]+", f) for f in found) for _, found in late[s])
+        released = sum(any(re.fullmatch(r"[\d.]+", f) for f in found) for _, found in late[s])
+        examples.append(f"{s}: {stamped} tickets with a later timestamp, {released} with a later release")
     figures.append(
         figure(
             "anachronisms",
             "tickets with a timestamp or release after created_at",
             {s: sum(bool(found) for _, found in late[s]) for s in SPLITS},
-            examples[:3],
+            examples,
         )
     )
     weekdays = {s: [(t, ts.weekday_mismatches(full_text(t), t.created_at)) for t in tickets[s]] for s in SPLITS}
