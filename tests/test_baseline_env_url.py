@@ -147,6 +147,8 @@ def test_unreachable_env_server_stops_the_run_with_exit_3(tmp_path: Path) -> Non
     run = run_baseline("--agent", "heuristic", "--env-url", url, "--output", str(output))
     assert run.code == 3
     assert f"cannot reach the environment server at {url}" in run.stderr
-    artifact = json.loads(output.read_text())
+    assert not output.exists()  # only a complete run writes the stable path
+    (run_file,) = (tmp_path / "runs").iterdir()
+    artifact = json.loads(run_file.read_text())
     assert artifact["completed"] is False and artifact["mean_score"] is None
     assert run.events("END") == ["[END] success=false steps=0 score=0.000 rewards="]
