@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# `make serve` listens on loopback unless HOST says otherwise (the Dockerfile sets HOST=0.0.0.0).
+HOST ?= 127.0.0.1
 
 .PHONY: test lint typecheck serve scores clean
 
@@ -23,7 +25,7 @@ test: lint typecheck
 	$(BIN)/pytest
 
 serve: $(STAMP)
-	$(BIN)/python -m server.app
+	HOST=$(HOST) $(BIN)/python -m server.app
 
 scores: $(STAMP)
 	$(BIN)/python scripts/reference_scores.py

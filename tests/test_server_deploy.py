@@ -4,14 +4,20 @@ and the web playground. Slow processes start together in one fixture, so they sh
 from __future__ import annotations
 
 import json
+import os
+import signal
+import socket
+import struct
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
-from server_helpers import REPO, VENV_BIN, LiveServer, ServerProcess, play_http
+from server_helpers import REPO, VENV_BIN, LiveServer, ServerProcess, free_port, play_http
 
 from openenv_bug_triage.policies import HeuristicPolicy, run_episode
 from server.app import build_app
@@ -144,3 +150,34 @@ def test_a_weak_or_unprintable_trainer_token_stops_the_server_naming_the_variabl
         Settings.from_env({"BUG_TRIAGE_TRAINER_TOKEN": bad})
     assert bad not in str(caught.value)
     assert "secret" not in repr(Settings(trainer_token="a-secret-token-0123456789"))
+
+
+def listening_hosts(port: int) -> set[str]:
+    """The IPv4 addresses a socket listens on at `port`, from the kernel's table (`/proc/net/tcp`)."""
+    hosts = set()
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        local, state = line.split()[1], line.split()[3]
+        address, hex_port = local.split(":")
+        if state == "0A" and int(hex_port, 16) == port:  # 0A: LISTEN
+            hosts.add(socket.inet_ntoa(struct.pack("=I", int(address, 16))))
+    return hosts
+
+
+@pytest.mark.parametrize(("host", "expected"), [(None, "127.0.0.1"), ("127.0.0.2", "127.0.0.2")])
+def test_make_serve_listens_on_loopback_unless_host_says_otherwise(host: str | None, expected: str) -> None:
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k != "HOST"} | {"PORT": str(port)} | ({"HOST": host} if host else {})
+    # `-o`: take the venv as up to date; its own session, so stopping make also stops the server it started.
+    argv = ["make", "--no-print-directory", "-o", ".venv/.installed", "serve"]
+    with tempfile.TemporaryFile() as log:
+        proc = subprocess.Popen(argv, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            deadline = time.monotonic() + 120
+            while not listening_hosts(port) and proc.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.2)
+            log.seek(0)
+            assert listening_hosts(port) == {expected}, log.read().decode(errors="replace")
+            assert httpx.get(f"http://{expected}:{port}/health", timeout=10).json() == {"status": "healthy"}
+        finally:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait(timeout=30)
