@@ -17,7 +17,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-from server_helpers import REPO, VENV_BIN, LiveServer, ServerProcess, free_port, play_http
+from fastapi import FastAPI
+from server_helpers import REPO, VENV_BIN, ServerProcess, free_port, in_process, play_http
 
 from openenv_bug_triage.policies import HeuristicPolicy, run_episode
 from server.app import build_app
@@ -71,6 +72,7 @@ def started() -> Iterator[dict[str, object]]:
                 job.proc.kill()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("launcher", list(LAUNCHERS))
 def test_each_launcher_serves_a_whole_episode(started: dict, launcher: str) -> None:
     server = started["servers"][launcher]
@@ -80,12 +82,14 @@ def test_each_launcher_serves_a_whole_episode(started: dict, launcher: str) -> N
     assert result.grade == run_episode(HeuristicPolicy(), "bug_triage_medium", 2).agent_grade
 
 
+@pytest.mark.slow
 def test_openenv_validate_passes_in_the_repo(started: dict) -> None:
     code, output = started["jobs"]["validate"].result()
     assert code == 0, output
     assert "[OK]" in output and "[YES] docker" in output
 
 
+@pytest.mark.slow
 def test_openenv_validate_url_passes_against_the_running_server(started: dict) -> None:
     server = started["servers"]["python -m server.app"]
     run = subprocess.run(
@@ -97,6 +101,7 @@ def test_openenv_validate_url_passes_against_the_running_server(started: dict) -
     assert report["summary"]["failed_criteria"] == []
 
 
+@pytest.mark.slow
 def test_container_smoke(started: dict) -> None:
     code, output = started["jobs"]["smoke"].result()
     assert code == 0, output
@@ -116,15 +121,15 @@ def test_port_defaults_to_7860_and_port_overrides() -> None:
 
 
 @pytest.fixture
-def web_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[LiveServer]:
+def web_app(monkeypatch: pytest.MonkeyPatch) -> FastAPI:
     monkeypatch.setenv("ENABLE_WEB_INTERFACE", "true")
-    with LiveServer(build_app(Settings())) as live:
-        yield live
+    return build_app(Settings())
 
 
-def test_enable_web_interface_still_serves_our_playground(web_server: LiveServer) -> None:
+def test_enable_web_interface_still_serves_our_playground(web_app: FastAPI) -> None:
     """openenv-core's generic playground (one environment for every visitor) is never mounted."""
-    with httpx.Client(base_url=web_server.url, timeout=30, follow_redirects=True) as http:
+    with in_process(web_app) as http:
+        http.follow_redirects = True
         page = http.get("/web")
         assert page.status_code == 200 and "<title>Bug Triage OpenEnv playground</title>" in page.text
         for method, path in (
@@ -163,6 +168,7 @@ def listening_hosts(port: int) -> set[str]:
     return hosts
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("host", "expected"), [(None, "127.0.0.1"), ("127.0.0.2", "127.0.0.2")])
 def test_make_serve_listens_on_loopback_unless_host_says_otherwise(host: str | None, expected: str) -> None:
     port = free_port()

@@ -19,6 +19,8 @@ from server_helpers import REPO, VENV_BIN, LiveServer
 from server.app import build_app
 from server.config import Settings
 
+pytestmark = pytest.mark.slow  # a browser / a validator installed from the package index
+
 OPENENV_010 = "openenv==0.10.0"
 VENV_010 = REPO / ".venv" / "openenv010"
 
