@@ -26,7 +26,7 @@ from openenv_bug_triage.policies import oracle_actions
 from server.app import build_app
 from server.config import Settings
 
-pytestmark = pytest.mark.slow  # a browser / a validator installed from the package index
+pytestmark = pytest.mark.slow  # headless Chromium
 
 SCREENSHOTS = Path(os.environ.get("SCREENSHOT_DIR") or REPO / "docs" / "images")
 """Where the run writes the README's screenshots (`SCREENSHOT_DIR` overrides)."""
