@@ -203,7 +203,7 @@ def test_each_run_keeps_its_own_artifact_and_a_failed_run_leaves_the_last_good_o
     partial = json.loads(failed.read_text())
     assert partial["completed"] is False and partial["env"] == down
     assert f"partial results written to {failed}" in err.getvalue()
-    assert f"{output} still holds the last complete run" in err.getvalue()
+    assert f"{output} is left as it was" in err.getvalue()
 
     assert main(ok, {}, io.StringIO(), io.StringIO()) == 0  # a later run replaces no earlier run's file
     assert len(list((tmp_path / "runs").iterdir())) == 3

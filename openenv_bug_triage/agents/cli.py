@@ -209,7 +209,7 @@ def main(
     if not run.completed:
         err.write(
             f"stopped early: {run.error}\npartial results written to {run_path}; "
-            f"{args.output} still holds the last complete run\n"
+            f"{args.output} is left as it was (it holds the last complete run, if any)\n"
         )
         return EXIT_STOPPED
     write_artifact(args.output, artifact)
