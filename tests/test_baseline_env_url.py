@@ -1,4 +1,7 @@
-"""`--env-url`: the same loop over the real server's HTTP contract scores exactly what in-process runs score."""
+"""`--env-url`: the same loop over the real server's HTTP contract scores exactly what in-process runs score.
+
+The command line runs in this process (`run_main`); the server is the session's shared real one.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +11,7 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from mock_openai import MockOpenAI, llm_env, run_baseline
+from mock_openai import MockOpenAI, llm_env, run_main
 from server_helpers import TRAINER_TOKEN, LiveServer, free_port
 
 from openenv_bug_triage.agents.cli import main
@@ -38,7 +41,7 @@ def in_process_artifact(tmp_path: Path, *args: str) -> tuple[dict, str]:
 def test_env_url_scores_exactly_what_in_process_scores(agent: str, server_url: str, tmp_path: Path) -> None:
     expected, expected_stdout = in_process_artifact(tmp_path, "--agent", agent)
     output = tmp_path / "over_http.json"
-    run = run_baseline("--agent", agent, "--env-url", server_url, "--output", str(output), env=TRAINER_ENV)
+    run = run_main("--agent", agent, "--env-url", server_url, "--output", str(output), env=TRAINER_ENV)
     assert run.code == 0, run.stderr
     artifact = json.loads(output.read_text())
     assert artifact["env"] == server_url and expected["env"] == "in-process"
@@ -51,7 +54,7 @@ def test_llm_agent_over_env_url(server_url: str, tmp_path: Path) -> None:
     plan = oracle_actions("bug_triage_easy")
     output = tmp_path / "llm.json"
     with MockOpenAI([json.dumps(a) for a in plan]) as mock:
-        run = run_baseline("--tasks", "easy", "--env-url", server_url, "--output", str(output), env=llm_env(mock))
+        run = run_main("--tasks", "easy", "--env-url", server_url, "--output", str(output), env=llm_env(mock))
     assert run.code == 0, run.stderr
     env = BugTriageEnv()
     env.reset(task_id="bug_triage_easy", seed=42)
@@ -97,7 +100,7 @@ def test_http_client_with_the_trainer_token_gets_the_full_grade(server_url: str)
 def test_unreachable_env_server_stops_the_run_with_exit_3(tmp_path: Path) -> None:
     output = tmp_path / "s.json"
     url = f"http://127.0.0.1:{free_port()}"
-    run = run_baseline("--agent", "heuristic", "--env-url", url, "--output", str(output))
+    run = run_main("--agent", "heuristic", "--env-url", url, "--output", str(output))
     assert run.code == 3
     assert f"cannot reach the environment server at {url}" in run.stderr
     assert not output.exists()  # only a complete run writes the stable path

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from mock_openai import MockOpenAI, llm_env, run_baseline
+from mock_openai import MockOpenAI, llm_env, run_main
 from server_helpers import LiveServer, truth_names_in
 
 from openenv_bug_triage.agents.cli import main
@@ -92,7 +92,7 @@ def test_llm_trajectory_records_every_raw_reply(tmp_path: Path) -> None:
     script = [prose, json.dumps(plan[0]), *(json.dumps(a) for a in plan[1:])]
     trajectory, output = tmp_path / "llm.jsonl", tmp_path / "llm.json"
     with MockOpenAI(script) as mock:
-        run = run_baseline(
+        run = run_main(
             "--tasks", "easy", "--trajectory", str(trajectory), "--output", str(output), env=llm_env(mock)
         )
     assert run.code == 0, run.stderr
