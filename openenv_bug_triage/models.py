@@ -254,7 +254,7 @@ class StateModel(Strict):
 
 
 class GraderResult(Strict):
-    """Deterministic grade of an episode (SPEC section 8.4)."""
+    """Deterministic grade of an episode: the score in [0, 1], its subscores, the mistakes named, passed or not."""
 
     task_id: str
     score: float = Field(ge=0.0, le=1.0)

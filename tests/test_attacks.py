@@ -1,4 +1,5 @@
-"""Attacks an adversarial agent or a careless second client tried, replayed over HTTP on a loopback server.
+"""Attacks an adversarial agent or a careless second client tried, replayed over HTTP (the shared loopback
+server, or an app of its own in-process where the attack needs other settings).
 
 Each test plays the attack the way it was first done and checks that it now gets nothing:
 no expected labels from `/grader`, no reach into another client's episode, no bug/not-a-bug
@@ -14,7 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
-from server_helpers import REPO, TRAINER, TRAINER_TOKEN, LiveServer
+from server_helpers import REPO, TRAINER, TRAINER_TOKEN, LiveServer, in_process
 
 from openenv_bug_triage.sources import load_task
 from openenv_bug_triage.tasks import TASK_IDS
@@ -24,12 +25,6 @@ from server.config import Settings
 NEXT = {"action_type": "next_ticket"}
 EPISODE_TERMS = {"sla_breach", "missed_escalation", "critical_left_penalty", "critical_done_bonus"}
 """Reward components about the whole queue or its end, not about the action taken."""
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[LiveServer]:
-    with LiveServer(build_app(Settings(trainer_token=TRAINER_TOKEN))) as live:
-        yield live
 
 
 @pytest.fixture
@@ -90,7 +85,7 @@ def test_a_side_episode_gets_no_answer_key_from_the_grader(http: httpx.Client, t
 
 def test_no_answer_tells_whether_a_trainer_token_is_set() -> None:
     def side_grade(settings: Settings, headers: dict[str, str]) -> bytes:
-        with LiveServer(build_app(settings)) as live, httpx.Client(base_url=live.url) as client:
+        with in_process(build_app(settings)) as client:
             episode_id = reset(client, task_id="bug_triage_easy", seed=1)
             burn_budget(client, episode_id)
             reply = client.get("/grader", params={"episode_id": episode_id}, headers=headers)
@@ -105,11 +100,8 @@ def test_no_answer_tells_whether_a_trainer_token_is_set() -> None:
 
 
 def test_requests_without_an_id_never_reach_another_clients_episode() -> None:
-    with (
-        LiveServer(build_app(Settings())) as live,
-        httpx.Client(base_url=live.url) as a,
-        httpx.Client(base_url=live.url) as b,
-    ):
+    app = build_app(Settings())
+    with in_process(app) as a, in_process(app) as b:
         first = reset(a, task_id="bug_triage_hard", seed=3)
         reset(b, task_id="bug_triage_easy", seed=1)  # b never learns `first`
         for reply in (
@@ -125,7 +117,7 @@ def test_requests_without_an_id_never_reach_another_clients_episode() -> None:
 
 
 def test_a_single_client_without_ids_still_plays_a_whole_episode() -> None:
-    with LiveServer(build_app(Settings())) as live, httpx.Client(base_url=live.url) as http:
+    with in_process(build_app(Settings())) as http:
         assert http.post("/reset", json={}).status_code == 200
         done = False
         while not done:

@@ -14,7 +14,7 @@ import io
 import re
 import sys
 import types
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -24,6 +24,7 @@ import measure_tool_text
 import pytest
 import reference_scores
 import reward_table
+from server_helpers import LiveServer
 
 from openenv_bug_triage.tasks import TASK_IDS
 
@@ -206,28 +207,14 @@ def fake_trl() -> dict[str, types.ModuleType]:
     return {"datasets": datasets, "trl": trl}
 
 
-@contextlib.contextmanager
-def live_server() -> Iterator[str]:
-    from server_helpers import LiveServer
-
-    from server.app import build_app
-    from server.config import Settings
-
-    with LiveServer(build_app(Settings())) as live:
-        yield live.url
-
-
 def run_example(path: Path, index: int, code: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Run one example as a user would paste it: a server example against a live server on loopback."""
+    """Run one example as a user would paste it (a server example with the live server's URL put in)."""
     uses_trl = "from trl import" in code
     if uses_trl:
         for name, module in fake_trl().items():
             monkeypatch.setitem(sys.modules, name, module)
-    with contextlib.ExitStack() as stack:
-        if SERVER_URL in code:
-            code = code.replace(SERVER_URL, stack.enter_context(live_server()))
-        with contextlib.redirect_stdout(io.StringIO()) as out:
-            exec(compile(code, f"{path.name}:{index}", "exec"), {"__name__": "__docs__"})
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        exec(compile(code, f"{path.name}:{index}", "exec"), {"__name__": "__docs__"})
     if uses_trl:
         assert sys.modules["trl"].GRPOTrainer.rewards  # type: ignore[attr-defined]
     else:
@@ -247,12 +234,12 @@ def test_in_process_examples_run(path: Path, index: int, code: str, monkeypatch:
     run_example(path, index, code, monkeypatch)
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize(("path", "index", "code"), ON_A_SERVER, ids=_ids(ON_A_SERVER))
 def test_server_examples_run_against_a_live_server(
-    path: Path, index: int, code: str, monkeypatch: pytest.MonkeyPatch
+    path: Path, index: int, code: str, monkeypatch: pytest.MonkeyPatch, server: LiveServer
 ) -> None:
-    run_example(path, index, code, monkeypatch)
+    """Against the session's shared real server on loopback, in place of the documents' port 7860."""
+    run_example(path, index, code.replace(SERVER_URL, server.url), monkeypatch)
 
 
 def test_the_readme_examples_are_all_run_in_the_fast_tier() -> None:

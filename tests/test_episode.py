@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from server_helpers import TRANSPORTS, ServerProcess, open_env
+from server_helpers import TRANSPORTS, LiveServer, open_env
 
 from openenv_bug_triage import BugTriageEnv, ObservationModel
 from openenv_bug_triage.contract import StepResult
@@ -21,12 +19,6 @@ GAMES = [
     (RandomPolicy, "bug_triage_medium", 11, None),
     (OraclePolicy, "generated_easy", 4, "validation"),
 ]
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[ServerProcess]:
-    with ServerProcess([sys.executable, "-m", "server.app"]) as proc:
-        yield proc
 
 
 def record(episode: Episode) -> list[tuple[Any, ...]]:
@@ -52,7 +44,7 @@ def record(episode: Episode) -> list[tuple[Any, ...]]:
 @pytest.mark.parametrize("transport", TRANSPORTS)
 @pytest.mark.parametrize(("policy_cls", "task_id", "seed", "split"), GAMES)
 def test_the_same_policy_plays_alike_in_process_and_on_the_wire(
-    server: ServerProcess, transport: str, policy_cls: type[Policy], task_id: str, seed: int, split: str | None
+    server: LiveServer, transport: str, policy_cls: type[Policy], task_id: str, seed: int, split: str | None
 ) -> None:
     expected = start(BugTriageEnv(), policy_cls(), task_id, seed, split).play()
     with open_env(transport, server.url) as env:
@@ -69,7 +61,7 @@ def test_the_same_policy_plays_alike_in_process_and_on_the_wire(
 
 
 @pytest.mark.parametrize("transport", TRANSPORTS)
-def test_a_limit_stops_the_episode_early_and_it_can_go_on(server: ServerProcess, transport: str) -> None:
+def test_a_limit_stops_the_episode_early_and_it_can_go_on(server: LiveServer, transport: str) -> None:
     whole = start(BugTriageEnv(), HeuristicPolicy(), "bug_triage_medium", 5).play()
     with open_env(transport, server.url) as env:
         episode = start(env, HeuristicPolicy(), "bug_triage_medium", 5).play(limit=4)

@@ -16,9 +16,8 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from openenv.core.env_server.types import ConcurrencyConfig
 from pydantic import ValidationError
-from server_helpers import LiveServer
-from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import connect
+from server_helpers import in_process
+from starlette.websockets import WebSocketDisconnect
 
 from openenv_bug_triage import task_api
 from openenv_bug_triage.protocol import BugTriageAction, BugTriageObservation
@@ -85,23 +84,22 @@ def test_an_observation_never_carries_metadata() -> None:
 
 def test_openenvs_idle_reaper_runs_in_our_app() -> None:
     """An idle WebSocket session gives up its slot after SESSION_TTL_S (OpenEnv's reaper looks every 5 s)."""
-    with LiveServer(build_app(Settings(max_sessions=1, session_ttl_s=0.5))) as live:
-        url = live.url.replace("http://", "ws://") + "/ws"
-        with connect(url) as idle:
-            idle.send(json.dumps({"type": "reset", "data": {}}))
-            assert json.loads(idle.recv(timeout=10))["type"] == "observation"
-            assert not starts_an_episode(url)  # the only slot is held
-            deadline = time.monotonic() + 15
-            while not starts_an_episode(url):
-                assert time.monotonic() < deadline, "the idle session still holds the only slot"
-                time.sleep(0.5)
+    app = build_app(Settings(max_sessions=1, session_ttl_s=0.5))
+    with in_process(app) as http, http.websocket_connect("/ws") as idle:
+        idle.send_text(json.dumps({"type": "reset", "data": {}}))
+        assert json.loads(idle.receive_text())["type"] == "observation"
+        assert not starts_an_episode(http)  # the only slot is held
+        deadline = time.monotonic() + 15
+        while not starts_an_episode(http):
+            assert time.monotonic() < deadline, "the idle session still holds the only slot"
+            time.sleep(0.5)
 
 
-def starts_an_episode(url: str) -> bool:
-    """Whether a new WebSocket session at `url` gets a slot and starts an episode."""
-    with connect(url) as ws:
+def starts_an_episode(http: TestClient) -> bool:
+    """Whether a new WebSocket session on `http`'s app gets a slot and starts an episode."""
+    with http.websocket_connect("/ws") as ws:
         try:
-            ws.send(json.dumps({"type": "reset", "data": {}}))
-            return bool(json.loads(ws.recv(timeout=10))["type"] == "observation")
-        except ConnectionClosed:
+            ws.send_text(json.dumps({"type": "reset", "data": {}}))
+            return bool(json.loads(ws.receive_text())["type"] == "observation")
+        except WebSocketDisconnect:
             return False

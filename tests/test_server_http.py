@@ -16,14 +16,6 @@ from openenv_bug_triage.policies import HeuristicPolicy, OraclePolicy, RandomPol
 from openenv_bug_triage.sources import load_task, task_infos
 from openenv_bug_triage.tasks import TASK_IDS
 from openenv_bug_triage.world import load_handbook
-from server.app import build_app
-from server.config import Settings
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[LiveServer]:
-    with LiveServer(build_app(Settings(trainer_token=TRAINER_TOKEN))) as live:
-        yield live
 
 
 @pytest.fixture

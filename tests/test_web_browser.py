@@ -26,6 +26,8 @@ from openenv_bug_triage.policies import oracle_actions
 from server.app import build_app
 from server.config import Settings
 
+pytestmark = pytest.mark.slow  # headless Chromium
+
 SCREENSHOTS = Path(os.environ.get("SCREENSHOT_DIR") or REPO / "docs" / "images")
 """Where the run writes the README's screenshots (`SCREENSHOT_DIR` overrides)."""
 HOSTILE_TITLE = "<img src=x onerror=alert(1)> Export <b>hangs</b>"
