@@ -13,6 +13,8 @@ import statistics
 import time
 from collections import Counter
 
+from figures import run_writing
+
 from openenv_bug_triage.generator import GeneratedTask, generate, load_levels
 from openenv_bug_triage.tasks import load_task_file
 from openenv_bug_triage.world import DATA_DIR
@@ -53,6 +55,7 @@ def reference_timing(runs: int = 60) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--instances", type=int, default=200, help="instances per level and split (default 200)")
+    parser.add_argument("--write", action="store_true", help="also write the report into its figure block in the docs")
     args = parser.parse_args()
     levels = [lv.task_id for lv in load_levels().levels]
 
@@ -105,4 +108,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_writing(main, "generator_stats", "generator_stats.py")

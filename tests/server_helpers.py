@@ -24,17 +24,11 @@ import uvicorn
 from fastapi import FastAPI
 
 from openenv_bug_triage import BugTriageEnv
+from openenv_bug_triage.actions import ACTION_ADAPTER
 from openenv_bug_triage.client import WebSocketEnv
 from openenv_bug_triage.episode import Episode, EpisodeEnv, Policy, start
 from openenv_bug_triage.http_client import HttpEnvClient
-from openenv_bug_triage.models import (
-    ACTION_ADAPTER,
-    GraderResult,
-    StateModel,
-    TicketProgress,
-    TicketRecord,
-    Truth,
-)
+from openenv_bug_triage.models import GraderResult, StateModel, TicketProgress, TicketRecord, Truth
 from server.app import UVICORN_WS_OPTIONS
 
 REPO = Path(__file__).resolve().parent.parent

@@ -3,7 +3,7 @@
 Each test plays the attack the way it was first done and checks that it now gets nothing:
 no expected labels from `/grader`, no reach into another client's episode, no bug/not-a-bug
 signal from relabel charges or from the wording of the agent's grade, no SLA credit for a
-throwaway settlement, no hint table in the README.
+throwaway settlement, no hint table in the README or docs.
 """
 
 from __future__ import annotations
@@ -223,15 +223,16 @@ def test_a_throwaway_triage_before_the_deadline_earns_no_sla_credit(http: httpx.
     assert progress["settled_at_step"] == deadline + 2
 
 
-# --------------------------------------------------------------------------- 7. the README as a hint table
+# --------------------------------------------------------------------------- 7. the README and docs as a hint table
 
 
 def _words(text: str) -> list[str]:
     return re.findall(r"[a-z0-9]+", text.lower())
 
 
-def test_the_readme_names_no_ticket_and_quotes_no_ticket_text() -> None:
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+def test_the_readme_and_docs_name_no_ticket_and_quote_no_ticket_text() -> None:
+    pages = [REPO / "README.md", *sorted((REPO / "docs").rglob("*.md"))]
+    readme = "\n".join(page.read_text(encoding="utf-8") for page in pages)
     tickets = [t for task_id in TASK_IDS for t in load_task(task_id).tickets]
     assert [t.ticket_id for t in tickets if t.ticket_id in readme] == []
     flat = f" {' '.join(_words(readme))} "

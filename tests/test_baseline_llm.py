@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from mock_openai import Fault, MockOpenAI, ScriptRun, llm_env, run_baseline
 
+from openenv_bug_triage.actions import ACTION_ADAPTER
 from openenv_bug_triage.agents.prompt import (
     MAX_PROMPT_CHARS,
     QUEUE_CLOSE,
@@ -20,7 +21,6 @@ from openenv_bug_triage.agents.prompt import (
     prompt_chars,
 )
 from openenv_bug_triage.env import BugTriageEnv
-from openenv_bug_triage.models import ACTION_ADAPTER
 from openenv_bug_triage.policies import oracle_actions
 
 START = re.compile(r"^\[START\] task=(\S+) env=bug-triage-openenv model=(\S+)$")

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from server_helpers import TRANSPORTS, ServerProcess, open_env
 
-from openenv_bug_triage import BugTriageEnv, ObservationModel, RewardModel
+from openenv_bug_triage import BugTriageEnv, ObservationModel
+from openenv_bug_triage.contract import StepResult
 from openenv_bug_triage.episode import Episode, Policy, start
 from openenv_bug_triage.errors import EpisodeRunningError
 from openenv_bug_triage.policies import HeuristicPolicy, OraclePolicy, RandomPolicy, ReplayPolicy
@@ -103,9 +104,10 @@ def test_iterating_yields_every_step_in_order_and_can_stop_and_resume() -> None:
 class EndsWithoutGrade(BugTriageEnv):
     """A broken environment: ends after one step and reports no grade."""
 
-    def step(self, action: Any) -> tuple[ObservationModel, RewardModel, bool, dict[str, Any]]:
-        obs, reward, _, info = super().step(action)
-        return obs, reward, True, {k: v for k, v in info.items() if k != "grader"}
+    def step_result(self, action: Any) -> StepResult:
+        result = super().step_result(action)
+        info = result.info.model_copy(update={"grader": None, "terminated": True})
+        return result.model_copy(update={"terminated": True, "info": info})
 
 
 def test_an_environment_that_ends_without_a_grade_is_an_error_not_a_zero() -> None:

@@ -10,7 +10,8 @@ import pytest
 from server_helpers import TRAINER_TOKEN, LiveServer, play_http
 
 from openenv_bug_triage import BugTriageEnv, ObservationModel, StateModel
-from openenv_bug_triage.models import ACTION_TYPES, GraderResult, RewardModel
+from openenv_bug_triage.actions import ACTION_TYPES
+from openenv_bug_triage.models import GraderResult, RewardModel
 from openenv_bug_triage.policies import HeuristicPolicy, OraclePolicy, RandomPolicy, run_episode
 from openenv_bug_triage.sources import load_task, task_infos
 from openenv_bug_triage.tasks import TASK_IDS

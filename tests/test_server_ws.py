@@ -15,9 +15,9 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from openenv_bug_triage import BugTriageEnv, ObservationModel
+from openenv_bug_triage.actions import ClassifyAction
 from openenv_bug_triage.client import BugTriageAction, BugTriageClient, BugTriageObservation, WebSocketEnv
 from openenv_bug_triage.episode import start
-from openenv_bug_triage.models import ClassifyAction
 from openenv_bug_triage.policies import HeuristicPolicy, OraclePolicy, run_episode
 from openenv_bug_triage.tasks import TASK_IDS
 from server.app import build_app

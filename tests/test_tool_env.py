@@ -13,8 +13,8 @@ from server_helpers import LiveServer
 from transformers.utils import get_json_schema
 
 from openenv_bug_triage import BugTriageEnv
+from openenv_bug_triage.actions import ACTION_ADAPTER, ACTION_MODELS, ACTION_TYPES
 from openenv_bug_triage.errors import EpisodeDoneError, InvalidMoveError, ResetNeededError
-from openenv_bug_triage.models import ACTION_ADAPTER, ACTION_MODELS, ACTION_TYPES
 from openenv_bug_triage.policies import oracle_actions
 from openenv_bug_triage.sources import load_task, task_infos
 from openenv_bug_triage.tasks import TASK_IDS

@@ -20,8 +20,8 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 from server_helpers import REPO, LiveServer, ServerProcess
 
+from openenv_bug_triage.actions import ACTION_TYPES
 from openenv_bug_triage.agents.cli import main as baseline
-from openenv_bug_triage.models import ACTION_TYPES
 from openenv_bug_triage.policies import oracle_actions
 from server.app import build_app
 from server.config import Settings
