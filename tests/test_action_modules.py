@@ -93,3 +93,38 @@ def test_step_is_the_tuple_view_of_step_result_and_reset_options_are_checked_in_
         resolve_reset(ResetOptions(task_id="nope"), random.Random(0))
     with pytest.raises(InvalidSeedError, match="got -1"):
         resolve_reset(ResetOptions.unchecked(seed=-1), random.Random(0))
+
+
+def test_checks_read_only_the_agents_view_so_their_messages_cannot_name_hidden_truth() -> None:
+    from dataclasses import dataclass
+
+    from openenv_bug_triage.actions import ActionParseError, parse_action
+    from openenv_bug_triage.env import BugTriageEnv
+    from openenv_bug_triage.models import TicketProgress
+    from openenv_bug_triage.world import World, load_world
+
+    @dataclass(frozen=True)
+    class PublicQueue:  # progress and world only: no task, no truth
+        progress: dict[str, TicketProgress]
+        world: World
+
+    env, policy, outcomes = BugTriageEnv(), RandomPolicy(), []
+    for task_id in ("bug_triage_hard", "generated_medium"):
+        obs = env.reset(task_id, seed=5)
+        policy.reset(task_id, 5)
+        for _ in range(120):
+            raw = policy.act(obs)
+            raw["ticket_id"] = policy.rng.choice([*(q.ticket_id for q in obs.queue), "NOPE-1"])
+            state = env.state()
+            try:
+                action = parse_action(raw)
+            except ActionParseError:
+                action = None
+            obs, _, done, info = env.step(raw)
+            if action is not None:
+                target = action.ticket_id or state.ticket_order[state.focus_index]
+                assert action.check(target, PublicQueue(state.progress, load_world())) == info["error"]
+                outcomes.append(info["error"] is None)
+            if done:
+                break
+    assert len(outcomes) > 50 and 10 < sum(outcomes) < len(outcomes) - 10  # both refused and carried out
