@@ -264,7 +264,7 @@ class BugTriageEnv:
             action = parse_action(raw)
         except ActionParseError as exc:
             return None, self._invalid(ep, None, None, str(exc))
-        target = action.ticket_id or ep.focused_id
+        target = action.named_ticket or ep.focused_id
         error = action.check(target, ep)
         if error:
             known = target if target in ep.progress else None  # never echo an unknown id back raw

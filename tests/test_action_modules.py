@@ -128,3 +128,29 @@ def test_checks_read_only_the_agents_view_so_their_messages_cannot_name_hidden_t
             if done:
                 break
     assert len(outcomes) > 50 and 10 < sum(outcomes) < len(outcomes) - 10  # both refused and carried out
+
+
+def test_an_action_without_a_ticket_id_field_acts_on_the_focus_and_has_a_prompt_line(monkeypatch) -> None:
+    from typing import Literal
+
+    from openenv_bug_triage import env as env_module
+    from openenv_bug_triage.actions import BaseAction, Desk, Taken
+    from openenv_bug_triage.agents.prompt import example_action
+    from openenv_bug_triage.env import BugTriageEnv
+
+    class WaitAction(BaseAction):
+        """Let one step pass."""
+
+        action_type: Literal["wait"] = "wait"
+
+        def take(self, target: str, desk: Desk) -> Taken:
+            return Taken(target, f"waited on {target}", no_op=True)
+
+    assert example_action(WaitAction) == {"action_type": "wait"}
+    monkeypatch.setattr(env_module, "parse_action", lambda raw: WaitAction())  # as if `wait` were in the union
+    env = BugTriageEnv()
+    obs = env.reset("bug_triage_easy", seed=1)
+    after, reward, _, info = env.step({"action_type": "wait"})
+    assert info["action_valid"] and after.last_action_result is not None
+    assert after.last_action_result.ticket_id == obs.queue[0].ticket_id == env.state().ticket_order[0]
+    assert reward.components == {"no_op": -0.02}

@@ -108,6 +108,12 @@ class BaseAction(Strict):
         value: str = getattr(self, "action_type")  # noqa: B009  every union member declares it as a Literal
         return value
 
+    @property
+    def named_ticket(self) -> str | None:
+        """The ticket the action names; None for the focused one (and for an action with no `ticket_id` field)."""
+        value: str | None = getattr(self, "ticket_id", None)
+        return value
+
     def check(self, target: str, queue: Queue) -> str | None:
         """Why this action cannot be carried out on ticket `target`, worded for an LLM; None when it can."""
         if target not in queue.progress:
