@@ -160,6 +160,13 @@ class StepResult(BaseModel):
     truncated: bool
     info: StepInfo
 
+    @classmethod
+    def of(cls, observation: ObservationModel, info: StepInfo) -> StepResult:
+        """The result whose reward and ending are the ones `info` reports."""
+        return cls(
+            observation=observation, reward=info.reward, terminated=info.terminated, truncated=info.truncated, info=info
+        )
+
     @property
     def done(self) -> bool:
         """True once the episode has ended either way."""

@@ -194,9 +194,7 @@ class BugTriageEnv:
             truncated=truncated,
             grader=self._grade(ep, reveal=False) if ep.done else None,
         )
-        return StepResult(
-            observation=self._observe(result), reward=reward, terminated=terminated, truncated=truncated, info=info
-        )
+        return StepResult.of(self._observe(result), info)
 
     def state(self) -> StateModel:
         """The episode's ids, counters and the agent's own progress (never hidden truth)."""
