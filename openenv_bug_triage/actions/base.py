@@ -24,19 +24,11 @@ from typing import Any, ClassVar, Protocol
 
 from pydantic import Field
 
+from ..errors import quote
 from ..models import ObservationModel, Strict, TicketId, TicketProgress, Truth
 from ..world import World
 
 __all__ = ["BaseAction", "Desk", "Queue", "Taken", "TicketAction", "quote"]
-
-
-def quote(value: Any, limit: int = 60) -> str:
-    """`repr(value)` clipped to `limit` characters: control and bidi characters come out escaped."""
-    try:
-        text = repr(value)
-    except ValueError:  # an int too long to print
-        return f"<{type(value).__name__}>"
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 class Queue(Protocol):
