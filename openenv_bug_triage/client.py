@@ -91,9 +91,7 @@ class WebSocketEnv:
             raise EnvServerError("the environment server answered a WebSocket step without its step info")
         if result.reward != info.reward.value:
             raise EnvServerError(f"the step's reward {result.reward} is not its info.reward {info.reward.value}")
-        return StepResult(
-            observation=observation, reward=info.reward, terminated=info.terminated, truncated=info.truncated, info=info
-        )
+        return StepResult.of(observation, info)
 
     def state(self) -> BugTriageState:
         """The server's state of this session's episode."""

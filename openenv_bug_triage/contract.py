@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .errors import InvalidSeedError, UnknownTaskError
+from .errors import InvalidSeedError, UnknownTaskError, quote
 from .generator import TRAIN_MAX_SEED
 from .models import GraderResult, ObservationModel, RewardModel
 from .sources import LoadedTask, resolve, task_info, task_infos
@@ -89,7 +89,7 @@ def check_task_id(task_id: object, *, echo: bool = True) -> str:
     """
     known = [info.task_id for info in task_infos()]
     if not isinstance(task_id, str) or task_id not in known:
-        shown = f" {task_id!r}" if echo else ""
+        shown = f" {quote(task_id)}" if echo else ""
         raise UnknownTaskError(f"unknown task_id{shown}; choose one of {known}")
     return task_id
 
@@ -97,7 +97,7 @@ def check_task_id(task_id: object, *, echo: bool = True) -> str:
 def check_fixed_seed(seed: object, *, echo: bool = True) -> int:
     """`seed` when it is an integer in [0, MAX_SEED] (any fixed task's range), else `InvalidSeedError`."""
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-        shown = f", got {seed!r}" if echo else ""
+        shown = f", got {quote(seed)}" if echo else ""
         raise InvalidSeedError(f"seed must be an integer from 0 to {MAX_SEED}{shown}")
     return seed
 
@@ -159,6 +159,13 @@ class StepResult(BaseModel):
     terminated: bool
     truncated: bool
     info: StepInfo
+
+    @classmethod
+    def of(cls, observation: ObservationModel, info: StepInfo) -> StepResult:
+        """The result whose reward and ending are the ones `info` reports."""
+        return cls(
+            observation=observation, reward=info.reward, terminated=info.terminated, truncated=info.truncated, info=info
+        )
 
     @property
     def done(self) -> bool:

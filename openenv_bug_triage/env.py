@@ -194,9 +194,7 @@ class BugTriageEnv:
             truncated=truncated,
             grader=self._grade(ep, reveal=False) if ep.done else None,
         )
-        return StepResult(
-            observation=self._observe(result), reward=reward, terminated=terminated, truncated=truncated, info=info
-        )
+        return StepResult.of(self._observe(result), info)
 
     def state(self) -> StateModel:
         """The episode's ids, counters and the agent's own progress (never hidden truth)."""
@@ -264,7 +262,7 @@ class BugTriageEnv:
             action = parse_action(raw)
         except ActionParseError as exc:
             return None, self._invalid(ep, None, None, str(exc))
-        target = action.ticket_id or ep.focused_id
+        target = action.named_ticket or ep.focused_id
         error = action.check(target, ep)
         if error:
             known = target if target in ep.progress else None  # never echo an unknown id back raw

@@ -1,5 +1,19 @@
 """Typed exceptions. Bad agent moves are not exceptions: they are penalised observations."""
 
+from __future__ import annotations
+
+from typing import Any
+
+
+def quote(value: Any, limit: int = 60) -> str:
+    """`repr(value)` clipped to `limit` characters, for showing a caller's value in a message:
+    control and bidi characters come out escaped, and a long value cannot swell the answer."""
+    try:
+        text = repr(value)
+    except ValueError:  # an int too long to print
+        return f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
 
 class BugTriageError(Exception):
     """Base class for every error this package raises."""

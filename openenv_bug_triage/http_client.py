@@ -90,14 +90,7 @@ class HttpEnvClient:
                 raise EnvServerError("the environment server ended the episode without `info.grader`")
             if data["reward"] != info.reward.value:
                 raise EnvServerError(f"the step's reward {data['reward']} is not its info.reward {info.reward.value}")
-            observation = ObservationModel.model_validate(data["observation"])
-            return StepResult(
-                observation=observation,
-                reward=info.reward,
-                terminated=info.terminated,
-                truncated=info.truncated,
-                info=info,
-            )
+            return StepResult.of(ObservationModel.model_validate(data["observation"]), info)
 
     def state(self) -> dict[str, Any]:
         """The server's state report for this episode, as JSON."""

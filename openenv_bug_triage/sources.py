@@ -20,7 +20,7 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
-from .errors import InvalidSeedError, InvalidSplitError, UnknownTaskError
+from .errors import InvalidSeedError, InvalidSplitError, UnknownTaskError, quote
 from .generator import SPLITS, TRAIN_MAX_SEED, check_seed, generate, load_levels, split_size
 from .models import Difficulty
 from .tasks import DEFAULT_TASK_ID, TASK_IDS, Task, load_fixed_task
@@ -115,7 +115,7 @@ class GeneratedTasks:
     def load(self, task_id: str, seed: int | None, split: str | None) -> LoadedTask:
         split = split or "train"
         if split not in SPLITS:
-            raise InvalidSplitError(f"unknown split {split!r}; choose one of {list(SPLITS)}")
+            raise InvalidSplitError(f"unknown split {quote(split)}; choose one of {list(SPLITS)}")
         if seed is None:
             raise InvalidSeedError(f"generated task {task_id} needs a seed (the env draws one when you give none)")
         key = (task_id, split, check_seed(split, seed))
@@ -158,7 +158,7 @@ def task_info(task_id: str) -> TaskInfo:
     """One task's public description; `UnknownTaskError` names the choices."""
     found = _index().get(task_id)
     if found is None:
-        raise UnknownTaskError(f"unknown task_id {task_id!r}; choose one of {list(_index())}")
+        raise UnknownTaskError(f"unknown task_id {quote(task_id)}; choose one of {list(_index())}")
     return found[0]
 
 

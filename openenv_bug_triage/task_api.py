@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from .errors import BugTriageError
+from .errors import BugTriageError, quote
 from .generator import SPLITS, TRAIN_MAX_SEED, load_levels, split_size
 from .models import Difficulty
 
@@ -37,7 +37,7 @@ class TaskApiError(BugTriageError, IndexError):
 
 def _check_split(split: object) -> str:
     if not isinstance(split, str) or split not in SPLITS:
-        raise TaskApiError(f"unknown split {split!r}; choose one of {list(SPLITS)}")
+        raise TaskApiError(f"unknown split {quote(split)}; choose one of {list(SPLITS)}")
     return split
 
 
@@ -57,7 +57,7 @@ def get_task(split: str, index: int) -> TaskSpec:
     """The spec at `index` of `split`; `TaskApiError` (an IndexError) when out of range."""
     total = num_tasks(split)
     if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < total:
-        raise TaskApiError(f"index for the {split} split must be an integer from 0 to {total - 1}, got {index!r}")
+        raise TaskApiError(f"index for the {split} split must be an integer from 0 to {total - 1}, got {quote(index)}")
     levels = load_levels().levels
     level, seed = levels[index % len(levels)], index // len(levels)
     return TaskSpec(
@@ -75,7 +75,7 @@ def get_task_range(split: str, start: int | None = None, stop: int | None = None
     total = num_tasks(split)
     for name, value in (("start", start), ("stop", stop)):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-            raise TaskApiError(f"{name} must be an integer or null, got {value!r}")
+            raise TaskApiError(f"{name} must be an integer or null, got {quote(value)}")
     lo, hi, _ = slice(start, stop).indices(total)
     return [get_task(split, i) for i in range(lo, min(hi, lo + PREVIEW_LIMIT))]
 

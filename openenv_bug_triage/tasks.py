@@ -14,6 +14,7 @@ from pydantic import ValidationError
 
 from . import rules
 from .errors import FixtureError, UnknownTaskError
+from .grading import check_difficulty
 from .models import Difficulty, TaskFixture, Ticket, TicketRecord, Truth
 from .world import DATA_DIR, World, load_world
 
@@ -261,6 +262,10 @@ def _check_budget(fx: TaskFixture, tickets: list[Ticket], truth: dict[str, Truth
 
 def build_task(fx: TaskFixture, world: World | None = None) -> Task:
     """Validate a parsed fixture against the handbook and derive its visible hints."""
+    try:
+        check_difficulty(fx.difficulty)
+    except FixtureError as exc:
+        raise _fail(fx.task_id, None, "difficulty", str(exc)) from None
     world = world or load_world()
     by_id: dict[str, TicketRecord] = {}
     for rec in fx.tickets:

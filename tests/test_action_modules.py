@@ -93,3 +93,64 @@ def test_step_is_the_tuple_view_of_step_result_and_reset_options_are_checked_in_
         resolve_reset(ResetOptions(task_id="nope"), random.Random(0))
     with pytest.raises(InvalidSeedError, match="got -1"):
         resolve_reset(ResetOptions.unchecked(seed=-1), random.Random(0))
+
+
+def test_checks_read_only_the_agents_view_so_their_messages_cannot_name_hidden_truth() -> None:
+    from dataclasses import dataclass
+
+    from openenv_bug_triage.actions import ActionParseError, parse_action
+    from openenv_bug_triage.env import BugTriageEnv
+    from openenv_bug_triage.models import TicketProgress
+    from openenv_bug_triage.world import World, load_world
+
+    @dataclass(frozen=True)
+    class PublicQueue:  # progress and world only: no task, no truth
+        progress: dict[str, TicketProgress]
+        world: World
+
+    env, policy, outcomes = BugTriageEnv(), RandomPolicy(), []
+    for task_id in ("bug_triage_hard", "generated_medium"):
+        obs = env.reset(task_id, seed=5)
+        policy.reset(task_id, 5)
+        for _ in range(120):
+            raw = policy.act(obs)
+            raw["ticket_id"] = policy.rng.choice([*(q.ticket_id for q in obs.queue), "NOPE-1"])
+            state = env.state()
+            try:
+                action = parse_action(raw)
+            except ActionParseError:
+                action = None
+            obs, _, done, info = env.step(raw)
+            if action is not None:
+                target = action.ticket_id or state.ticket_order[state.focus_index]
+                assert action.check(target, PublicQueue(state.progress, load_world())) == info["error"]
+                outcomes.append(info["error"] is None)
+            if done:
+                break
+    assert len(outcomes) > 50 and 10 < sum(outcomes) < len(outcomes) - 10  # both refused and carried out
+
+
+def test_an_action_without_a_ticket_id_field_acts_on_the_focus_and_has_a_prompt_line(monkeypatch) -> None:
+    from typing import Literal
+
+    from openenv_bug_triage import env as env_module
+    from openenv_bug_triage.actions import BaseAction, Desk, Taken
+    from openenv_bug_triage.agents.prompt import example_action
+    from openenv_bug_triage.env import BugTriageEnv
+
+    class WaitAction(BaseAction):
+        """Let one step pass."""
+
+        action_type: Literal["wait"] = "wait"
+
+        def take(self, target: str, desk: Desk) -> Taken:
+            return Taken(target, f"waited on {target}", no_op=True)
+
+    assert example_action(WaitAction) == {"action_type": "wait"}
+    monkeypatch.setattr(env_module, "parse_action", lambda raw: WaitAction())  # as if `wait` were in the union
+    env = BugTriageEnv()
+    obs = env.reset("bug_triage_easy", seed=1)
+    after, reward, _, info = env.step({"action_type": "wait"})
+    assert info["action_valid"] and after.last_action_result is not None
+    assert after.last_action_result.ticket_id == obs.queue[0].ticket_id == env.state().ticket_order[0]
+    assert reward.components == {"no_op": -0.02}

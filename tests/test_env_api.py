@@ -233,3 +233,25 @@ def test_the_grade_an_agent_sees_is_no_answer_key():
     untouched = {m.replace(m.split(":")[0], "ID") for m in seen["mistakes"] if not m.startswith(order[0])}
     assert untouched == {"ID: not settled as the handbook says (final state: open)"}, "worded alike"
     assert any("expected" in m for m in full["mistakes"])
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"task_id": "x" * 5000},
+        {"seed": 10**4000},
+        {"task_id": "generated_easy", "seed": 10**4000},
+        {"task_id": "generated_easy", "split": "s" * 5000},
+        {"split": "train", "index": 10**4000},
+        {"split": "s" * 5000, "index": 0},
+    ],
+    ids=["task_id", "fixed_seed", "generated_seed", "split", "index", "index_split"],
+)
+def test_a_reset_error_quotes_a_long_value_clipped(options):
+    from openenv_bug_triage.errors import BugTriageError
+
+    with pytest.raises(BugTriageError) as err:
+        BugTriageEnv().reset(**options)
+    message = str(err.value)
+    assert len(message) < 400, message[:120]
+    assert "..." in message

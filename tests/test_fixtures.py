@@ -142,6 +142,9 @@ def _mutations():
     def unknown_service(d):
         d["tickets"][0]["service"] = "teleport"
 
+    def ungraded_difficulty(d):
+        d["difficulty"] = "legendary"
+
     return {
         "ticket_id": dup_id,
         "true_component": bad_component,
@@ -161,6 +164,7 @@ def _mutations():
         "severity_hint": unknown_field,
         "customer_tier": bad_enum,
         "service": unknown_service,
+        "difficulty": ungraded_difficulty,
     }
 
 
@@ -172,4 +176,4 @@ def test_broken_fixture_is_refused_naming_the_field(field, mutate):
         build_task(parse_fixture(data))
     message = str(err.value)
     assert field.strip() in message
-    assert ("task" if field == "step_budget" else "ticket BT-1") in message
+    assert ("task" if field in ("step_budget", "difficulty") else "ticket BT-1") in message

@@ -6,7 +6,7 @@ into a member of it.
 """
 
 from .assign import AssignAction
-from .base import BaseAction, Desk, Taken, TicketAction, quote
+from .base import BaseAction, Desk, Queue, Taken, TicketAction, quote
 from .classify import ClassifyAction
 from .close import CloseAction
 from .defer import DeferAction
@@ -33,6 +33,7 @@ __all__ = [
     "EscalateIncidentAction",
     "MarkDuplicateAction",
     "NextTicketAction",
+    "Queue",
     "RequestInfoAction",
     "Taken",
     "TicketAction",

@@ -8,7 +8,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import Field
 
 from ..models import ObservationModel, TicketProgress, Truth
-from .base import Desk, TicketAction, quote
+from .base import Queue, TicketAction, quote
 from .classify import label_terms
 
 
@@ -21,8 +21,8 @@ class AssignAction(TicketAction):
     PROMPT_VALUES: ClassVar[dict[str, Any]] = {"ticket_id": "<id>", "team": "<team>"}
     TERMS: ClassVar[tuple[str, ...]] = ("correct_team", "relabel")
 
-    def check_fields(self, target: str, desk: Desk) -> str | None:
-        if self.team not in desk.world.teams:
+    def check_fields(self, target: str, queue: Queue) -> str | None:
+        if self.team not in queue.world.teams:
             return f"team {quote(self.team)} does not exist; use one of `available_teams`."
         return None
 

@@ -4,7 +4,8 @@ An action is a pydantic model (a member of the union in `actions/__init__.py`) w
 what it does, so the environment, the reward and the policies ask the action instead of testing
 its class:
 
-- `check(target, desk)`: why it cannot be carried out on ticket `target`, worded for an LLM, or None;
+- `check(target, queue)`: why it cannot be carried out on ticket `target`, worded for an LLM, or None
+  (it reads only the `Queue`, the agent's own view, so its message cannot name hidden truth);
 - `take(target, desk)`: carry it out; a `Taken` says what happened and which reward terms it earned;
 - `sample(rng, obs)`: the fields a random policy draws for it;
 - `PROMPT_VALUES`: the placeholder values the agent prompt shows for its free-text fields.
@@ -23,23 +24,15 @@ from typing import Any, ClassVar, Protocol
 
 from pydantic import Field
 
+from ..errors import quote
 from ..models import ObservationModel, Strict, TicketId, TicketProgress, Truth
 from ..world import World
 
-__all__ = ["BaseAction", "Desk", "Taken", "TicketAction", "quote"]
+__all__ = ["BaseAction", "Desk", "Queue", "Taken", "TicketAction", "quote"]
 
 
-def quote(value: Any, limit: int = 60) -> str:
-    """`repr(value)` clipped to `limit` characters: control and bidi characters come out escaped."""
-    try:
-        text = repr(value)
-    except ValueError:  # an int too long to print
-        return f"<{type(value).__name__}>"
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-class Desk(Protocol):
-    """What an action may read and change of the episode under way (the environment's episode is one)."""
+class Queue(Protocol):
+    """What a check may read: the agent's own progress and the organisation, nothing hidden."""
 
     @property
     def progress(self) -> Mapping[str, TicketProgress]:
@@ -50,6 +43,10 @@ class Desk(Protocol):
     def world(self) -> World:
         """The organisation: teams and components."""
         ...
+
+
+class Desk(Queue, Protocol):
+    """What an action may read and change of the episode under way (the environment's episode is one)."""
 
     @property
     def steps(self) -> int:
@@ -103,9 +100,15 @@ class BaseAction(Strict):
         value: str = getattr(self, "action_type")  # noqa: B009  every union member declares it as a Literal
         return value
 
-    def check(self, target: str, desk: Desk) -> str | None:
+    @property
+    def named_ticket(self) -> str | None:
+        """The ticket the action names; None for the focused one (and for an action with no `ticket_id` field)."""
+        value: str | None = getattr(self, "ticket_id", None)
+        return value
+
+    def check(self, target: str, queue: Queue) -> str | None:
         """Why this action cannot be carried out on ticket `target`, worded for an LLM; None when it can."""
-        if target not in desk.progress:
+        if target not in queue.progress:
             return f"ticket_id {quote(target)} is not in the queue; use one of the ticket_id values listed in `queue`."
         return None
 
@@ -124,19 +127,19 @@ class TicketAction(BaseAction):
 
     ticket_id: TicketId | None = Field(default=None, description="Ticket to act on; omitted means the focused ticket.")
 
-    def check(self, target: str, desk: Desk) -> str | None:
+    def check(self, target: str, queue: Queue) -> str | None:
         """The queue check, the final-ticket check, then `check_fields`."""
-        if (error := super().check(target, desk)) is not None:
+        if (error := super().check(target, queue)) is not None:
             return error
-        current = desk.progress[target]
+        current = queue.progress[target]
         if current.final:
             return (
                 f"ticket {target} is already {current.status.replace('_', ' ')} and cannot be changed; "
                 "work on a ticket that is still open."
             )
-        return self.check_fields(target, desk)
+        return self.check_fields(target, queue)
 
-    def check_fields(self, target: str, desk: Desk) -> str | None:
+    def check_fields(self, target: str, queue: Queue) -> str | None:
         """Why this action's own field values do not fit the queue or the world; None when they do."""
         return None
 

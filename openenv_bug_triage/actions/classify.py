@@ -8,7 +8,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import Field
 
 from ..models import PRIORITIES, SEVERITIES, ObservationModel, Priority, Severity, TicketProgress, Truth
-from .base import Desk, TicketAction, quote
+from .base import Queue, TicketAction, quote
 
 
 def label_terms(count_before: int, labels: dict[str, bool], truth: Truth) -> dict[str, int]:
@@ -33,8 +33,8 @@ class ClassifyAction(TicketAction):
     PROMPT_VALUES: ClassVar[dict[str, Any]] = {"ticket_id": "<id>", "component": "<component>"}
     TERMS: ClassVar[tuple[str, ...]] = ("correct_severity", "correct_priority", "correct_component", "relabel")
 
-    def check_fields(self, target: str, desk: Desk) -> str | None:
-        if self.component not in desk.world.owner:
+    def check_fields(self, target: str, queue: Queue) -> str | None:
+        if self.component not in queue.world.owner:
             return f"component {quote(self.component)} does not exist; use one of `available_components`."
         return None
 

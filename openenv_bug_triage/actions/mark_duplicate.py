@@ -8,7 +8,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import Field
 
 from ..models import ObservationModel, TicketId, TicketProgress, Truth
-from .base import Desk, TicketAction, quote, settle_terms
+from .base import Queue, TicketAction, quote, settle_terms
 
 
 class MarkDuplicateAction(TicketAction):
@@ -20,10 +20,10 @@ class MarkDuplicateAction(TicketAction):
     PROMPT_VALUES: ClassVar[dict[str, Any]] = {"ticket_id": "<id>", "duplicate_of": "<earlier ticket id>"}
     TERMS: ClassVar[tuple[str, ...]] = ("correct_duplicate", "destructive_action", "wrong_outcome")
 
-    def check_fields(self, target: str, desk: Desk) -> str | None:
+    def check_fields(self, target: str, queue: Queue) -> str | None:
         if self.duplicate_of == target:
             return f"ticket {target} cannot be a duplicate of itself; give the id of the original report."
-        if self.duplicate_of not in desk.progress:
+        if self.duplicate_of not in queue.progress:
             return f"duplicate_of {quote(self.duplicate_of)} is not in the queue; link to a ticket listed in `queue`."
         return None
 

@@ -92,8 +92,9 @@ def example_action(model: type[BaseAction]) -> dict[str, Any]:
             continue
         choices = typing.get_args(field.annotation) if typing.get_origin(field.annotation) is typing.Literal else ()
         example[name] = "|".join(choices) if choices else model.PROMPT_VALUES.get(name, f"<{name}>")
-    # the prompt lists ticket_id right after action_type, as every example line does
-    return {"action_type": example.pop("action_type"), "ticket_id": example.pop("ticket_id"), **example}
+    # the prompt lists ticket_id (when the action has one) right after action_type
+    first: dict[str, Any] = {name: example.pop(name) for name in ("action_type", "ticket_id") if name in example}
+    return {**first, **example}
 
 
 def action_list() -> str:

@@ -14,7 +14,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..catalogue import Partition
-from ..errors import InvalidSeedError, InvalidSplitError, UnknownTaskError
+from ..errors import InvalidSeedError, InvalidSplitError, UnknownTaskError, quote
 from ..models import Difficulty, SlaPolicy, Tier
 from ..world import DATA_DIR
 
@@ -119,7 +119,7 @@ def split_size(split: str) -> int | None:
         return None
     sizes = load_levels().split_sizes
     if split not in sizes:
-        raise InvalidSplitError(f"unknown split {split!r}; choose one of {list(SPLITS)}")
+        raise InvalidSplitError(f"unknown split {quote(split)}; choose one of {list(SPLITS)}")
     return sizes[split]
 
 
@@ -128,7 +128,7 @@ def check_seed(split: str, seed: object) -> int:
     size = split_size(split)
     top = TRAIN_MAX_SEED if size is None else size - 1
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= top:
-        raise InvalidSeedError(f"seed for the {split} split must be an integer from 0 to {top}, got {seed!r}")
+        raise InvalidSeedError(f"seed for the {split} split must be an integer from 0 to {top}, got {quote(seed)}")
     return seed
 
 
