@@ -21,8 +21,11 @@ from .world import DATA_DIR, load_world
 
 Partition = Literal["train", "validation", "test"]
 Impact = Literal["critical", "core", "minor", "cosmetic"]
+Reach = Literal["user", "object", "everyone"]
 Line = Annotated[str, Field(min_length=3, max_length=600)]
 Lines = Annotated[list[Line], Field(min_length=1)]
+LogExcerpt = Annotated[str, Field(min_length=3, max_length=4000)]
+"""A log excerpt: up to a few dozen lines, so longer than a sentence."""
 
 
 class _Model(BaseModel):
@@ -53,10 +56,17 @@ class Defect(_Model):
     titles: Annotated[list[Line], Field(min_length=3)]
     symptoms: Annotated[list[Line], Field(min_length=3)]
     steps: Annotated[list[Line], Field(min_length=2, max_length=8)]
-    logs: Lines
+    logs: Annotated[list[LogExcerpt], Field(min_length=1)]
     alert: Alert | None = None
     misfiled: list[str] = Field(default_factory=list)
     family: str | None = None
+    intermittent: bool | None = None
+    """True when it fails only sometimes (only then may a report state a failure rate); None: not stated."""
+    reach: Reach | None = None
+    """What one occurrence hits: one user's account or settings, one object (a document, a project),
+    or everyone in the situation; None: not stated."""
+    internal: list[Line] = Field(default_factory=list)
+    """The mechanism as QA or an alert would put it; never rendered into a customer's words."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
