@@ -89,10 +89,12 @@ def unsupported_report(d: Defect) -> bool:
 def scope_options(d: Defect) -> list[Scope]:
     """Scopes a production report of `d` may state, chosen so that one severity follows.
 
-    A core failure that can hit everyone is stated as hitting everyone, a group, or more than
-    5% of attempts; a narrower core failure hits a group or has a workaround. "Only a few
-    users" is never said of a core failure: the handbook judges a defect by everyone in the
-    same situation, and a reader cannot tell how many that is.
+    A core failure that can hit everyone is stated as hitting everyone, a group, or (unless it
+    is known to fail every time) more than 5% of attempts; a narrower core failure hits a group
+    or has a workaround. "Only a few users" is never said of a core failure: the handbook
+    judges a defect by everyone in the same situation, and a reader cannot tell how many that is.
+    Nor is it said of a defect that hits everyone who uses the feature (`reach` "everyone"), so
+    a cosmetic defect of that reach has no scope to state.
     """
     segment: list[Scope] = ["segment"] if d.segment else []
     if d.impact == "critical":
@@ -100,8 +102,10 @@ def scope_options(d: Defect) -> list[Scope]:
         return segment + everyone or ["segment"]
     if d.impact == "core":
         if d.global_:
-            return ["everyone", "degraded", *segment]
+            rate: list[Scope] = [] if d.intermittent is False else ["degraded"]
+            return ["everyone", *rate, *segment]
         return ["workaround", *segment]
+    few: list[Scope] = [] if d.reach == "everyone" else ["few"]
     if d.impact == "minor":
-        return ["workaround", "few"]
-    return ["few"]
+        return ["workaround", *few]
+    return few

@@ -168,7 +168,8 @@ class Planner:
             s.environment = r.choice(["staging", "development"])
         if s.environment != "production" or s.role not in ("fix", "near"):
             return
-        s.scope = r.choice(scope_options(d)) if d.impact != "cosmetic" or r.random() < 0.5 else None
+        options = scope_options(d)
+        s.scope = r.choice(options) if options and (d.impact != "cosmetic" or r.random() < 0.5) else None
 
     def _duplicate_of(self, orig: Slot) -> Slot:
         dup = Slot("defect", orig.scenario, role="duplicate", original=orig)
