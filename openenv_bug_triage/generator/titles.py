@@ -13,6 +13,7 @@ from collections.abc import Callable
 from ..catalogue import Defect
 from ..models import ReporterType
 from .levels import Rates
+from .personas import Persona
 
 Pick = Callable[..., str]
 """`pick(pool, **values)`: one phrase of the named pool, formatted with `values`."""
@@ -30,33 +31,46 @@ def defect_title(d: Defect, variant: int, reporter: ReporterType, rng: random.Ra
     """The scenario's title, or for a customer sometimes just the feature's name."""
     title = d.titles[variant]
     if reporter == "user" and rng.random() < 0.25:  # customers often name only the feature in the subject
-        title = pick("feature_title", feature=d.feature)
-        title = title[:1].upper() + title[1:]
+        title = feature_title(d, pick)
     return title
 
 
-def dress(
-    title: str,
-    reporter: ReporterType,
-    rng: random.Random,
-    pick: Pick,
-    affixes: list[str],
-    rates: Rates,
-    traps: list[str],
-) -> str:
-    """A customer's terse or padded, sometimes loud, title; then any reporter's letter case.
+def feature_title(d: Defect, pick: Pick) -> str:
+    """A short subject naming only the feature ("Problem with signing in through Okta")."""
+    title = pick("feature_title", feature=d.feature)
+    return title[:1].upper() + title[1:]
 
-    Length and case are drawn apart from the truth, so neither says anything of it; a loud
-    title is recorded in `traps`.
+
+def nearest(titles: list[str], version: str, rng: random.Random) -> str:
+    """Of the subjects a customer might write, the one nearest a length drawn apart from the truth.
+
+    Each may also name the build it was seen on ("Export fails (web 2026.9.3)"), as real subjects do.
     """
-    if reporter == "user":
-        if rng.random() < rates.terse_title:
+    target = rng.randrange(3, 12)
+    candidates = [*titles, *(f"{t} ({version})" for t in titles)]
+    return min(candidates, key=lambda t: abs(len(t.split()) - target))
+
+
+def dress(title: str, persona: Persona, rng: random.Random, pick: Pick, rates: Rates, traps: list[str]) -> str:
+    """The subject line in the one style of the reporter's channel; then any reporter's letter case.
+
+    An email keeps its subject, now and then with one `Re:`/`Fwd:` or a short plea (never after a
+    question); the API portal's form sometimes adds its template prefix; any customer may give a
+    title that says nothing. Never more than one affix. Length and case are drawn apart from the
+    truth, so neither says anything of it; a loud title is recorded in `traps`.
+    """
+    if persona.reporter == "user":
+        x = rng.random()
+        if x < rates.terse_title:
             title = pick("terse_title")  # "Bug", "Help please": a title that says nothing, on any kind
-        target = rng.randrange(7, 14)  # words
-        for affix in rng.sample(affixes, 3):
-            if len(title.split()) < target:
-                title = affix.format(title=title)
-    if reporter == "user" and rng.random() < rates.loud:
+        elif persona.channel == "email" and rng.random() < 0.07:
+            affix = pick("title_affix", title="{title}")
+            if affix.startswith("{title}") and title.rstrip()[-1:] in "?.!":
+                affix = "{title}"
+            title = affix.format(title=title)
+        elif persona.channel == "portal" and rng.random() < 0.35:
+            title = pick("title_template", title=title)
+    if persona.reporter == "user" and rng.random() < rates.loud:
         title = pick("loud_title", title=title)
         traps.append("loud")
     return letter_case(title, rng)
