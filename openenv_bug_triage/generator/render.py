@@ -83,14 +83,16 @@ class Renderer:
                 log_excerpt = r.choice(d.logs)
             self._cast(s, reporter)
             title, body = self._defect_text(s, d, reporter, repro, evidence, traps)
+            subjects = [title, titles.feature_title(d, self.pick), d.feature[:1].upper() + d.feature[1:]]
         else:
             story = scenario
             self._cast(s, reporter)
-            title = titles.nearest(list(story.titles), self.reported, r)
+            title = r.choice(story.titles)
+            subjects = [title, *(t for t in story.titles if t != title)]
             text = r.choice(story.texts)
             evidence.append((s.kind, text))
             body = self._user_wrap(text, traps)
-        title = titles.dress(title, self.voice.persona, r, self.pick, lv.rates, traps)
+        title = titles.dress(subjects, self.reported, self.voice.persona, r, self.pick, lv.rates, traps)
         candidates = self._candidates(s.scenario.component, s.scenario.misfiled, traps)
         attachments = self.attachments
         if reporter != "user":
@@ -156,7 +158,8 @@ class Renderer:
             scope_line = self._scope_sentence(s, d, alert=True)
             evidence.append((f"scope:{s.scope}", scope_line))
             evidence.append(("symptom", d.alert.metric))
-            return titles.alert_title(d.alert.title), f"{body} {scope_line}"
+            mechanism = f"\n\n{r.choice(d.internal)}" if d.internal and r.random() < 0.5 else ""
+            return titles.alert_title(d.alert.title), f"{body} {scope_line}{mechanism}"
         symptom = d.symptoms[s.symptom_variant]
         evidence.append(("critical" if d.impact == "critical" else "symptom", symptom))
         lines: list[str] = []
@@ -184,10 +187,9 @@ class Renderer:
         else:
             sentence = ""
         title = titles.defect_title(d, s.title_variant, reporter, r, self.pick)
-        if reporter == "user":
-            title = titles.nearest([title, titles.feature_title(d, self.pick)], self.reported, r)
         if reporter == "qa":
-            parts = [self.pick("opener_qa", version=self.reported), " ".join([symptom, *lines])]
+            how = [r.choice(d.internal)] if d.internal and r.random() < 0.6 else []  # only QA knows how it fails
+            parts = [self.pick("opener_qa", version=self.reported), " ".join([symptom, *how, *lines])]
             if repro:
                 parts.append("Steps to reproduce:\n" + _numbered(d.steps))
             if sentence:

@@ -41,35 +41,49 @@ def feature_title(d: Defect, pick: Pick) -> str:
     return title[:1].upper() + title[1:]
 
 
-def nearest(titles: list[str], version: str, rng: random.Random) -> str:
-    """Of the subjects a customer might write, the one nearest a length drawn apart from the truth.
+def fitted(subjects: list[str], build: str, affix: str, target: int) -> str:
+    """Of the subjects a customer might write, the longest of at most `target` words (else the shortest).
 
-    Each may also name the build it was seen on ("Export fails (web 2026.9.3)"), as real subjects do.
+    Each may also name the build it was seen on ("Export fails (2026.9.3)"), as real subjects do
+    (the build number alone, so that letter case says nothing of the client), and may carry the
+    one `affix` of its channel.
     """
-    target = rng.randrange(3, 12)
-    candidates = [*titles, *(f"{t} ({version})" for t in titles)]
-    return min(candidates, key=lambda t: abs(len(t.split()) - target))
+    forms = [*subjects, *(f"{t} ({build})" for t in subjects)]
+    ends_in_mark = re.compile(r"[?.!)]\s*$")
+    if affix.startswith("{title}"):
+        forms += [affix.format(title=t) for t in forms if not ends_in_mark.search(t)]
+    else:
+        forms += [affix.format(title=t) for t in forms]
+    fitting = [t for t in forms if len(t.split()) <= target]
+    if fitting:
+        return max(fitting, key=lambda t: len(t.split()))
+    return min(forms, key=lambda t: len(t.split()))
 
 
-def dress(title: str, persona: Persona, rng: random.Random, pick: Pick, rates: Rates, traps: list[str]) -> str:
+def dress(
+    subjects: list[str],
+    version: str,
+    persona: Persona,
+    rng: random.Random,
+    pick: Pick,
+    rates: Rates,
+    traps: list[str],
+) -> str:
     """The subject line in the one style of the reporter's channel; then any reporter's letter case.
 
-    An email keeps its subject, now and then with one `Re:`/`Fwd:` or a short plea (never after a
-    question); the API portal's form sometimes adds its template prefix; any customer may give a
-    title that says nothing. Never more than one affix. Length and case are drawn apart from the
-    truth, so neither says anything of it; a loud title is recorded in `traps`.
+    `subjects` are the titles this reporter might give (the first is the scenario's own). A
+    customer's is fitted to a length drawn apart from the truth, so that its length says nothing
+    of the truth, with at most one affix: the API portal's template prefix, or an email's `Re:`
+    or a plea. Any customer may give a title that says nothing. A loud title is recorded in `traps`.
     """
+    title = subjects[0]
     if persona.reporter == "user":
-        x = rng.random()
-        if x < rates.terse_title:
+        target = rng.randrange(5, 12)
+        if rng.random() < rates.terse_title:
             title = pick("terse_title")  # "Bug", "Help please": a title that says nothing, on any kind
-        elif persona.channel == "email" and rng.random() < 0.07:
-            affix = pick("title_affix", title="{title}")
-            if affix.startswith("{title}") and title.rstrip()[-1:] in "?.!":
-                affix = "{title}"
-            title = affix.format(title=title)
-        elif persona.channel == "portal" and rng.random() < 0.35:
-            title = pick("title_template", title=title)
+        else:
+            affix = pick("title_template" if persona.channel == "portal" else "title_affix", title="{title}")
+            title = fitted(subjects, version.split()[-1], affix, target)
     if persona.reporter == "user" and rng.random() < rates.loud:
         title = pick("loud_title", title=title)
         traps.append("loud")

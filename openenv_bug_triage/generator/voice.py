@@ -37,7 +37,8 @@ def client_tags(platform: str | None, text: str) -> set[str]:
 
 
 Length = str
-"""`terse` (only the facts), `plain` (greeting and sign-off), `padded`, or `long` (padded, with pasted output)."""
+"""`terse` (only the facts), `plain` (greeting and sign-off), `padded` (a plain ticket whose facts
+are shorter than a length drawn apart from the truth), or `long` (padded, with pasted output)."""
 
 
 @dataclass
@@ -61,7 +62,7 @@ class Voice:
         self.noise = Noise()
         if persona.reporter == "user":
             x = r.random()
-            self.length = "terse" if x < 0.12 else "plain" if x < 0.5 else "padded" if x < 0.82 else "long"
+            self.length = "terse" if x < 0.12 else "plain" if x < 0.82 else "long"
             self.noise = draw_noise(r, persona.nonnative)
         extra = {"long"} if self.length == "long" else set()
         self.tags = persona.tags() | frozenset(ticket_tags) | extra
@@ -110,17 +111,23 @@ class Voice:
         head: list[str] = [opener] if opener else []
         if length == "terse":  # only the facts, and whatever the writer cannot keep to themselves
             return "\n\n".join([" ".join([*head, body]), *([" ".join(extra)] if extra else [])])
+        if length == "plain" and len(body) < r.randrange(250, 1100):
+            length = "padded"  # towards a length drawn apart from the truth, so that length says nothing of it
         if opener is None and r.random() < 0.75:
             head.append(self.pick("opener_user" if r.random() < 0.4 else "opener_user_terse"))
         if length in ("padded", "long"):
+            target, size = r.randrange(450, 1000), len(body) + sum(len(h) for h in head)
             org = self.persona.organisation
             if org is not None and org.about not in self.used and r.random() < 0.6:
                 self.used.add(org.about)
                 head.append(org.about)
-            for _ in range(r.randrange(1, 3)):
-                filler = self.once("filler_user")
-                if filler:
-                    head.append(filler)
+                size += len(org.about)
+            for _ in range(4):
+                filler = self.once("filler_user") if size < target else None
+                if filler is None:
+                    break
+                head.append(filler)
+                size += len(filler)
         parts = [self.noise.join(head)] if head else []
         parts.append(body)
         if length == "long":
