@@ -154,9 +154,16 @@ class Persona:
         return frozenset(tags)
 
     def signature_values(self) -> dict[str, str]:
-        """Values a sign-off template may use: {first}, {name}, {role}, {org}."""
-        org = self.organisation.name if self.organisation else "Larkspur QA"
-        return {"first": self.first, "name": self.name, "role": self.role, "org": org}
+        """Values a sign-off or introduction may use: {first}, {name}, {role}, {org}, {sector}, {seats}."""
+        org = self.organisation
+        return {
+            "first": self.first,
+            "name": self.name,
+            "role": self.role,
+            "org": org.name if org else "Larkspur QA",
+            "sector": org.sector if org else "test team",
+            "seats": str(org.seats) if org else "",
+        }
 
 
 def draw_persona(reporter: ReporterType, tier: Tier, partition: Partition, rng: random.Random) -> Persona:

@@ -82,6 +82,10 @@ class Renderer:
             if logs:
                 log_excerpt = r.choice(d.logs)
             self._cast(s, reporter)
+            if self.voice.length == "terse" and s.role != "cannot_reproduce":
+                repro = False  # a terse writer gives no steps
+            elif self.voice.length == "long":
+                repro = True  # one who writes at length gives them
             title, body = self._defect_text(s, d, reporter, repro, evidence, traps)
             subjects = [title, titles.feature_title(d, self.pick), d.feature[:1].upper() + d.feature[1:]]
         else:
@@ -90,6 +94,8 @@ class Renderer:
             title = r.choice(story.titles)
             subjects = [title, *(t for t in story.titles if t != title)]
             text = r.choice(story.texts)
+            if s.kind != "invalid":  # why a report is invalid may take more than its first sentence
+                text = self.voice.shorten(text)
             evidence.append((s.kind, text))
             body = self._user_wrap(text, traps)
         title = titles.dress(subjects, self.reported, self.voice.persona, r, self.pick, lv.rates, traps)
@@ -138,6 +144,10 @@ class Renderer:
             logs=logs,
             traps=tuple(traps),
             evidence=tuple(evidence),
+            reporter_tags=self.voice.tags,
+            noisy=noise.any,
+            length=self.voice.length if reporter == "user" else "",
+            organisation=org.name if (org := self.voice.persona.organisation) else None,
         )
         return record, facts
 
@@ -161,6 +171,8 @@ class Renderer:
             mechanism = f"\n\n{r.choice(d.internal)}" if d.internal and r.random() < 0.5 else ""
             return titles.alert_title(d.alert.title), f"{body} {scope_line}{mechanism}"
         symptom = d.symptoms[s.symptom_variant]
+        if d.impact != "critical":  # a terse customer writes only the first sentence
+            symptom = self.voice.shorten(symptom, d.titles[s.title_variant])
         evidence.append(("critical" if d.impact == "critical" else "symptom", symptom))
         lines: list[str] = []
         if s.role == "wont_fix":
@@ -219,7 +231,7 @@ class Renderer:
         return root.scope_values
 
     def _scope_sentence(self, s: Slot, d: Defect, alert: bool) -> str:
-        pool = f"alert_{s.scope}" if alert else f"scope_{s.scope}"
+        pool = f"alert_{s.scope}" if alert else self.voice.scope_pool(f"scope_{s.scope}")
         return self.pick(pool, **self.voice.own_counts(self._scope_values(s, d)))
 
     def _user_wrap(self, body: str, traps: list[str]) -> str:

@@ -6,8 +6,8 @@ A `Voice` lives for one instance. Before each ticket the renderer `cast`s the ti
 reporter and tags; every phrase is then drawn only from those that fit the tags, preferring
 one no other ticket of the queue has used. Framing sentences (greetings, padding, notes on
 attachments) are used at most once per queue, and half the customer tickets carry no padding.
-How long a customer writes is drawn apart from the truth: a tenth write only the facts, a
-little over a tenth paste what their screen or client printed.
+How long a customer writes is drawn apart from the truth: over a quarter write only the facts, in
+as few words as they can, and a fifth paste what their screen or client printed.
 """
 
 from __future__ import annotations
@@ -36,6 +36,8 @@ def client_tags(platform: str | None, text: str) -> set[str]:
     return tags
 
 
+_SENTENCE_END = re.compile(r"(?<=[a-z)'\"][.!?])\s+(?=[A-Z])")
+
 Length = str
 """`terse` (only the facts), `plain` (greeting and sign-off), `padded` (a plain ticket whose facts
 are shorter than a length drawn apart from the truth), or `long` (padded, with pasted output)."""
@@ -62,7 +64,7 @@ class Voice:
         self.noise = Noise()
         if persona.reporter == "user":
             x = r.random()
-            self.length = "terse" if x < 0.12 else "plain" if x < 0.82 else "long"
+            self.length = "terse" if x < 0.27 else "plain" if x < 0.77 else "long"
             self.noise = draw_noise(r, persona.nonnative)
         extra = {"long"} if self.length == "long" else set()
         self.tags = persona.tags() | frozenset(ticket_tags) | extra
@@ -94,6 +96,21 @@ class Voice:
         self.used.add(phrase)
         return phrase.format(**values, **self.persona.signature_values())
 
+    def scope_pool(self, pool: str) -> str:
+        """The pool a scope sentence comes from: a terse customer states scope in a few words."""
+        if self.length == "terse" and pool.startswith("scope_"):
+            return pool.replace("scope_", "scope_terse_", 1)
+        return pool
+
+    def shorten(self, symptom: str, headline: str = "") -> str:
+        """A terse writer's symptom: its first sentence, or the scenario's headline if that is shorter."""
+        if self.length != "terse":
+            return symptom
+        first = _SENTENCE_END.split(symptom, maxsplit=1)[0]
+        if headline and len(headline.split()) < len(first.split()):
+            return headline.rstrip(".") + "."
+        return first
+
     def own_counts(self, values: dict[str, object]) -> dict[str, object]:
         """Scope values as this reporter can know them: a customer counts people in their own workspace."""
         seats = self.persona.seats
@@ -110,19 +127,26 @@ class Voice:
         r, length = self.rng, self.length
         head: list[str] = [opener] if opener else []
         if length == "terse":  # only the facts, and whatever the writer cannot keep to themselves
-            return "\n\n".join([" ".join([*head, body]), *([" ".join(extra)] if extra else [])])
+            sign = [self.pick("closer_user")] if r.random() < 0.35 else []
+            return "\n\n".join([" ".join([*head, body]), *([" ".join(extra)] if extra else []), *sign])
         if length == "plain" and len(body) < r.randrange(250, 1100):
-            length = "padded"  # towards a length drawn apart from the truth, so that length says nothing of it
+            length = self.length = "padded"  # towards a length drawn apart from the truth: length says nothing of it
         if opener is None and r.random() < 0.75:
             head.append(self.pick("opener_user" if r.random() < 0.4 else "opener_user_terse"))
         if length in ("padded", "long"):
-            target, size = r.randrange(450, 1000), len(body) + sum(len(h) for h in head)
+            low, high = (1200, 1900) if length == "long" else (450, 1000)
+            target, size = r.randrange(low, high), len(body) + sum(len(h) for h in head)
             org = self.persona.organisation
             if org is not None and org.about not in self.used and r.random() < 0.6:
                 self.used.add(org.about)
                 head.append(org.about)
                 size += len(org.about)
-            for _ in range(4):
+            intro = r.choice(self.fitting("self_intro")).format(**self.persona.signature_values())
+            if size < target and intro not in self.used:  # told once per queue by each reporter
+                self.used.add(intro)
+                head.append(intro)
+                size += len(intro)
+            for _ in range(5):
                 filler = self.once("filler_user") if size < target else None
                 if filler is None:
                     break
@@ -131,11 +155,14 @@ class Voice:
         parts = [self.noise.join(head)] if head else []
         parts.append(body)
         if length == "long":
-            paste = self.pick("pasted_output")
-            if self.noise.markdown:
-                intro, _, rest = paste.partition("\n")
-                paste = f"{intro}\n```\n{rest}\n```"
-            parts.append(paste)
+            pastes = [self.pick("pasted_output")]
+            if len(" ".join([*parts, *pastes]).split()) < 180:  # and whatever else the screen showed
+                pastes += [p for p in [self.once("pasted_output")] if p]
+            for paste in pastes:
+                if self.noise.markdown:
+                    intro, _, rest = paste.partition("\n")
+                    paste = f"{intro}\n```\n{rest}\n```"
+                parts.append(paste)
         tail = list(extra)
         note = self.attachment_note(attachments)
         if note:
