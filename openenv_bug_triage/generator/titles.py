@@ -45,15 +45,20 @@ def fitted(subjects: list[str], build: str, affix: str, target: int) -> str:
     """Of the subjects a customer might write, the longest of at most `target` words (else the shortest).
 
     Each may also name the build it was seen on ("Export fails (2026.9.3)"), as real subjects do
-    (the build number alone, so that letter case says nothing of the client), and may carry the
-    one `affix` of its channel.
+    (the build number alone, so that letter case says nothing of the client). Only a subject
+    far shorter than `target` gets the one `affix` of its channel.
     """
     forms = [*subjects, *(f"{t} ({build})" for t in subjects)]
-    ends_in_mark = re.compile(r"[?.!)]\s*$")
-    if affix.startswith("{title}"):
-        forms += [affix.format(title=t) for t in forms if not ends_in_mark.search(t)]
-    else:
-        forms += [affix.format(title=t) for t in forms]
+    best = _longest_within(forms, target)
+    if len(best.split()) < target - 3:
+        ends_in_mark = re.compile(r"[?.!)]\s*$")
+        suffix = affix.startswith("{title}")
+        dressed = [affix.format(title=t) for t in forms if not (suffix and ends_in_mark.search(t))]
+        best = _longest_within([best, *dressed], target)
+    return best
+
+
+def _longest_within(forms: list[str], target: int) -> str:
     fitting = [t for t in forms if len(t.split()) <= target]
     if fitting:
         return max(fitting, key=lambda t: len(t.split()))

@@ -6,7 +6,7 @@ A `Voice` lives for one instance. Before each ticket the renderer `cast`s the ti
 reporter and tags; every phrase is then drawn only from those that fit the tags, preferring
 one no other ticket of the queue has used. Framing sentences (greetings, padding, notes on
 attachments) are used at most once per queue, and half the customer tickets carry no padding.
-How long a customer writes is drawn apart from the truth: over a quarter write only the facts, in
+How long a customer writes is drawn apart from the truth: three in ten write only the facts, in
 as few words as they can, and a fifth paste what their screen or client printed.
 """
 
@@ -64,7 +64,7 @@ class Voice:
         self.noise = Noise()
         if persona.reporter == "user":
             x = r.random()
-            self.length = "terse" if x < 0.27 else "plain" if x < 0.77 else "long"
+            self.length = "terse" if x < 0.3 else "plain" if x < 0.77 else "long"
             self.noise = draw_noise(r, persona.nonnative)
         extra = {"long"} if self.length == "long" else set()
         self.tags = persona.tags() | frozenset(ticket_tags) | extra
@@ -129,10 +129,10 @@ class Voice:
         if length == "terse":  # only the facts, and whatever the writer cannot keep to themselves
             sign = [self.pick("closer_user")] if r.random() < 0.35 else []
             return "\n\n".join([" ".join([*head, body]), *([" ".join(extra)] if extra else []), *sign])
-        if length == "plain" and len(body) < r.randrange(250, 1100):
+        if length == "plain" and len(body) < r.randrange(100, 560):
             length = self.length = "padded"  # towards a length drawn apart from the truth: length says nothing of it
         if opener is None and r.random() < 0.75:
-            head.append(self.pick("opener_user" if r.random() < 0.4 else "opener_user_terse"))
+            head.append((self.once("opener_user") if r.random() < 0.4 else None) or self.pick("opener_user_terse"))
         if length in ("padded", "long"):
             low, high = (1200, 1900) if length == "long" else (450, 1000)
             target, size = r.randrange(low, high), len(body) + sum(len(h) for h in head)
