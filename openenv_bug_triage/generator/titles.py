@@ -44,11 +44,13 @@ def feature_title(d: Defect, pick: Pick) -> str:
 def fitted(subjects: list[str], build: str, affix: str, target: int) -> str:
     """Of the subjects a customer might write, the longest of at most `target` words (else the shortest).
 
-    Each may also name the build it was seen on ("Export fails (2026.9.3)"), as real subjects do
-    (the build number alone, so that letter case says nothing of the client). Only a subject
-    far shorter than `target` gets the one `affix` of its channel.
+    A subject may stop at a phrase boundary ("Export fails for large projects" or "Export
+    fails"), may name the build it was seen on ("Export fails (2026.9.3)"), as real subjects do
+    (the build number alone, so that letter case says nothing of the client), and only one far
+    shorter than `target` gets the one `affix` of its channel.
     """
-    forms = [*subjects, *(f"{t} ({build})" for t in subjects)]
+    shorter = [cut for t in subjects for cut in _clauses(t)]
+    forms = [*subjects, *shorter, *(f"{t} ({build})" for t in (*subjects, *shorter))]
     best = _longest_within(forms, target)
     if len(best.split()) < target - 3:
         ends_in_mark = re.compile(r"[?.!)]\s*$")
@@ -56,6 +58,19 @@ def fitted(subjects: list[str], build: str, affix: str, target: int) -> str:
         dressed = [affix.format(title=t) for t in forms if not (suffix and ends_in_mark.search(t))]
         best = _longest_within([best, *dressed], target)
     return best
+
+
+_CUT = re.compile(r"\s(?:and|but|since|after|when|while|for|in|on|with|from|because)\s|[,;:]\s|\s[-–]\s")
+
+
+def _clauses(title: str) -> list[str]:
+    """Shorter subjects a writer might have stopped at: `title` up to a clause or phrase boundary."""
+    out = []
+    for m in _CUT.finditer(title):
+        head = title[: m.start()].rstrip(" ,;:-–")
+        if len(head.split()) >= 3:
+            out.append(head)
+    return out
 
 
 def _longest_within(forms: list[str], target: int) -> str:
@@ -96,10 +111,13 @@ def dress(
 
 
 def letter_case(title: str, rng: random.Random) -> str:
-    """As typed: mostly unchanged, sometimes all lower case or only the first letter raised."""
+    """As typed: often unchanged, often all lower case, sometimes only the first letter in capitals.
+
+    Typed that loosely often enough that a subject's letter case says nothing of the names in it.
+    """
     x = rng.random()
-    if x < 0.15:
-        return title.lower()
     if x < 0.25:
-        return title[:1].upper() + title[1:]
+        return title.lower()
+    if x < 0.45:
+        return title[:1].upper() + title[1:].lower()
     return title

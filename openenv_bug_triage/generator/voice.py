@@ -7,7 +7,7 @@ reporter and tags; every phrase is then drawn only from those that fit the tags,
 one no other ticket of the queue has used. Framing sentences (greetings, padding, notes on
 attachments) are used at most once per queue, and half the customer tickets carry no padding.
 How long a customer writes is drawn apart from the truth: three in ten write only the facts, in
-as few words as they can, and a fifth paste what their screen or client printed.
+as few words as they can, and a quarter write at length, pasting what their screen printed.
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ class Voice:
         self.noise = Noise()
         if persona.reporter == "user":
             x = r.random()
-            self.length = "terse" if x < 0.3 else "plain" if x < 0.77 else "long"
+            self.length = "terse" if x < 0.3 else "plain" if x < 0.74 else "long"
             self.noise = draw_noise(r, persona.nonnative)
         extra = {"long"} if self.length == "long" else set()
         self.tags = persona.tags() | frozenset(ticket_tags) | extra
@@ -155,8 +155,8 @@ class Voice:
         parts = [self.noise.join(head)] if head else []
         parts.append(body)
         if length == "long":
-            pastes = [self.pick("pasted_output")]
-            if len(" ".join([*parts, *pastes]).split()) < 180:  # and whatever else the screen showed
+            pastes = [p for p in [self.once("pasted_output")] if p]  # what the screen showed, once per queue
+            if pastes and len(" ".join([*parts, *pastes]).split()) < 180:
                 pastes += [p for p in [self.once("pasted_output")] if p]
             for paste in pastes:
                 if self.noise.markdown:
@@ -176,7 +176,14 @@ class Voice:
         return "\n\n".join(parts)
 
     def attachment_note(self, attachments: int) -> str | None:
-        """What is attached, said most of the time there is an attachment."""
-        if attachments == 0 or self.rng.random() >= 0.75:
+        """What is attached, by file name, said most of the time there is an attachment."""
+        r = self.rng
+        if attachments == 0 or r.random() >= 0.75:
             return None
-        return self.once("attachment_note") or self.pick("attachment_note")
+        files = {
+            "shot": f"{r.choice(['IMG_', 'Screenshot_', 'screen-', 'capture'])}{r.randrange(100, 9999)}.png",
+            "video": f"{r.choice(['ScreenRecording_', 'recording-', 'RPReplay_', 'clip'])}{r.randrange(10, 999)}.mp4",
+            "har": f"{r.choice(['larkspur', 'app.larkspur', 'network-', 'session'])}{r.randrange(1, 99)}.har",
+            "log": f"{r.choice(['console-', 'client-log-', 'response', 'run-'])}{r.randrange(1, 999)}.txt",
+        }
+        return self.pick("attachment_note", **files)
