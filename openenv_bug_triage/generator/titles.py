@@ -30,7 +30,7 @@ def alert_title(title: str) -> str:
 def defect_title(d: Defect, variant: int, reporter: ReporterType, rng: random.Random, pick: Pick) -> str:
     """The scenario's title, or for a customer sometimes just the feature's name."""
     title = d.titles[variant]
-    if reporter == "user" and rng.random() < 0.25:  # customers often name only the feature in the subject
+    if reporter == "user" and rng.random() < 0.1:  # customers sometimes name only the feature in the subject
         title = feature_title(d, pick)
     return title
 
