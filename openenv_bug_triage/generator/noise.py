@@ -74,13 +74,12 @@ class Noise:
         return text
 
     def join(self, sentences: list[str]) -> str:
-        """Sentences of the customer's own framing, run together when the writer does that."""
+        """Sentences of the customer's own framing, the first two run together when the writer does that."""
         if not self.run_on or len(sentences) < 2:
             return " ".join(sentences)
-        out = sentences[0]
-        for s in sentences[1:]:
-            out = out.rstrip(".!") + ", " + (s[:1].lower() + s[1:] if not s.startswith("I ") else s)
-        return out
+        first, second = sentences[0], sentences[1]
+        joined = first.rstrip(".!") + ", " + (second if second.startswith("I ") else second[:1].lower() + second[1:])
+        return " ".join([joined, *sentences[2:]])
 
 
 def draw_noise(rng: random.Random, nonnative: bool) -> Noise:

@@ -7,7 +7,7 @@ reporter and tags; every phrase is then drawn only from those that fit the tags,
 one no other ticket of the queue has used. Framing sentences (greetings, padding, notes on
 attachments) are used at most once per queue, and half the customer tickets carry no padding.
 How long a customer writes is drawn apart from the truth: three in ten write only the facts, in
-as few words as they can, and a quarter write at length, pasting what their screen printed.
+as few words as they can, and over a quarter write at length, pasting what their screen printed.
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ class Voice:
         self.noise = Noise()
         if persona.reporter == "user":
             x = r.random()
-            self.length = "terse" if x < 0.3 else "plain" if x < 0.74 else "long"
+            self.length = "terse" if x < 0.3 else "plain" if x < 0.72 else "long"
             self.noise = draw_noise(r, persona.nonnative)
         extra = {"long"} if self.length == "long" else set()
         self.tags = persona.tags() | frozenset(ticket_tags) | extra
@@ -137,16 +137,14 @@ class Voice:
             low, high = (1200, 1900) if length == "long" else (450, 1000)
             target, size = r.randrange(low, high), len(body) + sum(len(h) for h in head)
             org = self.persona.organisation
-            if org is not None and org.about not in self.used and r.random() < 0.6:
-                self.used.add(org.about)
-                head.append(org.about)
-                size += len(org.about)
             intro = r.choice(self.fitting("self_intro")).format(**self.persona.signature_values())
-            if size < target and intro not in self.used:  # told once per queue by each reporter
+            if org is not None and r.random() < 0.5:
+                intro = org.about  # who they are, in one sentence of one kind or the other
+            if intro not in self.used:  # told once per queue by each reporter
                 self.used.add(intro)
                 head.append(intro)
                 size += len(intro)
-            for _ in range(5):
+            for _ in range(3):
                 filler = self.once("filler_user") if size < target else None
                 if filler is None:
                     break
