@@ -1,10 +1,15 @@
 # `make test` and `make serve` are all the set-up there is: each creates .venv on first use.
+# `make test` is the fast tier (offline, in-process, a few minutes); `make test-all` adds the `slow` tests
+# (wheel builds, installs, validators, browsers, servers in processes of their own, the 500-seed sweep).
+SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# `make serve` listens on loopback unless HOST says otherwise (the Dockerfile sets HOST=0.0.0.0).
+HOST ?= 127.0.0.1
 
-.PHONY: test lint typecheck serve scores clean
+.PHONY: test test-all lint typecheck serve scores clean
 
 $(STAMP): requirements.txt requirements-dev.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,11 +24,15 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-test: lint typecheck
-	$(BIN)/pytest
+# Lint, type check and tests, timed as one: the wall time is the last line printed.
+test: $(STAMP)
+	TIMEFORMAT='make test: %1R s wall'; time ($(BIN)/ruff check . && $(BIN)/mypy && $(BIN)/pytest -m "not slow")
+
+test-all: $(STAMP)
+	TIMEFORMAT='make test-all: %1R s wall'; time ($(BIN)/ruff check . && $(BIN)/mypy && $(BIN)/pytest)
 
 serve: $(STAMP)
-	$(BIN)/python -m server.app
+	HOST=$(HOST) $(BIN)/python -m server.app
 
 scores: $(STAMP)
 	$(BIN)/python scripts/reference_scores.py

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from openenv.core.client_types import StepResult
+from openenv.core.client_types import StepResult as ClientStepResult
 from openenv.core.env_client import EnvClient
 from pydantic import BaseModel
 
+from .contract import ResetOptions, StepResult
 from .errors import EnvServerError
-from .models import RewardModel
+from .models import ObservationModel, RewardModel
 from .protocol import BugTriageAction, BugTriageObservation, BugTriageState, StepInfo, action_payload
 
 __all__ = [
@@ -45,11 +46,11 @@ class BugTriageClient(EnvClient[BaseModel | dict[str, Any], BugTriageObservation
     def _step_payload(self, action: BaseModel | dict[str, Any]) -> dict[str, Any]:
         return action_payload(action)
 
-    def _parse_result(self, payload: dict[str, Any]) -> StepResult[BugTriageObservation]:
+    def _parse_result(self, payload: dict[str, Any]) -> ClientStepResult[BugTriageObservation]:
         obs = BugTriageObservation.model_validate(
             {**payload.get("observation", {}), "reward": payload.get("reward"), "done": payload.get("done", False)}
         )
-        return StepResult(observation=obs, reward=obs.reward, done=obs.done)
+        return ClientStepResult(observation=obs, reward=obs.reward, done=obs.done)
 
     def _parse_state(self, payload: dict[str, Any]) -> BugTriageState:
         return BugTriageState.model_validate(payload)
@@ -73,16 +74,16 @@ class WebSocketEnv:
         index: int | None = None,
     ) -> BugTriageObservation:
         """Start an episode on the server (`index` picks a Task API spec); options left as None are not sent."""
-        options = {"task_id": task_id, "seed": seed, "episode_id": episode_id, "split": split, "index": index}
-        observation: BugTriageObservation = self.client.reset(
-            **{k: v for k, v in options.items() if v is not None}
-        ).observation
+        options = ResetOptions.unchecked(task_id, seed, split, index, episode_id)
+        observation: BugTriageObservation = self.client.reset(**options.model_dump(exclude_none=True)).observation
         return observation
 
-    def step(
-        self, action: BaseModel | dict[str, Any]
-    ) -> tuple[BugTriageObservation, RewardModel, bool, dict[str, Any]]:
+    def step(self, action: BaseModel | dict[str, Any]) -> tuple[ObservationModel, RewardModel, bool, dict[str, Any]]:
         """Take one action; returns (observation, reward, done, info) like `BugTriageEnv.step`."""
+        return self.step_result(action).as_tuple()
+
+    def step_result(self, action: BaseModel | dict[str, Any]) -> StepResult:
+        """Take one action; returns the typed `StepResult` (its observation a `BugTriageObservation`)."""
         result = self.client.step(action)
         observation: BugTriageObservation = result.observation
         info = observation.info
@@ -90,7 +91,9 @@ class WebSocketEnv:
             raise EnvServerError("the environment server answered a WebSocket step without its step info")
         if result.reward != info.reward.value:
             raise EnvServerError(f"the step's reward {result.reward} is not its info.reward {info.reward.value}")
-        return observation, info.reward, bool(result.done), info.model_dump(mode="json")
+        return StepResult(
+            observation=observation, reward=info.reward, terminated=info.terminated, truncated=info.truncated, info=info
+        )
 
     def state(self) -> BugTriageState:
         """The server's state of this session's episode."""

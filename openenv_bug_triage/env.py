@@ -1,7 +1,8 @@
 """`BugTriageEnv`: reset, step and state over a seeded queue of bug reports.
 
-The environment only moves state. Validation lives in `actions` and `triage`, rewards
-in `reward`, grading in `grader`; each is a pure function this class calls.
+The environment only moves state. Each action checks and carries itself out (`actions`), the
+options of a reset are checked in `contract`, rewards are weighed in `reward` and episodes graded
+in `grader`.
 """
 
 from __future__ import annotations
@@ -12,37 +13,37 @@ from typing import Any
 
 from . import reward as rw
 from . import task_api
-from .actions import ActionParseError, parse_action
-from .errors import EpisodeDoneError, InvalidSeedError, ResetNeededError
-from .generator import TRAIN_MAX_SEED
+from .actions import ActionParseError, Taken, parse_action
+from .contract import DEFAULT_SEED, MAX_SEED, ResetOptions, StepInfo, StepResult, resolve_reset
+from .errors import EpisodeDoneError, ResetNeededError
 from .grader import grade_episode
 from .models import (
     UNSETTLED_STATUSES,
     ActionResult,
     GraderResult,
-    NextTicketAction,
     ObservationModel,
     QueueEntry,
     RewardModel,
     StateModel,
     TicketProgress,
+    Truth,
 )
-from .sources import is_generated, resolve, task_info
-from .task_api import TaskSpec, get_task
-from .tasks import DEFAULT_TASK_ID, Task
-from .triage import apply_action, check_action
-from .world import load_world
+from .task_api import TaskSpec
+from .tasks import Task
+from .world import World, load_world
 
-DEFAULT_SEED = 42
-MAX_SEED = 2**63 - 1
-"""Largest seed of a fixed task (it only shuffles the queue)."""
+__all__ = ["DEFAULT_SEED", "MAX_SEED", "SLA_RISK_WINDOW", "BugTriageEnv"]
+
 SLA_RISK_WINDOW = 3
 """A ticket is at SLA risk when it is unsettled and its deadline is at most this many steps away."""
 
 
 @dataclass
 class _Episode:
+    """One episode's state; it is the `actions.Desk` the actions read and change."""
+
     task: Task
+    world: World
     seed: int
     split: str | None
     episode_id: str | None
@@ -90,6 +91,22 @@ class _Episode:
             self._open = [tid for tid in self.order if self.is_open(tid)]
         return self._open
 
+    def truth_of(self, tid: str) -> Truth:
+        return self.task.truth[tid]
+
+    def move_focus(self, tid: str | None) -> str:
+        """Focus `tid`, or with None the next open ticket after the focus (the focus stays if none is open)."""
+        if tid is not None:
+            self.focus = self.order.index(tid)
+            return self.focused_id
+        n = len(self.order)
+        for offset in range(1, n + 1):
+            idx = (self.focus + offset) % n
+            if self.is_open(self.order[idx]):
+                self.focus = idx
+                break
+        return self.focused_id
+
 
 class BugTriageEnv:
     """A triage queue: `reset` starts an episode, `step` takes one action, `state` reports.
@@ -113,45 +130,31 @@ class BugTriageEnv:
         split: str | None = None,
         index: int | None = None,
     ) -> ObservationModel:
-        """Start an episode.
+        """Start an episode (see `ResetOptions` for what each option chooses and its default)."""
+        return self.reset_with(ResetOptions.unchecked(task_id, seed, split, index, episode_id))
 
-        Fixed tasks (`bug_triage_*`, default easy): `seed` shuffles the queue (default 42).
-        Generated tasks (`generated_*`): `split` ("train" by default, "validation", "test") and
-        `seed` choose the instance; without a seed one is drawn and reported by `state()`.
-        `split` and `index` alone choose a Task API spec (see `task_api`).
-        """
-        if index is not None:
-            spec = get_task(split or "train", index)
-            if (task_id is not None and task_id != spec.task_id) or (seed is not None and seed != spec.seed):
-                raise InvalidSeedError(
-                    f"index {index} of the {spec.split} split is {spec.task_id} seed {spec.seed}; "
-                    "give either index or task_id and seed"
-                )
-            task_id, seed, split = spec.task_id, spec.seed, spec.split
-        task_id = DEFAULT_TASK_ID if task_id is None else task_id
-        info = task_info(task_id)
-        if is_generated(task_id):
-            split = split or "train"
-            if seed is None and info.splits is not None and split in info.splits:
-                size = info.splits[split]
-                seed = self._rng.randrange(TRAIN_MAX_SEED + 1 if size is None else size)
-        else:
-            seed = DEFAULT_SEED if seed is None else seed
-            if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-                raise InvalidSeedError(f"seed must be an integer from 0 to {MAX_SEED}, got {seed!r}")
-        loaded = resolve(task_id, seed if split else None, split)
-        assert seed is not None
+    def reset_with(self, options: ResetOptions) -> ObservationModel:
+        """Start the episode `options` name; `resolve_reset` checks them (typed errors) and fills the defaults."""
+        resolved, loaded = resolve_reset(options, self._rng)
+        assert resolved.seed is not None
         order = list(loaded.task.ticket_ids)
-        random.Random(seed).shuffle(order)
+        random.Random(resolved.seed).shuffle(order)
         progress = {tid: TicketProgress() for tid in order}
-        self._ep = _Episode(loaded.task, seed, loaded.split, episode_id, order, progress)
+        self._ep = _Episode(loaded.task, self._world, resolved.seed, loaded.split, options.episode_id, order, progress)
         return self._observe(None)
 
     def step(self, action: Any) -> tuple[ObservationModel, RewardModel, bool, dict[str, Any]]:
         """Take one action (an `ActionModel` or a plain dict); returns (observation, reward, done, info).
 
-        `done` is `info["terminated"] or info["truncated"]`: terminated when every ticket is settled,
-        truncated when the step budget ran out with tickets still unsettled.
+        The Gym-style view of `step_result`, kept for the callers that unpack four values: `done` is
+        `info["terminated"] or info["truncated"]`, and `info["grader"]` is there once the episode ended.
+        """
+        return self.step_result(action).as_tuple()
+
+    def step_result(self, action: Any) -> StepResult:
+        """Take one action (an `ActionModel` or a plain dict); returns the typed `StepResult`.
+
+        terminated: every ticket is settled; truncated: the step budget ran out with tickets still unsettled.
         """
         ep = self._require_episode()
         if ep.done:
@@ -159,31 +162,41 @@ class BugTriageEnv:
         ep.steps += 1
         before = dict(ep.progress)
         try:
-            parts, result = self._apply(ep, action)
+            taken, result = self._apply(ep, action)
         except BaseException:
             ep.steps -= 1  # nothing else has changed yet: leave the episode as it was
             raise
         terminated = not ep.unsettled()
         truncated = not terminated and ep.steps >= ep.task.step_budget
         ep.done = terminated or truncated
-        parts.append(rw.sla_breach_reward(ep.task.tickets, before, ep.progress, ep.steps))
-        if ep.done:
-            parts.append(rw.terminal_reward(ep.task.truth, ep.progress, truncated))
-        value, components = rw.combine(*parts)
+        facts = rw.StepFacts(
+            terms=taken.terms if taken is not None else {},
+            invalid=taken is None,
+            no_op=taken is not None and taken.no_op,
+            tickets=ep.task.tickets,
+            before=before,
+            after=ep.progress,
+            step=ep.steps,
+            truth=ep.task.truth,
+            done=ep.done,
+            truncated=truncated,
+        )
+        value, components = rw.score(facts)
         ep.cumulative = round(ep.cumulative + value, 10)
         for name, amount in components.items():
             ep.breakdown[name] = round(ep.breakdown.get(name, 0.0) + amount, 10)
         reward = RewardModel(value=value, components=components, cumulative=ep.cumulative)
-        info: dict[str, Any] = {
-            "action_valid": result.status == "ok",
-            "error": result.message if result.status == "error" else None,
-            "reward": reward.model_dump(),
-            "terminated": terminated,
-            "truncated": truncated,
-        }
-        if ep.done:
-            info["grader"] = self._grade(ep, reveal=False).model_dump()
-        return self._observe(result), reward, ep.done, info
+        info = StepInfo(
+            action_valid=result.status == "ok",
+            error=result.message if result.status == "error" else None,
+            reward=reward,
+            terminated=terminated,
+            truncated=truncated,
+            grader=self._grade(ep, reveal=False) if ep.done else None,
+        )
+        return StepResult(
+            observation=self._observe(result), reward=reward, terminated=terminated, truncated=truncated, info=info
+        )
 
     def state(self) -> StateModel:
         """The episode's ids, counters and the agent's own progress (never hidden truth)."""
@@ -245,58 +258,27 @@ class BugTriageEnv:
             raise ResetNeededError("Cannot call step(), state() or grade() before reset(); call env.reset() first.")
         return self._ep
 
-    def _apply(self, ep: _Episode, raw: Any) -> tuple[list[rw.Components], ActionResult]:
+    def _apply(self, ep: _Episode, raw: Any) -> tuple[Taken | None, ActionResult]:
+        """Parse, check and take the action; None for an invalid one (nothing changed, counted as invalid)."""
         try:
             action = parse_action(raw)
         except ActionParseError as exc:
-            return self._invalid(ep, None, None, str(exc))
+            return None, self._invalid(ep, None, None, str(exc))
         target = action.ticket_id or ep.focused_id
-        error = check_action(action, target, ep.progress, self._world)
+        error = action.check(target, ep)
         if error:
             known = target if target in ep.progress else None  # never echo an unknown id back raw
-            return self._invalid(ep, action.action_type, known, error)
-        if isinstance(action, NextTicketAction):
-            left_unsettled = ep.is_open(ep.focused_id)
-            old = ep.focus
-            ep.focus = ep.order.index(action.ticket_id) if action.ticket_id else self._next_open(ep)
-            if ep.focus == old:
-                ep.no_op_actions += 1
-                return [rw.single(rw.C.NO_OP)], self._ok(action.action_type, target, "focus unchanged")
-            result = self._ok(action.action_type, ep.focused_id, f"focus moved to {ep.focused_id}")
-            return [rw.switch_reward(left_unsettled)], result
-        before = ep.progress[target]
-        after = apply_action(action, before, ep.steps)
-        ep.update(target, after)
-        if after is before or after == before:
+            return None, self._invalid(ep, action.action_type, known, error)
+        taken = action.take(target, ep)
+        if taken.no_op:
             ep.no_op_actions += 1
-            message = f"no change: ticket {target} already looks like that"
-        else:
-            message = f"{action.action_type} applied to {target}; ticket is now {after.status.replace('_', ' ')}"
-        if target == ep.focused_id and after.settled:
-            ep.focus = self._next_open(ep)
-        parts = [rw.ticket_action_reward(action, before, after, ep.task.truth[target])]
-        return parts, self._ok(action.action_type, target, message)
+        result = ActionResult(status="ok", action_type=action.action_type, ticket_id=taken.ticket_id, message=taken.message)
+        return taken, result
 
     @staticmethod
-    def _ok(action_type: str, ticket_id: str, message: str) -> ActionResult:
-        return ActionResult(status="ok", action_type=action_type, ticket_id=ticket_id, message=message)
-
-    @staticmethod
-    def _invalid(
-        ep: _Episode, action_type: str | None, ticket_id: str | None, message: str
-    ) -> tuple[list[rw.Components], ActionResult]:
+    def _invalid(ep: _Episode, action_type: str | None, ticket_id: str | None, message: str) -> ActionResult:
         ep.invalid_actions += 1
-        result = ActionResult(status="error", action_type=action_type, ticket_id=ticket_id, message=message)
-        return [rw.single(rw.C.INVALID_ACTION)], result
-
-    @staticmethod
-    def _next_open(ep: _Episode) -> int:
-        n = len(ep.order)
-        for offset in range(1, n + 1):
-            idx = (ep.focus + offset) % n
-            if ep.is_open(ep.order[idx]):
-                return idx
-        return ep.focus
+        return ActionResult(status="error", action_type=action_type, ticket_id=ticket_id, message=message)
 
     def _observe(self, result: ActionResult | None) -> ObservationModel:
         ep = self._ep

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any, Protocol
 
+from .contract import StepResult
 from .errors import EpisodeRunningError
 from .models import GraderResult, ObservationModel, RewardModel
 
@@ -23,7 +24,10 @@ __all__ = ["Episode", "EpisodeEnv", "Policy", "Step", "start"]
 
 
 class EpisodeEnv(Protocol):
-    """What the loop needs of an environment: `BugTriageEnv`, `HttpEnvClient` and `WebSocketEnv` all fit."""
+    """What the loop needs of an environment: `BugTriageEnv`, `HttpEnvClient` and `WebSocketEnv` all fit.
+
+    `step_result` is the one step contract; `step`, the Gym-style tuple, is its view for older callers.
+    """
 
     def reset(
         self,
@@ -31,12 +35,13 @@ class EpisodeEnv(Protocol):
         seed: int | None = None,
         episode_id: str | None = None,
         split: str | None = None,
+        index: int | None = None,
     ) -> ObservationModel:
-        """Start an episode (`split` only for generated tasks)."""
+        """Start an episode (`ResetOptions` says what each option chooses)."""
         ...
 
-    def step(self, action: dict[str, Any]) -> tuple[ObservationModel, RewardModel, bool, dict[str, Any]]:
-        """Take one action; returns (observation, reward, done, info)."""
+    def step_result(self, action: dict[str, Any]) -> StepResult:
+        """Take one action; returns the typed `StepResult`."""
         ...
 
 
@@ -64,10 +69,28 @@ class Step:
     """1 for the first step of the episode."""
     seen: ObservationModel
     action: dict[str, Any]
-    observation: ObservationModel
-    reward: RewardModel
-    done: bool
-    info: dict[str, Any]
+    result: StepResult
+    """What the environment answered, typed."""
+
+    @property
+    def observation(self) -> ObservationModel:
+        """The observation after the step."""
+        return self.result.observation
+
+    @property
+    def reward(self) -> RewardModel:
+        """The step's reward and its components."""
+        return self.result.reward
+
+    @property
+    def done(self) -> bool:
+        """True when this step ended the episode."""
+        return self.result.done
+
+    @property
+    def info(self) -> dict[str, Any]:
+        """The step info as a plain dict (`grader` only on the last step)."""
+        return self.result.info_dict()
 
 
 class Episode:
@@ -87,8 +110,7 @@ class Episode:
         while not self.done:
             seen = self.observation
             action = self.policy.act(seen)
-            obs, reward, done, info = self.env.step(action)
-            self.steps.append(Step(len(self.steps) + 1, seen, action, obs, reward, done, info))
+            self.steps.append(Step(len(self.steps) + 1, seen, action, self.env.step_result(action)))
             yield self.steps[-1]
 
     def play(self, limit: int | None = None) -> Episode:
@@ -125,18 +147,18 @@ class Episode:
     @property
     def invalid_actions(self) -> int:
         """How many steps the environment judged invalid."""
-        return sum(not s.info["action_valid"] for s in self.steps)
+        return sum(not s.result.info.action_valid for s in self.steps)
 
     @property
     def agent_grade(self) -> GraderResult:
         """The grade the final step's `info["grader"]` carries: the agent's copy, no answer key."""
-        grade = self.info.get("grader")
+        grade = self.steps[-1].result.info.grader if self.steps else None
         if not self.done or grade is None:
             raise EpisodeRunningError(
                 f"no grade after {len(self.steps)} steps: the episode has not ended (or its last info has no "
                 "`grader`); play it to the end first"
             )
-        return GraderResult.model_validate(grade)
+        return grade
 
 
 def start(

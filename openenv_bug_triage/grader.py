@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TypeVar
 
-from .grading import load_grading
+from .grading import check_difficulty, load_grading
 from .models import SEVERITIES, Difficulty, GraderResult, TicketProgress, Truth
 from .rules import SETTLING_ACTION, is_critical, outcome_correct, settled_on_time
 from .tasks import Task
@@ -142,6 +142,7 @@ def grade_episode(
         mistakes.extend(f"{tid}: not escalated, expected escalate_incident" for tid in missed)
         mistakes.extend(_expected(f"{tid}: escalated", "no escalation") for tid in sorted(escalated - must_escalate))
 
+    check_difficulty(task.difficulty, GRADING)
     weight = {tid: CRITICAL_TICKET_WEIGHT[task.difficulty] if is_critical(t) else 1.0 for tid, t in truth.items()}
     sla_tickets = [t for t in task.tickets if t.sla_deadline_step is not None]
     on_time = [credits[t.ticket_id] if settled_on_time(t, progress[t.ticket_id]) else 0.0 for t in sla_tickets]

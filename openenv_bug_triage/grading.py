@@ -8,6 +8,7 @@ from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from .errors import FixtureError
 from .models import Difficulty
 from .world import DATA_DIR
 
@@ -31,7 +32,7 @@ class Grading(BaseModel):
     pass_threshold: float = Field(ge=0, le=1)
     easy_max_major_mistakes: int = Field(ge=0)
     weights: dict[Difficulty, dict[Subscore, float]]
-    """Subscore weights per difficulty; each difficulty's add up to 1."""
+    """Subscore weights per difficulty (the difficulties there are); each difficulty's add up to 1."""
     critical_ticket_weight: dict[Difficulty, float]
     """Weight of a sev0/sev1 bug in the tickets subscore (others weigh 1)."""
 
@@ -39,13 +40,26 @@ class Grading(BaseModel):
     def _complete(self) -> Grading:
         if set(self.label_weights) != set(get_args(Label)) or not math.isclose(sum(self.label_weights.values()), 1):
             raise ValueError(f"label_weights must weigh each of {list(get_args(Label))} and add up to 1")
-        for name, table in (("weights", self.weights), ("critical_ticket_weight", self.critical_ticket_weight)):
-            if set(table) != set(get_args(Difficulty)):
-                raise ValueError(f"{name} must give every difficulty {list(get_args(Difficulty))}, got {list(table)}")
+        if set(self.critical_ticket_weight) != set(self.weights):
+            raise ValueError(
+                f"weights and critical_ticket_weight must give every difficulty alike: weights has "
+                f"{list(self.weights)}, critical_ticket_weight {list(self.critical_ticket_weight)}"
+            )
         for difficulty, weights in self.weights.items():
             if not math.isclose(sum(weights.values()), 1):
                 raise ValueError(f"weights.{difficulty} must add up to 1, not {sum(weights.values())}")
         return self
+
+
+def check_difficulty(difficulty: str, grading: Grading | None = None) -> str:
+    """`difficulty` when `data/grading.json` grades it, else a `FixtureError` that says where to add it."""
+    known = list((grading or load_grading()).weights)
+    if difficulty not in known:
+        raise FixtureError(
+            f"difficulty {difficulty!r} has no weights in data/grading.json (it has {known}); "
+            "add its `weights` and `critical_ticket_weight` there"
+        )
+    return difficulty
 
 
 @cache

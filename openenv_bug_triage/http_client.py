@@ -1,6 +1,6 @@
 """`HttpEnvClient`: the server's HTTP contract behind the same `reset`/`step` shape as `BugTriageEnv`.
 
-Contract: `POST /reset {task_id, seed, episode_id?}` -> `{observation, reward, done, episode_id}`;
+Contract: `POST /reset` with `ResetOptions` (task_id, seed, split, index, episode_id, each optional) -> `{observation, reward, done, episode_id}`;
 `POST /step {action, episode_id}` -> `{observation, reward, done, info, episode_id}`;
 `GET /state?episode_id=`; `GET /grader?episode_id=` (409 until the episode is done; the full
 grade with `Authorization: Bearer <trainer token>`, else the agent's copy).
@@ -17,6 +17,7 @@ from typing import Any
 import httpx
 from pydantic import ValidationError
 
+from .contract import ResetOptions, StepInfo, StepResult
 from .errors import EnvServerError
 from .models import GraderResult, ObservationModel, RewardModel
 
@@ -67,29 +68,36 @@ class HttpEnvClient:
         seed: int | None = None,
         episode_id: str | None = None,
         split: str | None = None,
+        index: int | None = None,
     ) -> ObservationModel:
-        """Start an episode on the server; later calls act on the episode id it returns."""
-        body: dict[str, Any] = {"task_id": task_id, "seed": seed}
-        if split is not None:
-            body["split"] = split
-        if episode_id is not None:
-            body["episode_id"] = episode_id
-        data = self.post("/reset", body)
+        """Start an episode on the server (see `ResetOptions`); later calls act on the episode id it returns."""
+        options = ResetOptions.unchecked(task_id, seed, split, index, episode_id)
+        data = self.post("/reset", options.model_dump(exclude_none=True))
         with _contract("/reset"):
             self.episode_id = str(data["episode_id"])
             return ObservationModel.model_validate(data["observation"])
 
     def step(self, action: dict[str, Any]) -> tuple[ObservationModel, RewardModel, bool, dict[str, Any]]:
         """Take one action; returns (observation, reward, done, info) like `BugTriageEnv.step`."""
+        return self.step_result(action).as_tuple()
+
+    def step_result(self, action: dict[str, Any]) -> StepResult:
+        """Take one action; returns the typed `StepResult` the server's reply carries."""
         data = self.post("/step", {"action": action, "episode_id": self._episode()})
         with _contract("/step"):
-            info = data["info"]
-            if data["done"] and info.get("grader") is None:
+            info = StepInfo.model_validate(data["info"])
+            if data["done"] and info.grader is None:
                 raise EnvServerError("the environment server ended the episode without `info.grader`")
-            reward = RewardModel.model_validate(info["reward"])
-            if data["reward"] != reward.value:
-                raise EnvServerError(f"the step's reward {data['reward']} is not its info.reward {reward.value}")
-            return ObservationModel.model_validate(data["observation"]), reward, bool(data["done"]), info
+            if data["reward"] != info.reward.value:
+                raise EnvServerError(f"the step's reward {data['reward']} is not its info.reward {info.reward.value}")
+            observation = ObservationModel.model_validate(data["observation"])
+            return StepResult(
+                observation=observation,
+                reward=info.reward,
+                terminated=info.terminated,
+                truncated=info.truncated,
+                info=info,
+            )
 
     def state(self) -> dict[str, Any]:
         """The server's state report for this episode, as JSON."""

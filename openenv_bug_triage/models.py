@@ -1,12 +1,11 @@
-"""Typed models at every boundary: tickets, fixtures, actions, observations, rewards, state, grades."""
+"""Typed models at every boundary: tickets, fixtures, observations, rewards, state, grades (actions: `actions`)."""
 
 from __future__ import annotations
 
 from datetime import datetime
-from enum import StrEnum
-from typing import Annotated, Literal, get_args
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field
 
 Severity = Literal["sev0", "sev1", "sev2", "sev3"]
 Priority = Literal["p0", "p1", "p2", "p3"]
@@ -24,7 +23,9 @@ Disposition = Literal[
     "close_cannot_reproduce",
     "close_resolved",
 ]
-Difficulty = Literal["easy", "medium", "hard", "expert"]
+Difficulty = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]{0,31}$")]
+"""A difficulty is the name of a grading profile in `data/grading.json` (easy, medium, hard and expert
+today): a level of a new difficulty is data, with no code to change."""
 
 SEVERITIES: tuple[Severity, ...] = ("sev0", "sev1", "sev2", "sev3")
 PRIORITIES: tuple[Priority, ...] = ("p0", "p1", "p2", "p3")
@@ -128,90 +129,7 @@ class TaskFixture(Strict):
 
 
 # --------------------------------------------------------------------------- actions
-
-
-class _ActionBase(Strict):
-    ticket_id: TicketId | None = Field(default=None, description="Ticket to act on; omitted means the focused ticket.")
-
-
-class ClassifyAction(_ActionBase):
-    """Set a ticket's severity, priority and component."""
-
-    action_type: Literal["classify"] = "classify"
-    severity: Severity = Field(description="Impact as the handbook rates it: sev0 (worst) to sev3.")
-    priority: Priority = Field(description="The handbook's priority for this severity and the customer's tier.")
-    component: str = Field(min_length=1, max_length=64, description="The owning component, one of the components.")
-
-
-class AssignAction(_ActionBase):
-    """Assign a ticket to the team that owns its component."""
-
-    action_type: Literal["assign"] = "assign"
-    team: str = Field(min_length=1, max_length=64, description="The owning team, one of the teams.")
-
-
-class MarkDuplicateAction(_ActionBase):
-    """Settle a ticket as a duplicate of an earlier report of the same defect."""
-
-    action_type: Literal["mark_duplicate"] = "mark_duplicate"
-    duplicate_of: TicketId = Field(description="Id of the earliest report of the same defect.")
-
-
-class RequestInfoAction(_ActionBase):
-    """Settle a ticket as awaiting information from its reporter."""
-
-    action_type: Literal["request_info"] = "request_info"
-    missing: list[Annotated[str, Field(max_length=64)]] = Field(
-        default_factory=list, max_length=10, description="What the reporter should send, such as repro or logs."
-    )
-    question: ShortText | None = Field(default=None, description="A short question for the reporter.")
-
-
-class DeferAction(_ActionBase):
-    """Settle a ticket into the backlog."""
-
-    action_type: Literal["defer"] = "defer"
-    reason: ShortText = Field(min_length=1, description="Why it waits, in a few words.")
-
-
-class CloseAction(_ActionBase):
-    """Settle a ticket as closed."""
-
-    action_type: Literal["close"] = "close"
-    reason: CloseReason = Field(description="Why it is closed, by the handbook's rules.")
-
-
-class EscalateIncidentAction(_ActionBase):
-    """Page the incident commander about a ticket."""
-
-    action_type: Literal["escalate_incident"] = "escalate_incident"
-    summary: ShortText | None = Field(default=None, description="A one-line summary of the incident.")
-
-
-class NextTicketAction(Strict):
-    """Move the focus to the next open ticket, or to the ticket named."""
-
-    action_type: Literal["next_ticket"] = "next_ticket"
-    ticket_id: TicketId | None = Field(
-        default=None, description="Ticket to focus; omitted means the next open ticket in the queue."
-    )
-
-
-ActionModel = Annotated[
-    ClassifyAction
-    | AssignAction
-    | MarkDuplicateAction
-    | RequestInfoAction
-    | DeferAction
-    | CloseAction
-    | EscalateIncidentAction
-    | NextTicketAction,
-    Field(discriminator="action_type"),
-]
-ACTION_ADAPTER: TypeAdapter[ActionModel] = TypeAdapter(ActionModel)
-ACTION_MODELS: tuple[type[Strict], ...] = get_args(get_args(ActionModel)[0])
-"""The members of the action union, in order: the one list of actions everything else derives from."""
-ACTION_TYPES: tuple[str, ...] = tuple(model.model_fields["action_type"].default for model in ACTION_MODELS)
+# The action models and their union live in `openenv_bug_triage.actions`, one module per action.
 
 
 # --------------------------------------------------------------------------- triage state
@@ -308,31 +226,6 @@ class ObservationModel(Strict):
     score_breakdown: dict[str, float]
 
 
-class RewardComponent(StrEnum):
-    """Named reward components (SPEC section 7), each a fixed value."""
-
-    CORRECT_SEVERITY = "correct_severity"
-    CORRECT_PRIORITY = "correct_priority"
-    CORRECT_COMPONENT = "correct_component"
-    CORRECT_TEAM = "correct_team"
-    CORRECT_DUPLICATE = "correct_duplicate"
-    CORRECT_REQUEST_INFO = "correct_request_info"
-    CORRECT_ESCALATION = "correct_escalation"
-    CORRECT_OUTCOME = "correct_outcome"
-    DESTRUCTIVE = "destructive_action"
-    WRONG_OUTCOME = "wrong_outcome"
-    UNNEEDED_REQUEST_INFO = "unneeded_request_info"
-    FALSE_ESCALATION = "false_escalation"
-    MISSED_ESCALATION = "missed_escalation"
-    RELABEL = "relabel"
-    INVALID_ACTION = "invalid_action"
-    NO_OP = "no_op"
-    TICKET_SWITCH = "ticket_switch"
-    SLA_BREACH = "sla_breach"
-    CRITICAL_DONE_BONUS = "critical_done_bonus"
-    CRITICAL_LEFT_PENALTY = "critical_left_penalty"
-
-
 class RewardModel(Strict):
     """Reward for one step: the clamped total, its named parts, and the running sum."""
 
@@ -361,7 +254,7 @@ class StateModel(Strict):
 
 
 class GraderResult(Strict):
-    """Deterministic grade of an episode (SPEC section 8.4)."""
+    """Deterministic grade of an episode: the score in [0, 1], its subscores, the mistakes named, passed or not."""
 
     task_id: str
     score: float = Field(ge=0.0, le=1.0)

@@ -14,13 +14,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .actions import ACTION_MODELS, action_type_of
 from .env import BugTriageEnv
 from .episode import Policy, start
 from .models import (
     CLOSE_DISPOSITION,
-    CLOSE_REASONS,
-    PRIORITIES,
-    SEVERITIES,
     CloseReason,
     Disposition,
     GraderResult,
@@ -37,7 +35,7 @@ from .tasks import Task, urgency_order
 
 @dataclass
 class RandomPolicy:
-    """Uniform over action types, with fields drawn from what the observation lists."""
+    """Uniform over the action union, with the fields each action draws (`sample`) from what the observation lists."""
 
     name: str = "random"
     rng: random.Random = field(default_factory=lambda: random.Random(0))
@@ -46,36 +44,9 @@ class RandomPolicy:
         self.rng = random.Random(f"random-policy/{task_id}/{seed}")
 
     def act(self, obs: ObservationModel) -> dict[str, Any]:
-        r = self.rng
-        ids = [q.ticket_id for q in obs.queue]
-        kind = r.choice(
-            [
-                "classify",
-                "assign",
-                "mark_duplicate",
-                "request_info",
-                "defer",
-                "close",
-                "escalate_incident",
-                "next_ticket",
-            ]
-        )
-        if kind == "classify":
-            return {
-                "action_type": kind,
-                "severity": r.choice(SEVERITIES),
-                "priority": r.choice(PRIORITIES),
-                "component": r.choice(obs.available_components),
-            }
-        if kind == "assign":
-            return {"action_type": kind, "team": r.choice(obs.available_teams)}
-        if kind == "mark_duplicate":
-            return {"action_type": kind, "duplicate_of": r.choice(ids)}
-        if kind == "defer":
-            return {"action_type": kind, "reason": "backlog"}
-        if kind == "close":
-            return {"action_type": kind, "reason": r.choice(CLOSE_REASONS)}
-        return {"action_type": kind}
+        """A uniformly drawn action type, with the fields that action's `sample` draws."""
+        model = self.rng.choice(ACTION_MODELS)
+        return {"action_type": action_type_of(model), **model.sample(self.rng, obs)}
 
 
 # --------------------------------------------------------------------------- heuristic

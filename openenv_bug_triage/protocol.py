@@ -2,40 +2,81 @@
 
 OpenEnv's WebSocket path and web playground need a single `Action` class and typed
 `Observation`/`State` subclasses; the server's adapter and `client.BugTriageClient` share these.
+The flat action's fields are built from the action union (`actions.ACTION_MODELS`), never listed here.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from openenv.core.env_server.types import Action, Observation, State
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
 
-from .models import (
-    ACTION_TYPES,
-    CLOSE_REASONS,
-    PRIORITIES,
-    SEVERITIES,
-    GraderResult,
-    ObservationModel,
-    RewardModel,
-    StateModel,
-)
+from .actions import ACTION_ADAPTER, ACTION_MODELS, ACTION_TYPES, action_type_of
+from .contract import StepInfo
+from .models import ObservationModel, StateModel
 
-__all__ = ["BugTriageAction", "BugTriageObservation", "BugTriageState", "StepInfo", "action_payload"]
+__all__ = ["BugTriageAction", "BugTriageObservation", "BugTriageState", "StepInfo", "action_payload", "wire_fields"]
 
 
-def _form_field(description: str, choices: tuple[str, ...] | None = None, schema_type: str = "string") -> Any:
+def wire_fields() -> dict[str, Any]:
+    """Every field of every union member, as one loosely typed optional field each, in the union's order.
+
+    A field that every action has keeps its first description; any other one says which actions
+    use it and what for. The JSON schema keeps each field's type and, when every action that has
+    the field agrees on them, its choices; the values themselves are judged by the environment.
+    """
+    defs = ACTION_ADAPTER.json_schema()["$defs"]
+    uses: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    for model in ACTION_MODELS:
+        props = defs[model.__name__]["properties"]
+        for name in model.model_fields:
+            if name != "action_type":
+                uses.setdefault(name, []).append((action_type_of(model), _plain(props[name])))
+    fields: dict[str, Any] = {"action_type": _wire_field("What to do.", {"type": "string", "enum": list(ACTION_TYPES)})}
+    for name, used in uses.items():
+        extra: dict[str, Any] = {"type": "array" if any(p.get("type") == "array" for _, p in used) else "string"}
+        if extra["type"] == "array":
+            extra["items"] = {"type": "string"}
+        choices = [p.get("enum") for _, p in used]
+        shared = choices[0] is not None and all(c == choices[0] for c in choices)
+        if shared:
+            extra["enum"] = choices[0]
+        if len(used) == len(ACTION_MODELS):
+            text = str(used[0][1].get("description", ""))
+        else:
+            text = "; ".join(f"{kind}: {_describe(prop, not shared)}" for kind, prop in used)
+        fields[name] = _wire_field(text, extra)
+    return fields
+
+
+def _plain(prop: dict[str, Any]) -> dict[str, Any]:
+    """A property schema without its `null` alternative, keeping the description."""
+    options = [p for p in prop.get("anyOf", [prop]) if p.get("type") != "null"]
+    return {**options[0], "description": prop.get("description", "")}
+
+
+def _describe(prop: dict[str, Any], with_choices: bool) -> str:
+    text = str(prop.get("description", "")).rstrip(".")
+    return f"{text}, one of {prop['enum']}" if with_choices and "enum" in prop else text
+
+
+def _wire_field(description: str, schema: dict[str, Any]) -> Any:
     """A loosely typed field: the environment, not the transport, judges its value."""
-    extra: dict[str, Any] = {"type": schema_type}
-    if schema_type == "array":
-        extra["items"] = {"type": "string"}
-    if choices is not None:
-        extra["enum"] = list(choices)
-    return Field(default=None, description=description, json_schema_extra=extra)
+    return (Any, Field(default=None, description=description, json_schema_extra=schema))
 
 
-class BugTriageAction(Action):
+class _FlatAction(Action):
+    model_config = ConfigDict(extra="allow")
+
+
+if TYPE_CHECKING:
+    _WireBase = _FlatAction
+else:
+    _WireBase = create_model("_WireBase", __base__=_FlatAction, **wire_fields())
+
+
+class BugTriageAction(_WireBase):
     """Any action as one flat object, as OpenEnv's WebSocket path and web playground need.
 
     Fields are deliberately untyped: a value the action union rejects reaches the
@@ -44,36 +85,9 @@ class BugTriageAction(Action):
     `/schema` has the real union.
     """
 
-    model_config = ConfigDict(extra="allow")
-
-    action_type: Any = _form_field("What to do.", ACTION_TYPES)
-    ticket_id: Any = _form_field("Ticket to act on; empty means the focused ticket.")
-    severity: Any = _form_field("classify: severity.", SEVERITIES)
-    priority: Any = _form_field("classify: priority.", PRIORITIES)
-    component: Any = _form_field("classify: component, one of available_components.")
-    team: Any = _form_field("assign: team, one of available_teams.")
-    duplicate_of: Any = _form_field("mark_duplicate: id of the original report.")
-    missing: Any = _form_field("request_info: what is missing, a list such as [\"repro\", \"logs\"].", schema_type="array")
-    question: Any = _form_field("request_info: question for the reporter.")
-    reason: Any = _form_field(f"defer: free text; close: one of {list(CLOSE_REASONS)}.")
-    summary: Any = _form_field("escalate_incident: one-line summary.")
-
     def to_payload(self) -> dict[str, Any]:
         """The action as the environment takes it: the fields that are set, values untouched."""
         return {k: v for k, v in self.model_dump(exclude={"metadata"}).items() if v is not None}
-
-
-class StepInfo(BaseModel):
-    """What `step` reports beside the observation: validity, reward breakdown, how it ended, and the grade once done."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    action_valid: bool
-    error: str | None
-    reward: RewardModel
-    terminated: bool = Field(description="True on the step that settled the last ticket.")
-    truncated: bool = Field(description="True on the step that spent the budget with tickets unsettled.")
-    grader: GraderResult | None = Field(default=None, description="Set on the step that ends the episode.")
 
 
 class BugTriageObservation(ObservationModel, Observation):
@@ -83,6 +97,14 @@ class BugTriageObservation(ObservationModel, Observation):
 
     episode_id: str | None = None
     info: StepInfo | None = Field(default=None, description="None after reset; set after every step.")
+
+    @field_validator("metadata")
+    @classmethod
+    def _metadata_stays_empty(cls, metadata: dict[str, Any]) -> dict[str, Any]:
+        """openenv 0.10 sends `metadata` to the agent (0.3.0 drops it): what is public has a typed field."""
+        if metadata:
+            raise ValueError("BugTriageObservation.metadata must stay empty: OpenEnv sends it to the agent")
+        return metadata
 
 
 class BugTriageState(StateModel, State):

@@ -1,4 +1,10 @@
-"""Dense reward shaping as pure functions of before, action, after and truth.
+"""Dense reward shaping: one weighted list of named components, each counted by a pure function of the step.
+
+A step's reward is `sum(weight * count)` over `COMPONENTS`, clamped to [-1, 1]; `RewardModel`
+reports each component that fired, under its name and in the list's order. A component counts
+either what the action's own rules named (`count` left None: the action's `take` counted it in
+`Taken.terms`, see the modules under `actions/`), or something about the step as a whole (a
+function of `StepFacts`). `reward_table()` prints the README's table from the same list.
 
 Nothing here can be farmed: labels earn only on the first `classify` / `assign` of a
 bug to fix (never on tickets the handbook settles otherwise), each settlement happens once
@@ -11,153 +17,134 @@ no-ops and switching are the same whatever the ticket turns out to be.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 
-from .models import (
-    CLOSE_DISPOSITION,
-    ActionModel,
-    AssignAction,
-    ClassifyAction,
-    CloseAction,
-    DeferAction,
-    EscalateIncidentAction,
-    MarkDuplicateAction,
-    RequestInfoAction,
-    RewardComponent,
-    Ticket,
-    TicketProgress,
-    Truth,
-)
+from .models import Ticket, TicketProgress, Truth
 from .rules import is_critical, outcome_correct, settled_on_time
-
-C = RewardComponent
-
-VALUES: dict[RewardComponent, float] = {
-    C.CORRECT_SEVERITY: 0.20,
-    C.CORRECT_PRIORITY: 0.15,
-    C.CORRECT_COMPONENT: 0.15,
-    C.CORRECT_TEAM: 0.10,
-    C.CORRECT_DUPLICATE: 0.15,
-    C.CORRECT_REQUEST_INFO: 0.10,
-    C.CORRECT_ESCALATION: 0.15,
-    C.CORRECT_OUTCOME: 0.10,
-    C.DESTRUCTIVE: -0.20,
-    C.WRONG_OUTCOME: -0.05,
-    C.UNNEEDED_REQUEST_INFO: -0.05,
-    C.FALSE_ESCALATION: -0.10,
-    C.MISSED_ESCALATION: -0.15,
-    C.RELABEL: -0.05,
-    C.INVALID_ACTION: -0.05,
-    C.NO_OP: -0.02,
-    C.TICKET_SWITCH: -0.01,
-    C.SLA_BREACH: -0.05,
-    C.CRITICAL_DONE_BONUS: 0.10,
-    C.CRITICAL_LEFT_PENALTY: -0.10,
-}
 
 Components = dict[str, float]
 
 
-def _add(components: Components, name: RewardComponent, times: int = 1) -> None:
-    if times:
-        components[name.value] = round(components.get(name.value, 0.0) + VALUES[name] * times, 10)
+@dataclass(frozen=True)
+class StepFacts:
+    """Everything a reward component may look at: what the action counted and the episode around it."""
+
+    terms: Mapping[str, int] = field(default_factory=dict)
+    """The reward components the action's own rules counted (`Taken.terms`)."""
+    invalid: bool = False
+    no_op: bool = False
+    tickets: Iterable[Ticket] = ()
+    before: Mapping[str, TicketProgress] = field(default_factory=dict)
+    """Every ticket's progress before the step."""
+    after: Mapping[str, TicketProgress] = field(default_factory=dict)
+    step: int = 0
+    truth: Mapping[str, Truth] = field(default_factory=dict)
+    done: bool = False
+    truncated: bool = False
+    """The step spent the budget with tickets unsettled."""
 
 
-def _settle(components: Components, truth: Truth, correct: bool, good: RewardComponent) -> None:
-    if correct:
-        _add(components, good)
-    elif truth.disposition == "fix":
-        _add(components, C.DESTRUCTIVE)
-    else:
-        _add(components, C.WRONG_OUTCOME)
+@dataclass(frozen=True)
+class Component:
+    """One named reward component: its weight per count, when it counts, and how."""
+
+    name: str
+    weight: float
+    when: str
+    """When it fires, in a few words (the README's table)."""
+    count: Callable[[StepFacts], int] | None = None
+    """How many times it fires this step; None: as often as the action's `Taken.terms` says."""
+
+    def times(self, facts: StepFacts) -> int:
+        """How many times this component fires in the step `facts` describe."""
+        return facts.terms.get(self.name, 0) if self.count is None else self.count(facts)
 
 
-def _add_labels(components: Components, action: ClassifyAction | AssignAction, truth: Truth) -> None:
-    if isinstance(action, ClassifyAction):
-        _add(components, C.CORRECT_SEVERITY, int(action.severity == truth.true_severity))
-        _add(components, C.CORRECT_PRIORITY, int(action.priority == truth.true_priority))
-        _add(components, C.CORRECT_COMPONENT, int(action.component == truth.true_component))
-    else:
-        _add(components, C.CORRECT_TEAM, int(action.team == truth.true_assignee_team))
+# --------------------------------------------------------------------------- step-wide counts (the handbook's predicates are in `rules`)
 
 
-def ticket_action_reward(
-    action: ActionModel, before: TicketProgress, after: TicketProgress, truth: Truth
-) -> Components:
-    """Reward components of a valid action on one ticket."""
-    out: Components = {}
-    if after is before or after == before:
-        _add(out, C.NO_OP)
-        return out
-    if isinstance(action, ClassifyAction | AssignAction):
-        set_before = before.classify_count if isinstance(action, ClassifyAction) else before.assign_count
-        if set_before:
-            _add(out, C.RELABEL)  # on every ticket alike, else relabelling would tell a bug from the rest
-        elif truth.disposition == "fix":  # labels earn only on bugs to fix, else classifying first would farm them
-            _add_labels(out, action, truth)
-    elif isinstance(action, MarkDuplicateAction):
-        _settle(out, truth, action.duplicate_of == truth.duplicate_of, C.CORRECT_DUPLICATE)
-    elif isinstance(action, RequestInfoAction):
-        _add(out, C.CORRECT_REQUEST_INFO if truth.needs_more_info else C.UNNEEDED_REQUEST_INFO)
-    elif isinstance(action, DeferAction):
-        _settle(out, truth, truth.disposition == "defer", C.CORRECT_OUTCOME)
-    elif isinstance(action, CloseAction):
-        _settle(out, truth, CLOSE_DISPOSITION[action.reason] == truth.disposition, C.CORRECT_OUTCOME)
-    elif isinstance(action, EscalateIncidentAction):
-        _add(out, C.CORRECT_ESCALATION if truth.should_escalate else C.FALSE_ESCALATION)
-    return out
-
-
-def single(name: RewardComponent) -> Components:
-    """One component on its own, e.g. `single(C.INVALID_ACTION)` for an action that failed validation."""
-    out: Components = {}
-    _add(out, name)
-    return out
-
-
-def switch_reward(left_unsettled: bool) -> Components:
-    """`next_ticket`: switching away from a ticket that is not settled yet costs a little."""
-    out: Components = {}
-    _add(out, C.TICKET_SWITCH, int(left_unsettled))
-    return out
-
-
-def sla_breach_reward(
-    tickets: Iterable[Ticket],
-    before: Mapping[str, TicketProgress],
-    after: Mapping[str, TicketProgress],
-    step: int,
-) -> Components:
-    """Breaches charged at `step`, given the progress before and after it (each late ticket once).
+def sla_breaches(facts: StepFacts) -> int:
+    """Breaches charged at this step (each late ticket once).
 
     A ticket is charged at the step its deadline passes unless it is settled on time by then,
     and at any later step that makes an on-time ticket late (a settled ticket changed after its
     deadline: its final state was not reached in time).
     """
     breached = 0
-    for t in tickets:
+    step = facts.step
+    for t in facts.tickets:
         deadline = t.sla_deadline_step
         if deadline is None or deadline > step - 1:
             continue
-        late = not settled_on_time(t, after[t.ticket_id])
-        breached += late and (deadline == step - 1 or settled_on_time(t, before[t.ticket_id]))
-    out: Components = {}
-    _add(out, C.SLA_BREACH, breached)
-    return out
+        late = not settled_on_time(t, facts.after[t.ticket_id])
+        breached += late and (deadline == step - 1 or settled_on_time(t, facts.before[t.ticket_id]))
+    return breached
 
 
-def terminal_reward(
-    truth: Mapping[str, Truth], progress: Mapping[str, TicketProgress], budget_exhausted: bool
-) -> Components:
-    """Episode-end terms: missed escalations, and the critical-ticket bonus or penalty."""
+def missed_escalations(facts: StepFacts) -> int:
+    """At the end: incidents never escalated."""
+    if not facts.done:
+        return 0
+    return sum(1 for tid, t in facts.truth.items() if t.should_escalate and not facts.after[tid].escalated)
+
+
+def _critical(facts: StepFacts) -> list[str]:
+    return [tid for tid, t in facts.truth.items() if is_critical(t)]
+
+
+def critical_all_right(facts: StepFacts) -> int:
+    """At the end: 1 when every sev0/sev1 bug ended exactly right."""
+    return int(facts.done and all(outcome_correct(facts.truth[tid], facts.after[tid]) for tid in _critical(facts)))
+
+
+def critical_left(facts: StepFacts) -> int:
+    """At the end of a spent budget: 1 when a sev0/sev1 bug is unsettled."""
+    return int(facts.truncated and any(not facts.after[tid].settled for tid in _critical(facts)))
+
+
+# --------------------------------------------------------------------------- the weighted list
+
+COMPONENTS: tuple[Component, ...] = (
+    Component("correct_severity", 0.20, "the **first** `classify` of a bug to fix gets the severity right"),
+    Component("correct_priority", 0.15, "the **first** `classify` of a bug to fix gets the priority right"),
+    Component("correct_component", 0.15, "the **first** `classify` of a bug to fix gets the component right"),
+    Component("correct_team", 0.10, "the first `assign` of a bug to fix names the owning team"),
+    Component("correct_duplicate", 0.15, "linked to the right original"),
+    Component("correct_request_info", 0.10, "the ticket needed information"),
+    Component("correct_escalation", 0.15, "the ticket is a sev0/sev1 production incident"),
+    Component("correct_outcome", 0.10, "closed with the right reason, or deferred, as the handbook says"),
+    Component("destructive_action", -0.20, "a real bug closed, deferred or marked duplicate"),
+    Component("wrong_outcome", -0.05, "another ticket closed, deferred or linked wrongly"),
+    Component("unneeded_request_info", -0.05, "information requested on a ticket that had enough"),
+    Component("false_escalation", -0.10, "escalating anything but a sev0/sev1 production incident"),
+    Component("relabel", -0.05, "changing a label or team already set, on any ticket"),
+    Component("invalid_action", -0.05, "the action failed validation", lambda f: int(f.invalid)),
+    Component("no_op", -0.02, "the action changed nothing (a repeat)", lambda f: int(f.no_op)),
+    Component("ticket_switch", -0.01, "`next_ticket` away from an unsettled ticket"),
+    Component(
+        "sla_breach",
+        -0.05,
+        "each time, at the step a ticket's deadline passes without it settled, or at a later step that changes "
+        "a ticket settled on time (its final state came late)",
+        sla_breaches,
+    ),
+    Component("missed_escalation", -0.15, "each time, at the end, for each incident never escalated", missed_escalations),
+    Component("critical_done_bonus", 0.10, "at the end, if every sev0/sev1 bug ended exactly right", critical_all_right),
+    Component(
+        "critical_left_penalty", -0.10, "at the end, if the budget ran out with a sev0/sev1 bug unsettled", critical_left
+    ),
+)
+"""Every reward component, in the order a step's breakdown lists them."""
+WEIGHTS: dict[str, float] = {c.name: c.weight for c in COMPONENTS}
+
+
+def evaluate(facts: StepFacts) -> Components:
+    """The components that fire in this step, each `weight * count`, in `COMPONENTS` order."""
     out: Components = {}
-    missed = sum(1 for tid, t in truth.items() if t.should_escalate and not progress[tid].escalated)
-    _add(out, C.MISSED_ESCALATION, missed)
-    critical = [tid for tid, t in truth.items() if is_critical(t)]
-    if all(outcome_correct(truth[tid], progress[tid]) for tid in critical):
-        _add(out, C.CRITICAL_DONE_BONUS)
-    if budget_exhausted and any(not progress[tid].settled for tid in critical):
-        _add(out, C.CRITICAL_LEFT_PENALTY)
+    for component in COMPONENTS:
+        if times := component.times(facts):
+            out[component.name] = round(component.weight * times, 10)
     return out
 
 
@@ -169,3 +156,23 @@ def combine(*parts: Components) -> tuple[float, Components]:
             merged[name] = round(merged.get(name, 0.0) + value, 10)
     total = max(-1.0, min(1.0, round(sum(merged.values()), 10)))
     return total, merged
+
+
+def score(facts: StepFacts) -> tuple[float, Components]:
+    """The step's clamped reward and its components."""
+    return combine(evaluate(facts))
+
+
+def reward_table() -> str:
+    """The README's table of components, printed from `COMPONENTS`."""
+    rows = ["| component | value | when |", "|---|---|---|"]
+    for c in COMPONENTS:
+        value = f"{c.weight:+.2f}".replace("-", "−")
+        each = " each" if c.when.startswith("each time") else ""
+        when = c.when.removeprefix("each time, ")
+        rows.append(f"| `{c.name}` | {value}{each} | {when} |")
+    return "\n".join(rows)
+
+
+if __name__ == "__main__":
+    print(reward_table())

@@ -32,6 +32,8 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from figures import run_writing  # noqa: E402
+
 from openenv_bug_triage.errors import EnvServerError  # noqa: E402
 from openenv_bug_triage.http_client import HttpEnvClient  # noqa: E402
 
@@ -384,6 +386,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="alternate ours and echo this many times")
     parser.add_argument("--serve", choices=["echo", "echo+obs", "ours"], help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--write", action="store_true", help="also write the report into its figure block in the docs")
     args = parser.parse_args()
     if args.serve:
         serve(args.serve, args.port)
@@ -420,4 +423,4 @@ def _cores() -> int:
 
 
 if __name__ == "__main__":
-    main()
+    run_writing(main, "bench_server", "bench_server.py")

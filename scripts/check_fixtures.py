@@ -1,6 +1,7 @@
 """Validate task fixtures and print what a fixture author needs to see.
 
 python scripts/check_fixtures.py [data/tasks/bug_triage_easy.json ...]
+python scripts/check_fixtures.py --write    # also writes the task table into the docs' `figures:tasks` block
 """
 
 from __future__ import annotations
@@ -12,8 +13,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from figures import replace_blocks, report_written
+
 from openenv_bug_triage.errors import FixtureError
 from openenv_bug_triage.rules import correct_steps
+from openenv_bug_triage.sources import load_task, task_infos
 from openenv_bug_triage.tasks import load_task_file
 from openenv_bug_triage.world import DATA_DIR
 
@@ -51,9 +55,35 @@ def report(path: Path) -> bool:
     return True
 
 
+def task_table() -> str:
+    """Every registered task as a Markdown table: the figure block `tasks` of the docs."""
+    lines = [
+        "`python scripts/check_fixtures.py --write`:",
+        "",
+        "| task | source | tickets | step budget | correct triage (steps) | instances: train / validation / test |",
+        "|---|---|---|---|---|---|",
+    ]
+    for info in task_infos():
+        if info.splits is None:
+            truth = load_task(info.task_id).truth
+            steps = sum(correct_steps(t.disposition, t.should_escalate) for t in truth.values())
+            correct, instances = str(steps), "one fixed queue"
+        else:
+            sizes = [info.splits.get(split) for split in ("train", "validation", "test")]
+            correct = "varies"
+            instances = " / ".join("unbounded" if n is None else f"{n:,}" for n in sizes)
+        lines.append(
+            f"| `{info.task_id}` | {info.source} | {info.ticket_count} | {info.step_budget} | {correct} | {instances} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 def main() -> int:
-    paths = [Path(p) for p in sys.argv[1:]] or sorted((DATA_DIR / "tasks").glob("*.json"))
+    arguments = [a for a in sys.argv[1:] if a != "--write"]
+    paths = [Path(p) for p in arguments] or sorted((DATA_DIR / "tasks").glob("*.json"))
     ok = [report(p) for p in paths]
+    if "--write" in sys.argv[1:]:
+        report_written("tasks", replace_blocks("tasks", task_table()))
     return 0 if all(ok) else 1
 
 

@@ -19,6 +19,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from figures import run_writing
+
 REPO = Path(__file__).resolve().parent.parent
 IMPORTS = {
     "core": "import openenv_bug_triage, openenv_bug_triage.tools",
@@ -48,6 +50,7 @@ def import_seconds(python: Path, statement: str, runs: int, cwd: Path) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=5, help="imports timed per install (the median is shown)")
+    parser.add_argument("--write", action="store_true", help="also write the report into its figure block in the docs")
     args = parser.parse_args()
     uv = shutil.which("uv", path=str(Path(sys.executable).parent)) or shutil.which("uv")
     if uv is None:
@@ -85,4 +88,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_writing(main, "install_sizes", "measure_install.py")

@@ -4,6 +4,9 @@
     python scripts/reference_scores.py --seeds 1 2 3 4 5 6 7 8 9 10     # fixed tasks, ten shuffles
     python scripts/reference_scores.py --tasks generated --split test --episodes 200
 
+`--write` also puts the table into the figure block of README.md and docs/ that these arguments
+name (`<!-- figures:reference_scores/seed-42 -->`, `.../validation-200`, ...).
+
 Fixed tasks use the seeds given (default 42). Generated tasks play `--episodes` instances of
 `--split`, seeds 0 to N-1 (the same instances every run), so a held-out score reproduces.
 `--tasks` takes task ids, or `fixed`, `generated` or `all`.
@@ -13,6 +16,9 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
+
+from figures import replace_blocks, report_written
 
 from openenv_bug_triage.policies import POLICIES, run_episode
 from openenv_bug_triage.sources import is_generated, task_infos
@@ -32,28 +38,62 @@ def pick_tasks(names: list[str]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+def cell(scores: list[float]) -> str:
+    """One table cell: the mean, with the standard deviation when there is more than one episode."""
+    mean = statistics.fmean(scores)
+    return f"{mean:.3f}" if len(scores) == 1 else f"{mean:.3f} ± {statistics.pstdev(scores):.3f}"
+
+
+def score_table(tasks: list[str], seeds: list[int], split: str, episodes: int) -> str:
+    """The scores of every reference policy as a Markdown table (the last column: the mean of the task means)."""
+    lines = [
+        "| policy | " + " | ".join(f"`{t}`" for t in tasks) + " | mean |",
+        "|---|" + "---|" * (len(tasks) + 1),
+    ]
+    for name, policy_cls in POLICIES.items():
+        cells, means = [], []
+        for task_id in tasks:
+            if is_generated(task_id):
+                runs: list[tuple[int, str | None]] = [(s, split) for s in range(episodes)]
+            else:
+                runs = [(s, None) for s in seeds]
+            scores = [run_episode(policy_cls(), task_id, seed, run_split).grade.score for seed, run_split in runs]
+            cells.append(cell(scores))
+            means.append(statistics.fmean(scores))
+        lines.append(f"| {name} | " + " | ".join(cells) + f" | {statistics.fmean(means):.3f} |")
+    return "\n".join(lines) + "\n"
+
+
+def command(arguments: list[str]) -> str:
+    """The command line that prints (and, with `--write`, writes) a table."""
+    return " ".join(["python scripts/reference_scores.py", *arguments])
+
+
+def block(tasks: list[str], seeds: list[int], split: str, episodes: int, arguments: list[str]) -> tuple[str, str]:
+    """The figure block's name and body for these arguments."""
+    if any(is_generated(t) for t in tasks):
+        name = f"reference_scores/{split}-{episodes}"
+        runs = f"mean ± sd over `{split}` instances, seeds 0 to {episodes - 1}"
+    else:
+        name = "reference_scores/seed-" + "-".join(map(str, seeds))
+        runs = f"seed {seeds[0]}" if len(seeds) == 1 else f"mean ± sd over seeds {', '.join(map(str, seeds))}"
+    caption = f"`{command(arguments)}` ({runs}):"
+    return name, f"{caption}\n\n{score_table(tasks, seeds, split, episodes)}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tasks", nargs="+", default=["fixed"], help="task ids, or fixed / generated / all")
     parser.add_argument("--seeds", type=int, nargs="+", default=[42], help="fixed tasks: seeds to average over")
     parser.add_argument("--split", default="test", choices=["train", "validation", "test"], help="generated tasks")
     parser.add_argument("--episodes", type=int, default=50, help="generated tasks: instances (seeds 0..N-1)")
+    parser.add_argument("--write", action="store_true", help="also write the table into the documents' figure block")
     args = parser.parse_args()
-    tasks = pick_tasks(args.tasks)
-    header = f"{'policy':<10}" + "".join(f"{t:>22}" for t in tasks)
-    print(header)
-    print("-" * len(header))
-    for name, policy_cls in POLICIES.items():
-        cells = []
-        for task_id in tasks:
-            if is_generated(task_id):
-                runs = [(s, args.split) for s in range(args.episodes)]
-            else:
-                runs = [(s, None) for s in args.seeds]
-            scores = [run_episode(policy_cls(), task_id, seed, split).grade.score for seed, split in runs]
-            sd = statistics.pstdev(scores) if len(scores) > 1 else 0.0
-            cells.append(f"{statistics.fmean(scores):.3f} ± {sd:.3f}")
-        print(f"{name:<10}" + "".join(f"{c:>22}" for c in cells))
+    arguments = [a for a in sys.argv[1:] if a != "--write"]
+    name, body = block(pick_tasks(args.tasks), args.seeds, args.split, args.episodes, arguments)
+    print(body, end="")
+    if args.write:
+        report_written(name, replace_blocks(name, body))
 
 
 if __name__ == "__main__":

@@ -11,6 +11,8 @@ import argparse
 import statistics
 import time
 
+from figures import run_writing
+
 from openenv_bug_triage.generator import generate, load_levels
 from openenv_bug_triage.policies import HeuristicPolicy, run_episode
 from openenv_bug_triage.surface import TARGETS, fit_structured_policy, surface_report
@@ -28,6 +30,7 @@ def tickets(split: str, instances: int) -> list:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--instances", type=int, default=200, help="instances per level and split (default 200)")
+    parser.add_argument("--write", action="store_true", help="also write the report into its figure block in the docs")
     args = parser.parse_args()
     start = time.perf_counter()
     train, test = tickets("train", args.instances), tickets("test", args.instances)
@@ -48,4 +51,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_writing(main, "surface_audit", "surface_audit.py")

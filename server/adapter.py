@@ -16,9 +16,8 @@ from openenv.core.env_server.interfaces import Environment
 from openenv.core.env_server.types import EnvironmentMetadata
 
 from openenv_bug_triage import BugTriageEnv, ObservationModel, __version__
-from openenv_bug_triage.errors import UnknownTaskError
-from openenv_bug_triage.models import RewardModel
-from openenv_bug_triage.protocol import BugTriageAction, BugTriageObservation, BugTriageState, StepInfo
+from openenv_bug_triage.contract import ResetOptions, StepInfo, check_task_id
+from openenv_bug_triage.protocol import BugTriageAction, BugTriageObservation, BugTriageState
 from openenv_bug_triage.sources import TaskInfo, task_infos
 
 from .sessions import InvalidEpisodeIdError, InvalidResetError, SessionClosedError, is_valid_episode_id
@@ -36,11 +35,6 @@ ENV_VERSION = __version__
 def available_tasks() -> dict[str, TaskInfo]:
     """Every task's public description by id, fixed tasks first (loaded and validated once)."""
     return {info.task_id: info for info in task_infos()}
-
-
-def step_info(info: dict[str, Any], reward: RewardModel) -> StepInfo:
-    """The environment's `info` dict as a typed `StepInfo`."""
-    return StepInfo.model_validate({**info, "reward": reward})
 
 
 def wire_observation(
@@ -86,12 +80,12 @@ class BugTriageEnvironment(Environment[BugTriageAction, BugTriageObservation, Bu
         for name, value, kind in (("split", split, str), ("index", index, int)):
             if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
                 raise InvalidResetError(f"{name} must be {'a string' if kind is str else 'an integer'} or omitted")
-        if task_id is not None and (not isinstance(task_id, str) or task_id not in available_tasks()):
-            raise UnknownTaskError(f"unknown task_id; choose one of {list(available_tasks())}")
+        if task_id is not None:
+            check_task_id(task_id, echo=False)
         if episode_id is not None and not (isinstance(episode_id, str) and is_valid_episode_id(episode_id)):
             raise InvalidEpisodeIdError("episode_id must be 1 to 128 letters, digits or ._:- (or omitted)")
         episode_id = episode_id or uuid.uuid4().hex
-        obs = self._env.reset(task_id=task_id, seed=seed, episode_id=episode_id, split=split, index=index)
+        obs = self._env.reset_with(ResetOptions.unchecked(task_id, seed, split, index, episode_id))
         self._episode_id = episode_id
         return wire_observation(obs, episode_id, None, False, None)
 
@@ -99,9 +93,9 @@ class BugTriageEnvironment(Environment[BugTriageAction, BugTriageObservation, Bu
         """Take one action; an invalid one is penalised, not rejected."""
         self._check_open()
         payload = action.to_payload() if isinstance(action, BugTriageAction) else action
-        obs, reward, done, info = self._env.step(payload)
+        result = self._env.step_result(payload)
         assert self._episode_id is not None  # step() succeeded, so reset() ran
-        return wire_observation(obs, self._episode_id, reward.value, done, step_info(info, reward))
+        return wire_observation(result.observation, self._episode_id, result.reward.value, result.done, result.info)
 
     async def reset_async(
         self, seed: int | None = None, episode_id: str | None = None, **kwargs: Any

@@ -1,37 +1,34 @@
 """The Bug Triage OpenEnv server: `uvicorn server.app:app`, `python -m server.app`, or the `server` script.
 
-OpenEnv's `create_fastapi_app` provides `/ws`, `/mcp`, `/health`, `/metadata` and the docs; its
-stateless `/reset`, `/step`, `/state` and `/schema` are replaced by the session-aware routes in
-`server.routes`. `/web` is always our own playground (`server.web`): openenv-core's generic one,
-which `ENABLE_WEB_INTERFACE=true` would turn on through `create_app`, shares one environment
-among all visitors, so that variable is ignored here.
-Port 7860 unless `PORT` says otherwise; `MAX_SESSIONS` and `SESSION_TTL_S` bound the sessions;
-`BUG_TRIAGE_TRAINER_TOKEN` lets trainers fetch full grades from `/grader`;
-`BUG_TRIAGE_TRAJECTORY_DIR` (default `artifacts/`) holds the trajectories `/web` can replay.
+The app is ours; from OpenEnv it mounts only `/ws` (WebSocket sessions), `/mcp`, `/health` and
+`/metadata` (`server.openenv_compat`, the same on openenv-core 0.3.0 and openenv 0.10). The
+session-aware `/reset`, `/step`, `/state`, `/grader`, `/schema`, `/tasks`, `/handbook` and the Task API
+are `server.routes`; `/web` is our playground (`server.web`), whatever `ENABLE_WEB_INTERFACE` says:
+openenv-core's generic one shares one environment among all visitors.
+Settings come from environment variables (`server.config`): `HOST` and `PORT` (7860) where to listen,
+`MAX_SESSIONS` and `SESSION_TTL_S` bound the sessions, `BUG_TRIAGE_TRAINER_TOKEN` lets trainers fetch
+full grades from `/grader`, `BUG_TRIAGE_TRAJECTORY_DIR` (default `artifacts/`) holds the trajectories
+`/web` can replay.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
-import os
 from typing import TypedDict
 
 from fastapi import FastAPI
-from fastapi.routing import APIRoute
-from openenv.core.env_server.http_server import create_fastapi_app
 from openenv.core.env_server.types import ConcurrencyConfig
 
 from openenv_bug_triage.protocol import BugTriageAction, BugTriageObservation
 
-from .adapter import BugTriageEnvironment
-from .config import MAX_BODY_BYTES, Settings, port_from_env
+from .adapter import ENV_DESCRIPTION, ENV_VERSION, BugTriageEnvironment
+from .config import MAX_BODY_BYTES, Listen, Settings
+from .openenv_compat import mount_openenv
 from .routes import build_router
 from .sessions import SessionStore
-from .web import build_web_router, trajectory_dir_from_env
+from .web import build_web_router
 from .wire import BodyGuard, install_error_handlers
-
-REPLACED_ROUTES = frozenset({"/reset", "/step", "/state", "/schema"})
 
 
 class UvicornWsOptions(TypedDict):
@@ -49,21 +46,14 @@ costs more CPU per step than the environment itself, for bandwidth a few KB per 
 def build_app(settings: Settings | None = None) -> FastAPI:
     """The FastAPI app with its own session store; `settings` default to the environment's."""
     settings = settings or Settings.from_env()
-    app = create_fastapi_app(
-        BugTriageEnvironment,
-        BugTriageAction,
-        BugTriageObservation,
-        concurrency_config=ConcurrencyConfig(
-            max_concurrent_envs=settings.max_sessions, session_timeout=settings.session_ttl_s
-        ),
-    )
-    app.title = "Bug Triage OpenEnv HTTP API"
-    app.router.routes[:] = [r for r in app.router.routes if not (isinstance(r, APIRoute) and r.path in REPLACED_ROUTES)]
+    app = FastAPI(title="Bug Triage OpenEnv HTTP API", version=ENV_VERSION, description=ENV_DESCRIPTION)
+    concurrency = ConcurrencyConfig(max_concurrent_envs=settings.max_sessions, session_timeout=settings.session_ttl_s)
+    mount_openenv(app, BugTriageEnvironment, BugTriageAction, BugTriageObservation, concurrency)
     store = SessionStore(settings.max_sessions, settings.session_ttl_s)
     app.include_router(build_router(store, settings.trainer_token))
-    app.include_router(build_web_router(trajectory_dir_from_env()))
+    app.include_router(build_web_router(settings.trajectory_dir))
     install_error_handlers(app)
-    app.add_middleware(BodyGuard, max_body_bytes=settings.max_body_bytes)
+    app.add_middleware(BodyGuard, max_body_bytes=MAX_BODY_BYTES)
     app.state.sessions = store
     app.state.settings = settings
     return app
@@ -82,11 +72,13 @@ def main(argv: list[str] | None = None) -> None:
     import uvicorn
 
     parser = argparse.ArgumentParser(prog="server", description="Serve the Bug Triage OpenEnv environment.")
-    parser.add_argument("--host", default=os.environ.get("HOST", "0.0.0.0"))
+    parser.add_argument("--host", default=None, help="default: $HOST, else 0.0.0.0")
     parser.add_argument("--port", type=int, default=None, help="default: $PORT, else 7860")
     args = parser.parse_args(argv)
-    port = args.port if args.port is not None else port_from_env()
-    uvicorn.run(app, host=args.host, port=port, **UVICORN_WS_OPTIONS)
+    listen = Listen()
+    host = args.host if args.host is not None else listen.host
+    port = args.port if args.port is not None else listen.port
+    uvicorn.run(app, host=host, port=port, **UVICORN_WS_OPTIONS)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""The stateful HTTP API: /reset, /step, /state, /grader, /tasks, /handbook, /schema.
+"""The stateful HTTP API: /reset, /step, /state, /grader, /tasks, /handbook, /schema, and the Task API.
 
 Handlers run the environment inline on the event loop (a step takes well under a
 millisecond), under the session's lock. Responses are rendered by pydantic from fixed
@@ -10,28 +10,28 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any, TypeVar
 
-from fastapi import APIRouter, Header, Query, Request
+from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.responses import PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic_core import to_jsonable_python
 
 from openenv_bug_triage import task_api
-from openenv_bug_triage.env import MAX_SEED
+from openenv_bug_triage.actions import ACTION_ADAPTER
+from openenv_bug_triage.contract import ResetOptions, StepInfo, check_fixed_seed, check_task_id
 from openenv_bug_triage.errors import BugTriageError
 from openenv_bug_triage.models import (
-    ACTION_ADAPTER,
     GraderResult,
     ObservationModel,
     RewardModel,
     StateModel,
 )
-from openenv_bug_triage.protocol import StepInfo
 from openenv_bug_triage.sources import TaskInfo
 from openenv_bug_triage.world import load_handbook
 
-from .adapter import ENV_NAME, available_tasks, step_info
+from .adapter import ENV_NAME, available_tasks
 from .sessions import SessionStore
 from .wire import ApiError, describe_errors, json_body
 
@@ -45,32 +45,17 @@ AUTHORIZATION_HEADER = Header(
 
 # --------------------------------------------------------------------------- bodies
 
+_M = TypeVar("_M", bound=BaseModel)
+
 
 class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
-class ResetBody(_Body):
-    """POST /reset. Every field is optional; an empty body starts the default task."""
+class ResetBody(ResetOptions):
+    """POST /reset: `ResetOptions`, strictly typed. Every field is optional; an empty body starts the default task."""
 
-    task_id: str | None = Field(default=None, max_length=64, description="Default bug_triage_easy; see GET /tasks.")
-    seed: int | None = Field(
-        default=None,
-        description="Fixed tasks: queue shuffle seed, 0 to 2**63-1, default 42. Generated tasks: the instance "
-        "of the split (train 0 to 2**31-1; validation and test 0 to size-1); default a fresh draw.",
-    )
-    split: str | None = Field(
-        default=None, max_length=16, description="Generated tasks only: train (default), validation or test."
-    )
-    index: int | None = Field(
-        default=None, description="Task API index within `split` (instead of task_id and seed); see /bug_triage/task."
-    )
-    episode_id: str | None = Field(
-        default=None,
-        max_length=128,
-        description="Restart that episode (its own task unless task_id says otherwise), or name a new one; "
-        "default a fresh server-made id.",
-    )
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
 
 class StepBody(_Body):
@@ -144,13 +129,23 @@ class SchemaReply(BaseModel):
     info: dict[str, Any] = Field(description="The `info` of a POST /step reply.")
 
 
-def _validate(model: type[_Body], body: Any) -> Any:
-    if not isinstance(body, dict):
-        raise ApiError(422, "invalid_request", f"request body must be a JSON object, got a JSON {_json_kind(body)}")
-    try:
-        return model.model_validate(body)
-    except ValidationError as exc:
-        raise ApiError(422, "invalid_request", describe_errors(exc.errors())) from None
+def json_model(model: type[_M]) -> Callable[[Request], Awaitable[_M]]:
+    """A FastAPI dependency: the request's JSON body as a `model`, or a 422 that names the field.
+
+    The body is the strict JSON `BodyGuard` parsed (whatever content type it claims; empty reads
+    as `{}`), so handlers take typed bodies while every route answers bad JSON alike.
+    """
+
+    async def typed_body(request: Request) -> _M:
+        body = await json_body(request)
+        if not isinstance(body, dict):
+            raise ApiError(422, "invalid_request", f"request body must be a JSON object, got a JSON {_json_kind(body)}")
+        try:
+            return model.model_validate(body)
+        except ValidationError as exc:
+            raise ApiError(422, "invalid_request", describe_errors(exc.errors())) from None
+
+    return typed_body
 
 
 def _json_kind(value: Any) -> str:
@@ -204,24 +199,19 @@ def build_router(store: SessionStore, trainer_token: str | None = None) -> APIRo
         response_model=ResetReply,
         openapi_extra={"requestBody": {"content": {"application/json": {"schema": ResetBody.model_json_schema()}}}},
     )
-    async def reset(request: Request) -> Response:
-        body: ResetBody = _validate(ResetBody, await json_body(request))
-        if body.task_id is not None and body.task_id not in tasks:
-            raise ApiError(422, "unknown_task", f"unknown task_id; choose one of {list(tasks)}")
-        if body.seed is not None and not 0 <= body.seed <= MAX_SEED:
-            raise ApiError(422, "invalid_seed", f"seed must be an integer from 0 to {MAX_SEED}")
+    async def reset(body: Annotated[ResetBody, Depends(json_model(ResetBody))]) -> Response:
+        if body.task_id is not None:
+            check_task_id(body.task_id, echo=False)
+        if body.seed is not None:
+            check_fixed_seed(body.seed, echo=False)  # the widest range; a generated task's own is checked on reset
         fresh = body.episode_id is None or not store.has(body.episode_id)
         session = store.open(body.episode_id)
         with session.lock:
             named = body.task_id is not None or body.index is not None
             try:
-                obs = session.env.reset(
-                    task_id=body.task_id if named else session.task_id,  # no task named: the episode's own
-                    seed=body.seed,
-                    episode_id=session.episode_id,
-                    split=body.split,
-                    index=body.index,
-                )
+                task_id = body.task_id if named else session.task_id  # no task named: the episode's own
+                options = ResetOptions.unchecked(task_id, body.seed, body.split, body.index, session.episode_id)
+                obs = session.env.reset_with(options)
             except BugTriageError:
                 if fresh:
                     store.discard(session)
@@ -246,14 +236,17 @@ def build_router(store: SessionStore, trainer_token: str | None = None) -> APIRo
         response_model=StepReply,
         openapi_extra={"requestBody": {"content": {"application/json": {"schema": StepBody.model_json_schema()}}}},
     )
-    async def step(request: Request) -> Response:
-        body: StepBody = _validate(StepBody, await json_body(request))
+    async def step(body: Annotated[StepBody, Depends(json_model(StepBody))]) -> Response:
         session = store.get(body.episode_id)
         with session.lock:
-            obs, reward, done, info = session.env.step(body.action)
-            session.done = done
+            result = session.env.step_result(body.action)
+            session.done = result.done
         reply = StepReply.model_construct(
-            observation=obs, reward=reward.value, done=done, info=step_info(info, reward), episode_id=session.episode_id
+            observation=result.observation,
+            reward=result.reward.value,
+            done=result.done,
+            info=result.info,
+            episode_id=session.episode_id,
         )
         return _json(reply)
 
@@ -290,24 +283,24 @@ def build_router(store: SessionStore, trainer_token: str | None = None) -> APIRo
         return Response(json.dumps(task_api.list_splits()), media_type="application/json")
 
     @router.post(f"/{ENV_NAME}/tasks", tags=["Task API"], summary="Task specs of a split (bounded preview)")
-    async def split_tasks(request: Request) -> Response:
-        body: SplitBody = _validate(SplitBody, await json_body(request))
+    async def split_tasks(body: Annotated[SplitBody, Depends(json_model(SplitBody))]) -> Response:
         return _specs({"tasks": task_api.list_tasks(body.split), "env_name": ENV_NAME})
 
     @router.post(f"/{ENV_NAME}/num_tasks", tags=["Task API"], summary="Number of task specs in a split")
-    async def num_tasks(request: Request) -> Response:
-        body: SplitBody = _validate(SplitBody, await json_body(request))
+    async def num_tasks(body: Annotated[SplitBody, Depends(json_model(SplitBody))]) -> Response:
         return Response(json.dumps({"num_tasks": task_api.num_tasks(body.split)}), media_type="application/json")
 
     @router.post(f"/{ENV_NAME}/task", tags=["Task API"], summary="One task spec by split and index")
-    async def one_task(request: Request) -> Response:
-        body: TaskBody = _validate(TaskBody, await json_body(request))
+    async def one_task(body: Annotated[TaskBody, Depends(json_model(TaskBody))]) -> Response:
         return _specs({"task": task_api.get_task(body.split, body.index)})
 
     @router.post(f"/{ENV_NAME}/task_range", tags=["Task API"], summary="Task specs in [start, stop)")
-    async def task_range(request: Request) -> Response:
-        body: TaskRangeBody = _validate(TaskRangeBody, await json_body(request))
+    async def task_range(body: Annotated[TaskRangeBody, Depends(json_model(TaskRangeBody))]) -> Response:
         return _specs({"tasks": task_api.get_task_range(body.split, body.start, body.stop)})
+
+    @router.get("/list_environments", tags=["Task API"], summary="The environment name the Task API paths start with")
+    async def list_environments() -> Response:
+        return Response(json.dumps([ENV_NAME]), media_type="application/json")
 
     @router.get(
         "/handbook",

@@ -8,7 +8,6 @@ from one folder and served raw, capped in size; the page parses and checks them.
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
@@ -22,7 +21,6 @@ STATIC_DIR = Path(__file__).resolve().parent / "static"
 TRAJECTORY_MAX_BYTES = 5_000_000
 """Largest trajectory the server hands out (and the page accepts): the hard task's LLM run is about 300 KB."""
 TRAJECTORY_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}\.jsonl")
-DEFAULT_TRAJECTORY_DIR = Path("artifacts")
 
 _MEDIA_TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
 CONTENT_SECURITY_POLICY = (
@@ -50,11 +48,6 @@ class TrajectoryList(BaseModel):
     folder: str
     max_bytes: int
     files: list[TrajectoryFile]
-
-
-def trajectory_dir_from_env() -> Path:
-    """Where trajectories are served from: `BUG_TRIAGE_TRAJECTORY_DIR`, else `artifacts/` under the working directory."""
-    return Path(os.environ.get("BUG_TRIAGE_TRAJECTORY_DIR") or DEFAULT_TRAJECTORY_DIR)
 
 
 def _static_files() -> dict[str, Path]:

@@ -1,4 +1,5 @@
-"""A real OpenAI-compatible HTTP server on loopback for tests, plus a helper to run the baseline script.
+"""A real OpenAI-compatible HTTP server on loopback for tests, plus helpers to run the baseline script
+(as a subprocess, or its `main` in this process).
 
 `MockOpenAI` answers `POST /v1/chat/completions` by replaying a script of replies in order:
 each entry is the reply text, or a `Fault` (an HTTP error status, or a delay longer than the
@@ -9,6 +10,7 @@ Every request body is recorded in `requests`.
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 import subprocess
@@ -20,6 +22,8 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+
+from openenv_bug_triage.agents.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
 SCRIPT = REPO / "scripts" / "baseline_inference.py"
@@ -145,6 +149,19 @@ def run_baseline(*args: str, env: dict[str, str] | None = None, timeout: float =
         check=False,
     )
     return ScriptRun(proc.returncode, proc.stdout, proc.stderr)
+
+
+def run_main(*args: str, env: dict[str, str] | None = None) -> ScriptRun:
+    """What `run_baseline` does, in this process: the script's `main` with model variables cleared, then `env` added."""
+    environ = {k: v for k, v in os.environ.items() if k not in CLEARED_VARIABLES}
+    environ.update(env or {})
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(list(args), environ)
+        except SystemExit as exc:  # argparse's usage errors
+            code = exc.code if isinstance(exc.code, int) else 2
+    return ScriptRun(code, out.getvalue(), err.getvalue())
 
 
 def llm_env(mock: MockOpenAI, model: str = "mock-model") -> dict[str, str]:

@@ -1,7 +1,10 @@
-"""Helpers for the server tests: real uvicorn servers on loopback, and episodes played over HTTP.
+"""Helpers for the server tests: apps served in-process or by real uvicorn servers on loopback, and
+episodes played over HTTP.
 
-`LiveServer` runs an app in-process on a thread; `ServerProcess` runs a command (the way
-users start the server) as a subprocess. Both listen on 127.0.0.1 only.
+`in_process` serves an app to an httpx client without a socket; `LiveServer` runs an app with
+uvicorn on a thread (the fast tier shares one, the `server` fixture of `conftest.py`);
+`ServerProcess` runs a command (the way users start the server) as a subprocess. Servers listen
+on 127.0.0.1 only.
 """
 
 from __future__ import annotations
@@ -22,19 +25,14 @@ from typing import Any
 import httpx
 import uvicorn
 from fastapi import FastAPI
+from fastapi.testclient import TestClient
 
 from openenv_bug_triage import BugTriageEnv
+from openenv_bug_triage.actions import ACTION_ADAPTER
 from openenv_bug_triage.client import WebSocketEnv
 from openenv_bug_triage.episode import Episode, EpisodeEnv, Policy, start
 from openenv_bug_triage.http_client import HttpEnvClient
-from openenv_bug_triage.models import (
-    ACTION_ADAPTER,
-    GraderResult,
-    StateModel,
-    TicketProgress,
-    TicketRecord,
-    Truth,
-)
+from openenv_bug_triage.models import GraderResult, StateModel, TicketProgress, TicketRecord, Truth
 from server.app import UVICORN_WS_OPTIONS
 
 REPO = Path(__file__).resolve().parent.parent
@@ -67,6 +65,14 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+def in_process(app: FastAPI) -> TestClient:
+    """An httpx client that serves `app` in this process, no socket: a server error is a 500 reply, as on the wire.
+
+    Use it as a context manager (it runs the app's start-up and shut-down); its base URL is `http://testserver`.
+    """
+    return TestClient(app, raise_server_exceptions=False, follow_redirects=False)
 
 
 class LiveServer:

@@ -5,13 +5,15 @@ from __future__ import annotations
 import json
 import typing
 
-from openenv_bug_triage.agents.prompt import load_template
-from openenv_bug_triage.models import ACTION_MODELS, ACTION_TYPES
+from openenv_bug_triage.actions import ACTION_MODELS, ACTION_TYPES
+from openenv_bug_triage.agents.prompt import build_messages
+from openenv_bug_triage.env import BugTriageEnv
 
 
 def prompt_actions() -> dict[str, dict[str, str]]:
     """The example actions the baseline's system prompt lists, one JSON object per line, by action type."""
-    lines = [line for line in load_template().system.splitlines() if line.startswith('{"action_type"')]
+    system = build_messages(BugTriageEnv().reset(), [])[0]["content"]
+    lines = [line for line in system.splitlines() if line.startswith('{"action_type"')]
     actions = [json.loads(line) for line in lines]
     return {a["action_type"]: a for a in actions}
 

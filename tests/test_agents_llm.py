@@ -124,6 +124,23 @@ def test_transient_failures_are_retried_with_backoff() -> None:
     assert agent.counts.rejected_replies == 0
 
 
+@pytest.mark.parametrize("status", [408, 409])
+def test_request_timeout_and_conflict_answers_are_retried_too(status: int) -> None:
+    sleeps: list[float] = []
+    obs = planted_observation(BugTriageEnv())
+    with MockOpenAI([Fault(status, retry_after="0.5"), json.dumps(VALID)]) as mock:
+        agent = make_agent(mock, sleeps=sleeps, backoff=0.25)
+        assert agent.act(obs) == VALID
+    assert sleeps == [0.5]  # the Retry-After asked for longer than the backoff
+    assert len(mock.requests) == 2 and (agent.counts.api_calls, agent.counts.api_retries) == (2, 1)
+
+
+def test_the_openai_client_gets_the_timeout_and_the_retries() -> None:
+    settings = ChatSettings(model="m", api_key="k", base_url="http://127.0.0.1:9/v1", timeout=7.5, api_retries=3)
+    client = ChatClient(settings)._client
+    assert (client.timeout, client.max_retries) == (7.5, 3)
+
+
 def test_a_timeout_is_retried() -> None:
     obs = planted_observation(BugTriageEnv())
     with MockOpenAI([Fault(500, delay=1.0), json.dumps(VALID)]) as mock:

@@ -8,9 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from openenv_bug_triage.actions import ActionParseError
+from openenv_bug_triage.actions import ACTION_ADAPTER, ActionParseError, ClassifyAction, CloseAction, NextTicketAction
 from openenv_bug_triage.agents.reply import MAX_REPLY_CHARS, ReplyError, action_payload, parse_reply, strip_fence
-from openenv_bug_triage.models import ACTION_ADAPTER, ClassifyAction, CloseAction, NextTicketAction
 
 CLASSIFY = {
     "action_type": "classify",

@@ -1,9 +1,10 @@
-"""Attacks an adversarial agent or a careless second client tried, replayed over HTTP on a loopback server.
+"""Attacks an adversarial agent or a careless second client tried, replayed over HTTP (the shared loopback
+server, or an app of its own in-process where the attack needs other settings).
 
 Each test plays the attack the way it was first done and checks that it now gets nothing:
 no expected labels from `/grader`, no reach into another client's episode, no bug/not-a-bug
 signal from relabel charges or from the wording of the agent's grade, no SLA credit for a
-throwaway settlement, no hint table in the README.
+throwaway settlement, no hint table in the README or docs.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
-from server_helpers import REPO, TRAINER, TRAINER_TOKEN, LiveServer
+from server_helpers import REPO, TRAINER, TRAINER_TOKEN, LiveServer, in_process
 
 from openenv_bug_triage.sources import load_task
 from openenv_bug_triage.tasks import TASK_IDS
@@ -24,12 +25,6 @@ from server.config import Settings
 NEXT = {"action_type": "next_ticket"}
 EPISODE_TERMS = {"sla_breach", "missed_escalation", "critical_left_penalty", "critical_done_bonus"}
 """Reward components about the whole queue or its end, not about the action taken."""
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[LiveServer]:
-    with LiveServer(build_app(Settings(trainer_token=TRAINER_TOKEN))) as live:
-        yield live
 
 
 @pytest.fixture
@@ -90,7 +85,7 @@ def test_a_side_episode_gets_no_answer_key_from_the_grader(http: httpx.Client, t
 
 def test_no_answer_tells_whether_a_trainer_token_is_set() -> None:
     def side_grade(settings: Settings, headers: dict[str, str]) -> bytes:
-        with LiveServer(build_app(settings)) as live, httpx.Client(base_url=live.url) as client:
+        with in_process(build_app(settings)) as client:
             episode_id = reset(client, task_id="bug_triage_easy", seed=1)
             burn_budget(client, episode_id)
             reply = client.get("/grader", params={"episode_id": episode_id}, headers=headers)
@@ -105,11 +100,8 @@ def test_no_answer_tells_whether_a_trainer_token_is_set() -> None:
 
 
 def test_requests_without_an_id_never_reach_another_clients_episode() -> None:
-    with (
-        LiveServer(build_app(Settings())) as live,
-        httpx.Client(base_url=live.url) as a,
-        httpx.Client(base_url=live.url) as b,
-    ):
+    app = build_app(Settings())
+    with in_process(app) as a, in_process(app) as b:
         first = reset(a, task_id="bug_triage_hard", seed=3)
         reset(b, task_id="bug_triage_easy", seed=1)  # b never learns `first`
         for reply in (
@@ -125,7 +117,7 @@ def test_requests_without_an_id_never_reach_another_clients_episode() -> None:
 
 
 def test_a_single_client_without_ids_still_plays_a_whole_episode() -> None:
-    with LiveServer(build_app(Settings())) as live, httpx.Client(base_url=live.url) as http:
+    with in_process(build_app(Settings())) as http:
         assert http.post("/reset", json={}).status_code == 200
         done = False
         while not done:
@@ -223,15 +215,16 @@ def test_a_throwaway_triage_before_the_deadline_earns_no_sla_credit(http: httpx.
     assert progress["settled_at_step"] == deadline + 2
 
 
-# --------------------------------------------------------------------------- 7. the README as a hint table
+# --------------------------------------------------------------------------- 7. the README and docs as a hint table
 
 
 def _words(text: str) -> list[str]:
     return re.findall(r"[a-z0-9]+", text.lower())
 
 
-def test_the_readme_names_no_ticket_and_quotes_no_ticket_text() -> None:
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+def test_the_readme_and_docs_name_no_ticket_and_quote_no_ticket_text() -> None:
+    pages = [REPO / "README.md", *sorted((REPO / "docs").rglob("*.md"))]
+    readme = "\n".join(page.read_text(encoding="utf-8") for page in pages)
     tickets = [t for task_id in TASK_IDS for t in load_task(task_id).tickets]
     assert [t.ticket_id for t in tickets if t.ticket_id in readme] == []
     flat = f" {' '.join(_words(readme))} "

@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 from mock_openai import ScriptRun, run_baseline
+from server_helpers import free_port
 
+from openenv_bug_triage.agents.artifact import write_run_artifact
 from openenv_bug_triage.agents.cli import HF_ROUTER_URL, SetupError, build_parser, chat_settings, main
 from openenv_bug_triage.agents.runner import Progress
 from openenv_bug_triage.env import BugTriageEnv
@@ -181,3 +183,40 @@ def test_generated_tasks_run_on_the_split_the_seed_names(tmp_path: Path) -> None
     score = json.loads(output.read_text())["tasks"]["generated_hard"]["score"]
     assert score == run_episode(HeuristicPolicy(), "generated_hard", 5, "test").grade.score
     assert score != run_episode(HeuristicPolicy(), "generated_hard", 5, "train").grade.score
+
+
+def test_each_run_keeps_its_own_artifact_and_a_failed_run_leaves_the_last_good_one(tmp_path: Path) -> None:
+    output = tmp_path / "baseline_scores.json"
+    ok = ["--agent", "heuristic", "--tasks", "easy", "--output", str(output)]
+    assert main(ok, {}, io.StringIO(), io.StringIO()) == 0
+    good = output.read_text()
+    (first,) = (tmp_path / "runs").iterdir()
+    assert first.read_text() == good and first.name.endswith("-heuristic.json")
+
+    err = io.StringIO()
+    down = f"http://127.0.0.1:{free_port()}"
+    assert main([*ok, "--env-url", down], {}, io.StringIO(), err) == 3
+    assert output.read_text() == good  # the failed run did not touch the last good artifact
+    runs = sorted((tmp_path / "runs").iterdir())
+    assert len(runs) == 2 and first in runs
+    (failed,) = (r for r in runs if r != first)
+    partial = json.loads(failed.read_text())
+    assert partial["completed"] is False and partial["env"] == down
+    assert f"partial results written to {failed}" in err.getvalue()
+    assert f"{output} is left as it was" in err.getvalue()
+
+    assert main(ok, {}, io.StringIO(), io.StringIO()) == 0  # a later run replaces no earlier run's file
+    assert len(list((tmp_path / "runs").iterdir())) == 3
+    assert first.read_text() == good and json.loads(failed.read_text()) == partial
+
+
+def test_runs_in_the_same_second_get_files_of_their_own(tmp_path: Path) -> None:
+    artifact = {"agent": "heuristic", "created_at": "2026-12-01T05:22:16Z", "mean_score": 0.5}
+    paths = [write_run_artifact(tmp_path, {**artifact, "seed": seed}) for seed in range(3)]
+    assert [p.name for p in paths] == [
+        "20261201T052216Z-heuristic.json",
+        "20261201T052216Z-heuristic-2.json",
+        "20261201T052216Z-heuristic-3.json",
+    ]
+    assert [json.loads(p.read_text())["seed"] for p in paths] == [0, 1, 2]
+    assert sorted(tmp_path.iterdir()) == sorted(paths)  # no temporary file is left behind

@@ -1,21 +1,18 @@
-"""`--env-url`: the same loop over the real server's HTTP contract scores exactly what in-process runs score."""
+"""`--env-url`: the same loop over the real server's HTTP contract scores exactly what in-process runs score.
+
+The command line runs in this process (`run_main`); the server is the session's shared real one.
+"""
 
 from __future__ import annotations
 
 import io
 import json
-import os
-import socket
-import subprocess
-import sys
-import time
-from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
 
-import httpx
 import pytest
-from mock_openai import REPO, MockOpenAI, llm_env, run_baseline
+from mock_openai import MockOpenAI, llm_env, run_main
+from server_helpers import TRAINER_TOKEN, LiveServer, free_port
 
 from openenv_bug_triage.agents.cli import main
 from openenv_bug_triage.agents.errors import EnvServerError
@@ -24,55 +21,14 @@ from openenv_bug_triage.episode import start
 from openenv_bug_triage.http_client import HttpEnvClient
 from openenv_bug_triage.policies import ReplayPolicy, oracle_actions
 
-SERVER_APP = REPO / "server" / "app.py"
-STARTUP_SECONDS = 60
-TOKEN = "baseline-test-trainer-token"
-TRAINER_ENV = {"BUG_TRIAGE_TRAINER_TOKEN": TOKEN}
-"""The server runs with this trainer token; a baseline run given it records the full grade."""
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+TRAINER_ENV = {"BUG_TRIAGE_TRAINER_TOKEN": TRAINER_TOKEN}
+"""The shared server runs with this trainer token; a baseline run given it records the full grade."""
 
 
 @pytest.fixture(scope="module")
-def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The real server (`uvicorn server.app:app`) on a free loopback port, for this module."""
-    if not SERVER_APP.exists():
-        pytest.skip("server/app.py is not there yet; these tests run once the server lands")
-    port = free_port()
-    log = (tmp_path_factory.mktemp("server") / "uvicorn.log").open("w")
-    cmd = [sys.executable, "-m", "uvicorn", "server.app:app", "--host", "127.0.0.1", "--port", str(port)]
-    proc = subprocess.Popen(
-        [*cmd, "--log-level", "warning"],
-        cwd=REPO,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        env={**os.environ, **TRAINER_ENV},
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + STARTUP_SECONDS
-        while True:
-            assert proc.poll() is None, f"the server exited with {proc.returncode}; see {log.name}"
-            try:
-                if httpx.get(f"{url}/health", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, "the server did not answer /health in time"
-            time.sleep(0.2)
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
+def server_url(server: LiveServer) -> str:
+    """The URL of the session's shared real server (uvicorn on a free loopback port)."""
+    return server.url
 
 
 def in_process_artifact(tmp_path: Path, *args: str) -> tuple[dict, str]:
@@ -85,7 +41,7 @@ def in_process_artifact(tmp_path: Path, *args: str) -> tuple[dict, str]:
 def test_env_url_scores_exactly_what_in_process_scores(agent: str, server_url: str, tmp_path: Path) -> None:
     expected, expected_stdout = in_process_artifact(tmp_path, "--agent", agent)
     output = tmp_path / "over_http.json"
-    run = run_baseline("--agent", agent, "--env-url", server_url, "--output", str(output), env=TRAINER_ENV)
+    run = run_main("--agent", agent, "--env-url", server_url, "--output", str(output), env=TRAINER_ENV)
     assert run.code == 0, run.stderr
     artifact = json.loads(output.read_text())
     assert artifact["env"] == server_url and expected["env"] == "in-process"
@@ -98,7 +54,7 @@ def test_llm_agent_over_env_url(server_url: str, tmp_path: Path) -> None:
     plan = oracle_actions("bug_triage_easy")
     output = tmp_path / "llm.json"
     with MockOpenAI([json.dumps(a) for a in plan]) as mock:
-        run = run_baseline("--tasks", "easy", "--env-url", server_url, "--output", str(output), env=llm_env(mock))
+        run = run_main("--tasks", "easy", "--env-url", server_url, "--output", str(output), env=llm_env(mock))
     assert run.code == 0, run.stderr
     env = BugTriageEnv()
     env.reset(task_id="bug_triage_easy", seed=42)
@@ -131,7 +87,7 @@ def test_http_client_follows_the_contract(server_url: str) -> None:
 def test_http_client_with_the_trainer_token_gets_the_full_grade(server_url: str) -> None:
     env = BugTriageEnv()
     start(env, ReplayPolicy(), "bug_triage_medium", 3).play()  # next_ticket until the budget is spent
-    for name, token in (("trainer", TOKEN), ("agent", None), ("wrong", "not-the-token-at-all")):
+    for name, token in (("trainer", TRAINER_TOKEN), ("agent", None), ("wrong", "not-the-token-at-all")):
         with closing(HttpEnvClient(server_url, trainer_token=token)) as client:
             start(client, ReplayPolicy(), "bug_triage_medium", 3).play()
             grade = client.grade()
@@ -144,9 +100,11 @@ def test_http_client_with_the_trainer_token_gets_the_full_grade(server_url: str)
 def test_unreachable_env_server_stops_the_run_with_exit_3(tmp_path: Path) -> None:
     output = tmp_path / "s.json"
     url = f"http://127.0.0.1:{free_port()}"
-    run = run_baseline("--agent", "heuristic", "--env-url", url, "--output", str(output))
+    run = run_main("--agent", "heuristic", "--env-url", url, "--output", str(output))
     assert run.code == 3
     assert f"cannot reach the environment server at {url}" in run.stderr
-    artifact = json.loads(output.read_text())
+    assert not output.exists()  # only a complete run writes the stable path
+    (run_file,) = (tmp_path / "runs").iterdir()
+    artifact = json.loads(run_file.read_text())
     assert artifact["completed"] is False and artifact["mean_score"] is None
     assert run.events("END") == ["[END] success=false steps=0 score=0.000 rewards="]

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from mock_openai import Fault, MockOpenAI, ScriptRun, llm_env, run_baseline
 
+from openenv_bug_triage.actions import ACTION_ADAPTER
 from openenv_bug_triage.agents.prompt import (
     MAX_PROMPT_CHARS,
     QUEUE_CLOSE,
@@ -20,7 +21,6 @@ from openenv_bug_triage.agents.prompt import (
     prompt_chars,
 )
 from openenv_bug_triage.env import BugTriageEnv
-from openenv_bug_triage.models import ACTION_ADAPTER
 from openenv_bug_triage.policies import oracle_actions
 
 START = re.compile(r"^\[START\] task=(\S+) env=bug-triage-openenv model=(\S+)$")
@@ -177,7 +177,9 @@ def test_endpoint_down_stops_the_run_and_writes_what_it_has(tmp_path: Path) -> N
     assert run.code == 3
     assert "stopped early" in run.stderr and "not answering: 3 attempts failed" in run.stderr
     assert "partial results written to" in run.stderr
-    artifact = json.loads(output.read_text())
+    assert not output.exists()  # only a complete run writes the stable path
+    (run_file,) = (tmp_path / "runs").iterdir()
+    artifact = json.loads(run_file.read_text())
     assert artifact["completed"] is False and artifact["mean_score"] is None
     assert "not answering" in artifact["error"]
     assert list(artifact["tasks"]) == ["bug_triage_easy"]  # the run stopped at the first task

@@ -5,16 +5,10 @@ from __future__ import annotations
 import pytest
 
 from openenv_bug_triage import BugTriageEnv, EpisodeDoneError, ResetNeededError, UnknownTaskError
+from openenv_bug_triage.actions import ClassifyAction, NextTicketAction
 from openenv_bug_triage.episode import start
 from openenv_bug_triage.errors import InvalidSeedError
-from openenv_bug_triage.models import (
-    ClassifyAction,
-    GraderResult,
-    NextTicketAction,
-    ObservationModel,
-    RewardModel,
-    StateModel,
-)
+from openenv_bug_triage.models import GraderResult, ObservationModel, RewardModel, StateModel
 from openenv_bug_triage.policies import ReplayPolicy, oracle_actions
 from openenv_bug_triage.sources import load_task
 from openenv_bug_triage.tasks import TASK_IDS

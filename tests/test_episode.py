@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from server_helpers import TRANSPORTS, ServerProcess, open_env
+from server_helpers import TRANSPORTS, LiveServer, open_env
 
-from openenv_bug_triage import BugTriageEnv, ObservationModel, RewardModel
+from openenv_bug_triage import BugTriageEnv, ObservationModel
+from openenv_bug_triage.contract import StepResult
 from openenv_bug_triage.episode import Episode, Policy, start
 from openenv_bug_triage.errors import EpisodeRunningError
 from openenv_bug_triage.policies import HeuristicPolicy, OraclePolicy, RandomPolicy, ReplayPolicy
@@ -20,12 +19,6 @@ GAMES = [
     (RandomPolicy, "bug_triage_medium", 11, None),
     (OraclePolicy, "generated_easy", 4, "validation"),
 ]
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[ServerProcess]:
-    with ServerProcess([sys.executable, "-m", "server.app"]) as proc:
-        yield proc
 
 
 def record(episode: Episode) -> list[tuple[Any, ...]]:
@@ -51,7 +44,7 @@ def record(episode: Episode) -> list[tuple[Any, ...]]:
 @pytest.mark.parametrize("transport", TRANSPORTS)
 @pytest.mark.parametrize(("policy_cls", "task_id", "seed", "split"), GAMES)
 def test_the_same_policy_plays_alike_in_process_and_on_the_wire(
-    server: ServerProcess, transport: str, policy_cls: type[Policy], task_id: str, seed: int, split: str | None
+    server: LiveServer, transport: str, policy_cls: type[Policy], task_id: str, seed: int, split: str | None
 ) -> None:
     expected = start(BugTriageEnv(), policy_cls(), task_id, seed, split).play()
     with open_env(transport, server.url) as env:
@@ -68,7 +61,7 @@ def test_the_same_policy_plays_alike_in_process_and_on_the_wire(
 
 
 @pytest.mark.parametrize("transport", TRANSPORTS)
-def test_a_limit_stops_the_episode_early_and_it_can_go_on(server: ServerProcess, transport: str) -> None:
+def test_a_limit_stops_the_episode_early_and_it_can_go_on(server: LiveServer, transport: str) -> None:
     whole = start(BugTriageEnv(), HeuristicPolicy(), "bug_triage_medium", 5).play()
     with open_env(transport, server.url) as env:
         episode = start(env, HeuristicPolicy(), "bug_triage_medium", 5).play(limit=4)
@@ -103,9 +96,10 @@ def test_iterating_yields_every_step_in_order_and_can_stop_and_resume() -> None:
 class EndsWithoutGrade(BugTriageEnv):
     """A broken environment: ends after one step and reports no grade."""
 
-    def step(self, action: Any) -> tuple[ObservationModel, RewardModel, bool, dict[str, Any]]:
-        obs, reward, _, info = super().step(action)
-        return obs, reward, True, {k: v for k, v in info.items() if k != "grader"}
+    def step_result(self, action: Any) -> StepResult:
+        result = super().step_result(action)
+        info = result.info.model_copy(update={"grader": None, "terminated": True})
+        return result.model_copy(update={"terminated": True, "info": info})
 
 
 def test_an_environment_that_ends_without_a_grade_is_an_error_not_a_zero() -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -12,8 +11,6 @@ from server_helpers import TRANSPORTS, LiveServer, open_env
 from openenv_bug_triage import BugTriageEnv
 from openenv_bug_triage.episode import start
 from openenv_bug_triage.policies import ReplayPolicy, oracle_actions
-from server.app import build_app
-from server.config import Settings
 
 NEXT = {"action_type": "next_ticket"}
 
@@ -29,12 +26,6 @@ def _stall(task_id: str) -> list[dict[str, Any]]:
 
 
 ENDINGS = [("finished", _oracle, True, False), ("budget spent", _stall, False, True)]
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[LiveServer]:
-    with LiveServer(build_app(Settings(max_sessions=4))) as live:
-        yield live
 
 
 def _flags(info: dict[str, Any]) -> tuple[bool, bool]:

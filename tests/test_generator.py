@@ -33,8 +33,10 @@ from openenv_bug_triage.world import load_world
 LEVELS = tuple(level.task_id for level in load_levels().levels)
 SWEEP = int(os.environ.get("GENERATOR_SWEEP", "12"))
 """Instances per level and split in the default suite for the sampled checks."""
-ORACLE_SWEEP = int(os.environ.get("ORACLE_SWEEP", "12"))
-"""Seeds per level and split the oracle plays; `.ci/run` sets 500 (validation has 200)."""
+ORACLE_SAMPLE = 12
+"""Seeds per level and split the oracle plays in the fast tier."""
+ORACLE_SWEEP = int(os.environ.get("ORACLE_SWEEP", "500"))
+"""Seeds per level and split the oracle plays in the slow sweep (validation has 200)."""
 
 
 def canonical(made: GeneratedTask) -> str:
@@ -255,18 +257,43 @@ def test_descriptions_rarely_repeat() -> None:
 # --------------------------------------------------------------------------- held-out splits
 
 
-def test_test_split_uses_no_scenario_or_phrase_that_train_uses() -> None:
+def test_each_split_uses_only_its_own_scenarios_and_phrases() -> None:
     catalogue = load_catalogue()
     partition = {s.id: s.partition for group in (catalogue.defects, catalogue.features) for s in group}
     partition |= {s.id: s.partition for group in (catalogue.invalid, catalogue.vague) for s in group}
-    train, test = sample("train", SWEEP), sample("test", SWEEP) + sample("validation", SWEEP)
-    assert {partition[f.scenario] for m in train for f in m.facts.values()} == {"train"}
-    assert {partition[f.scenario] for m in test for f in m.facts.values()} == {"test"}
-    train_evidence = {s for m in train for f in m.facts.values() for _, s in f.evidence}
-    test_evidence = {s for m in test for f in m.facts.values() for _, s in f.evidence}
-    assert not train_evidence & test_evidence
-    train_titles = {t.title.lower() for m in train for t in m.task.tickets}
-    assert not train_titles & {t.title.lower() for m in test for t in m.task.tickets}
+    made = {split: sample(split, SWEEP) for split in ("train", "validation", "test")}
+    evidence, titles = {}, {}
+    for split, instances in made.items():
+        assert {partition[f.scenario] for m in instances for f in m.facts.values()} == {split}
+        evidence[split] = {s for m in instances for f in m.facts.values() for _, s in f.evidence}
+        titles[split] = {t.title.lower() for m in instances for t in m.task.tickets}
+    for a, b in (("train", "validation"), ("train", "test"), ("validation", "test")):
+        assert not evidence[a] & evidence[b], (a, b)
+        assert not titles[a] & titles[b], (a, b)
+
+
+def test_a_defect_that_fails_every_time_is_never_given_a_failure_rate() -> None:
+    defects = [d for d in load_catalogue().defects if d.impact == "core" and d.global_]
+    assert any(d.intermittent is False for d in defects)
+    for d in defects:
+        assert ("degraded" in scope_options(d)) == (d.intermittent is not False), d.id
+        flipped = d.model_copy(update={"intermittent": not d.intermittent})
+        assert ("degraded" in scope_options(flipped)) == flipped.intermittent
+
+
+def test_a_defect_that_hits_everyone_is_never_said_to_hit_only_a_few() -> None:
+    for d in load_catalogue().defects:
+        assert ("few" in scope_options(d)) == (d.impact in ("minor", "cosmetic") and d.reach != "everyone"), d.id
+
+
+def test_validation_defects_state_how_they_fail_and_carry_real_logs() -> None:
+    defects = [d for d in load_catalogue().defects if d.partition == "validation"]
+    assert len(defects) >= 40
+    assert {d.component for d in defects} == set(load_world().owner)
+    for d in defects:
+        assert d.intermittent is not None and d.reach is not None and d.internal, d.id
+        assert len(d.logs) >= 2, d.id
+        assert all(5 <= len(log.splitlines()) <= 25 for log in d.logs), d.id
 
 
 def test_phrase_pools_never_share_a_sentence_between_partitions() -> None:
@@ -281,9 +308,13 @@ def test_phrase_pools_never_share_a_sentence_between_partitions() -> None:
 
 
 @pytest.mark.parametrize("task_id", LEVELS)
-def test_the_oracle_scores_one_on_every_sampled_instance(task_id: str) -> None:
+@pytest.mark.parametrize(
+    "seeds",
+    [pytest.param(ORACLE_SAMPLE, id="sample"), pytest.param(ORACLE_SWEEP, id="sweep", marks=pytest.mark.slow)],
+)
+def test_the_oracle_scores_one_on_every_sampled_instance(task_id: str, seeds: int) -> None:
     for split in ("train", "validation", "test"):
-        for seed in range(min(ORACLE_SWEEP, 200) if split == "validation" else ORACLE_SWEEP):
+        for seed in range(min(seeds, 200) if split == "validation" else seeds):
             result = run_episode(OraclePolicy(), task_id, seed, split)
             assert result.grade.score == 1.0, (split, seed, result.grade.mistakes)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from contextlib import closing
 from typing import Any
 
@@ -16,16 +16,8 @@ from openenv_bug_triage.episode import start
 from openenv_bug_triage.errors import EnvServerError
 from openenv_bug_triage.http_client import HttpEnvClient
 from openenv_bug_triage.policies import HeuristicPolicy
-from server.app import build_app
-from server.config import Settings
 
 NEXT = {"action_type": "next_ticket"}
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[LiveServer]:
-    with LiveServer(build_app(Settings())) as live:
-        yield live
 
 
 def test_it_plays_on_a_given_client_keeps_the_raw_reply_and_leaves_the_client_open(server: LiveServer) -> None:

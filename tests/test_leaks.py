@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from openenv_bug_triage import env as env_module
+from openenv_bug_triage import contract as contract_module
 from openenv_bug_triage import reward as reward_module
 from openenv_bug_triage.checker import policy_actions
 from openenv_bug_triage.env import BugTriageEnv
@@ -36,7 +36,7 @@ def visible(obs) -> dict:
 
 
 def play(task: Task, actions: list, monkeypatch) -> list[tuple[dict, dict]]:
-    monkeypatch.setattr(env_module, "resolve", lambda *_args: LoadedTask(task, None, None))
+    monkeypatch.setattr(contract_module, "resolve", lambda *_args: LoadedTask(task, None, None))
     env = BugTriageEnv()
     seen = [(env.reset(task_id=task.task_id, seed=42).model_dump(mode="json"), {})]
     for action in actions:
@@ -123,7 +123,7 @@ def final_judgement(task: Task, progress: dict[str, TicketProgress]) -> tuple:
 
 def play_judged(task: Task, actions: list, monkeypatch) -> tuple[list, list]:
     """(what the agent saw, the verdicts) of playing `actions` on `task` with seed 42."""
-    monkeypatch.setattr(env_module, "resolve", lambda *_args: LoadedTask(task, None, None))
+    monkeypatch.setattr(contract_module, "resolve", lambda *_args: LoadedTask(task, None, None))
     env = BugTriageEnv()
     seen: list = [env.reset(task_id=task.task_id, seed=42).model_dump(mode="json")]
     verdicts: list = []
@@ -201,7 +201,7 @@ def test_the_agents_grade_depends_only_on_right_and_wrong(task_id, probe, monkey
         actions = policy_actions(policy, task_id, 42, limit=task.step_budget)
     else:
         actions = probe(task)
-    monkeypatch.setattr(env_module, "resolve", lambda *_args: LoadedTask(task, None, None))
+    monkeypatch.setattr(contract_module, "resolve", lambda *_args: LoadedTask(task, None, None))
     env = BugTriageEnv()
     env.reset(task_id=task_id, seed=42)
     for action in actions:

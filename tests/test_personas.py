@@ -20,6 +20,7 @@ import pytest
 from openenv_bug_triage.catalogue import Phrase, load_catalogue, load_phrases
 from openenv_bug_triage.generator import GeneratedTask, TicketFacts, generate, load_levels
 from openenv_bug_triage.generator.facts import PLATFORM_OF
+from openenv_bug_triage.generator.levels import partition_of
 from openenv_bug_triage.generator.personas import SEATS, load_personas
 from openenv_bug_triage.models import Ticket
 
@@ -108,7 +109,7 @@ def test_organisations_fit_their_plan_and_customers_their_organisation() -> None
         for t, f, _ in tickets(split):
             if f.organisation is not None:
                 assert orgs[f.organisation].tier == t.customer_tier, t.ticket_id
-                assert orgs[f.organisation].partition == ("train" if split == "train" else "test"), t.ticket_id
+                assert orgs[f.organisation].partition == partition_of(split), t.ticket_id
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -157,7 +158,7 @@ def test_only_testers_report_from_non_production_builds(split: str) -> None:
 @pytest.mark.parametrize("split", SPLITS)
 def test_a_framing_sentence_appears_at_most_once_per_queue(split: str) -> None:
     phrases = load_phrases()
-    partition = "train" if split == "train" else "test"
+    partition = partition_of(split)
     framing = [*phrases.pool("filler_user", partition), *phrases.pool("opener_user", partition)]
     framing += [o.about for o in load_personas().organisations]
     for made in instances(split):
@@ -198,7 +199,7 @@ def test_about_a_fifth_of_customer_tickets_are_noisy_and_noise_stays_out_of_the_
 
 @pytest.mark.parametrize("split", ("train", "test"))
 def test_most_tickets_with_attachments_say_what_is_attached(split: str) -> None:
-    notes = [_probe(p) for p in load_phrases().pool("attachment_note", "train" if split == "train" else "test")]
+    notes = [_probe(p) for p in load_phrases().pool("attachment_note", partition_of(split))]
     attached = [t for t, _, _ in tickets(split) if t.attachments_count > 0]
     said = sum(any(n in t.description for n in notes) for t in attached)
     assert said / len(attached) >= 0.5
@@ -207,7 +208,7 @@ def test_most_tickets_with_attachments_say_what_is_attached(split: str) -> None:
 
 @pytest.mark.parametrize("split", ("train", "test"))
 def test_titles_carry_at_most_one_affix_and_one_reply_prefix(split: str) -> None:
-    partition = "train" if split == "train" else "test"
+    partition = partition_of(split)
     phrases = load_phrases()
     affixes = [_probe(a) for a in (*phrases.pool("title_affix", partition), *phrases.pool("title_template", partition))]
     with_affix = 0

@@ -5,9 +5,10 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from openenv_bug_triage.actions import ACTION_TYPES
 from openenv_bug_triage.checker import find_truth_keys
 from openenv_bug_triage.env import BugTriageEnv
-from openenv_bug_triage.models import ACTION_TYPES, CLOSE_REASONS, PRIORITIES, SEVERITIES
+from openenv_bug_triage.models import CLOSE_REASONS, PRIORITIES, SEVERITIES
 from openenv_bug_triage.sources import load_task
 from openenv_bug_triage.tasks import TASK_IDS
 from openenv_bug_triage.world import load_world

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from openenv_bug_triage import reward as rw
+from openenv_bug_triage.actions import ACTION_ADAPTER
 from openenv_bug_triage.env import BugTriageEnv
-from openenv_bug_triage.models import ACTION_ADAPTER, TicketProgress, Truth
+from openenv_bug_triage.models import TicketProgress, Truth
 from openenv_bug_triage.policies import oracle_actions
 from openenv_bug_triage.sources import load_task
-from openenv_bug_triage.triage import apply_action
 
 BUG = Truth(
     true_severity="sev1",
@@ -29,8 +29,10 @@ def act(action: dict, truth: Truth, before: TicketProgress | None = None) -> tup
     """Apply one action to one ticket; return its reward components and the new progress."""
     before = before or TicketProgress()
     parsed = ACTION_ADAPTER.validate_python(action)
-    after = apply_action(parsed, before, step=1)
-    return rw.ticket_action_reward(parsed, before, after, truth), after
+    after = parsed.apply(before, step=1)
+    no_op = after == before
+    terms = {} if no_op else parsed.terms(before, after, truth)
+    return rw.evaluate(rw.StepFacts(terms=terms, no_op=no_op)), after
 
 
 CLASSIFY_OK = {"action_type": "classify", "severity": "sev1", "priority": "p0", "component": "sso"}
@@ -98,10 +100,21 @@ def test_combine_clamps_to_unit_interval():
     assert rw.combine({"a": -0.9}, {"a": -0.9})[0] == -1.0
 
 
+def terminal(truth: dict, progress: dict, budget_exhausted: bool) -> dict:
+    """The components of an episode's last step that did nothing else."""
+    facts = rw.StepFacts(truth=truth, after=progress, done=True, truncated=budget_exhausted)
+    return rw.evaluate(facts)
+
+
+def sla(tickets: list, before: dict, after: dict, step: int) -> dict:
+    """The SLA components of one step."""
+    return rw.evaluate(rw.StepFacts(tickets=tickets, before=before, after=after, step=step))
+
+
 def test_terminal_terms():
     truth = {"A": BUG, "B": WONTFIX}
     unsettled = {"A": TicketProgress(), "B": TicketProgress()}
-    assert rw.terminal_reward(truth, unsettled, budget_exhausted=True) == {
+    assert terminal(truth, unsettled, budget_exhausted=True) == {
         "missed_escalation": -0.15,
         "critical_left_penalty": -0.1,
     }
@@ -109,7 +122,7 @@ def test_terminal_terms():
         "A": TicketProgress(severity="sev1", priority="p0", component="sso", team="identity", escalated=True),
         "B": TicketProgress(close_reason="won't_fix"),
     }
-    assert rw.terminal_reward(truth, perfect, budget_exhausted=False) == {"critical_done_bonus": 0.1}
+    assert terminal(truth, perfect, budget_exhausted=False) == {"critical_done_bonus": 0.1}
 
 
 def test_sla_breach_is_charged_once_when_the_deadline_passes():
@@ -151,21 +164,21 @@ def test_a_settled_ticket_changed_after_its_deadline_is_charged_then_and_only_th
     ticket, tid = _sla_ticket(5), load_task("bug_triage_easy").tickets[0].ticket_id
     triaged = TicketProgress(severity="sev2", priority="p2", component="sso", team="identity", settled_at_step=3)
     closed_late = triaged.model_copy(update={"close_reason": "invalid", "settled_at_step": 9})
-    assert rw.sla_breach_reward([ticket], {tid: triaged}, {tid: triaged}, 6) == {}  # on time when the deadline passed
-    assert rw.sla_breach_reward([ticket], {tid: triaged}, {tid: closed_late}, 9) == {"sla_breach": -0.05}
-    assert rw.sla_breach_reward([ticket], {tid: closed_late}, {tid: closed_late}, 10) == {}  # once
+    assert sla([ticket], {tid: triaged}, {tid: triaged}, 6) == {}  # on time when the deadline passed
+    assert sla([ticket], {tid: triaged}, {tid: closed_late}, 9) == {"sla_breach": -0.05}
+    assert sla([ticket], {tid: closed_late}, {tid: closed_late}, 10) == {}  # once
     closed_early = triaged.model_copy(update={"close_reason": "invalid", "settled_at_step": 4})
-    assert rw.sla_breach_reward([ticket], {tid: triaged}, {tid: closed_early}, 4) == {}  # changed before the deadline
-    assert rw.sla_breach_reward([ticket], {tid: closed_early}, {tid: closed_early}, 6) == {}
+    assert sla([ticket], {tid: triaged}, {tid: closed_early}, 4) == {}  # changed before the deadline
+    assert sla([ticket], {tid: closed_early}, {tid: closed_early}, 6) == {}
 
 
 def test_changing_a_triaged_ticket_re_dates_its_settlement():
     _, p = act(CLASSIFY_OK, BUG)
-    p = apply_action(ACTION_ADAPTER.validate_python({"action_type": "assign", "team": "identity"}), p, step=2)
+    p = ACTION_ADAPTER.validate_python({"action_type": "assign", "team": "identity"}).apply(p, step=2)
     assert p.settled_at_step == 2
-    same = apply_action(ACTION_ADAPTER.validate_python({"action_type": "assign", "team": "identity"}), p, step=7)
+    same = ACTION_ADAPTER.validate_python({"action_type": "assign", "team": "identity"}).apply(p, step=7)
     assert same.settled_at_step == 2  # a no-op changes nothing
-    moved = apply_action(ACTION_ADAPTER.validate_python({"action_type": "escalate_incident"}), p, step=8)
+    moved = ACTION_ADAPTER.validate_python({"action_type": "escalate_incident"}).apply(p, step=8)
     assert moved.settled_at_step == 8
-    closed = apply_action(ACTION_ADAPTER.validate_python({"action_type": "close", "reason": "invalid"}), p, step=9)
+    closed = ACTION_ADAPTER.validate_python({"action_type": "close", "reason": "invalid"}).apply(p, step=9)
     assert closed.settled_at_step == 9

@@ -10,19 +10,13 @@ import httpx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from server_helpers import LiveServer, play_http
+from server_helpers import LiveServer, in_process, play_http
 
 from openenv_bug_triage.policies import OraclePolicy
 from server.app import build_app
 from server.config import Settings
 
 NEXT = {"action_type": "next_ticket"}
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[LiveServer]:
-    with LiveServer(build_app(Settings())) as live:
-        yield live
 
 
 @pytest.fixture(scope="module")
@@ -146,7 +140,7 @@ def test_bad_requests_get_the_named_status_and_a_json_error(
     http: httpx.Client, method: str, path: str, kwargs: dict, status: int
 ) -> None:
     if status == 200 and path == "/step":  # an id-less step needs a server that holds one episode only
-        with LiveServer(build_app(Settings())) as solo, httpx.Client(base_url=solo.url, timeout=10) as client:
+        with in_process(build_app(Settings())) as client:
             client.post("/reset", json={})
             reply = client.request(method, path, **kwargs)
     else:
@@ -163,7 +157,7 @@ def test_bad_requests_get_the_named_status_and_a_json_error(
 
 
 def test_stepping_before_any_reset_is_409() -> None:
-    with LiveServer(build_app(Settings())) as live, httpx.Client(base_url=live.url) as fresh:
+    with in_process(build_app(Settings())) as fresh:
         for method, path, kwargs in (
             ("POST", "/step", {"json": {"action": NEXT}}),
             ("GET", "/state", {}),

@@ -13,16 +13,8 @@ from openenv_bug_triage.client import BugTriageClient
 from openenv_bug_triage.episode import start
 from openenv_bug_triage.http_client import HttpEnvClient
 from openenv_bug_triage.policies import OraclePolicy, ReplayPolicy, run_episode
-from server.app import build_app
-from server.config import Settings
 
 TASK_API = ("splits", "tasks", "num_tasks", "task", "task_range")
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[LiveServer]:
-    with LiveServer(build_app(Settings(max_sessions=16))) as live:
-        yield live
 
 
 @pytest.fixture

@@ -10,19 +10,12 @@ import pytest
 from server_helpers import TRAINER_TOKEN, LiveServer, play_http
 
 from openenv_bug_triage import BugTriageEnv, ObservationModel, StateModel
-from openenv_bug_triage.models import ACTION_TYPES, GraderResult, RewardModel
+from openenv_bug_triage.actions import ACTION_TYPES
+from openenv_bug_triage.models import GraderResult, RewardModel
 from openenv_bug_triage.policies import HeuristicPolicy, OraclePolicy, RandomPolicy, run_episode
 from openenv_bug_triage.sources import load_task, task_infos
 from openenv_bug_triage.tasks import TASK_IDS
 from openenv_bug_triage.world import load_handbook
-from server.app import build_app
-from server.config import Settings
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[LiveServer]:
-    with LiveServer(build_app(Settings(trainer_token=TRAINER_TOKEN))) as live:
-        yield live
 
 
 @pytest.fixture

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
-from server_helpers import TRAINER, TRAINER_TOKEN, LiveServer, play_http
+from server_helpers import TRAINER, TRAINER_TOKEN, LiveServer, in_process, play_http
 
 from openenv_bug_triage.episode import start
 from openenv_bug_triage.http_client import HttpEnvClient
@@ -114,12 +113,6 @@ def test_store_refuses_malformed_episode_ids(bad: str) -> None:
 # --------------------------------------------------------------------------- live servers
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[LiveServer]:
-    with LiveServer(build_app(Settings(max_sessions=64, trainer_token=TRAINER_TOKEN))) as live:
-        yield live
-
-
 def test_two_sessions_stepping_interleaved_stay_isolated(server: LiveServer) -> None:
     policies = {"iso-a": OraclePolicy, "iso-b": RandomPolicy}
     task_id, seed = "bug_triage_medium", 4
@@ -172,7 +165,7 @@ def test_unknown_episode_ids_get_404_and_malformed_ones_422_without_echo(server:
 
 
 def test_full_server_answers_503_and_a_finished_episode_frees_its_slot() -> None:
-    with LiveServer(build_app(Settings(max_sessions=2))) as live, httpx.Client(base_url=live.url) as http:
+    with in_process(build_app(Settings(max_sessions=2))) as http:
         finished = play_http(http, OraclePolicy(), "bug_triage_easy", 42).episode_id
         live_one = http.post("/reset", json={}).json()["episode_id"]
         taken = http.post("/reset", json={}).json()["episode_id"]  # takes the finished episode's slot
@@ -187,7 +180,7 @@ def test_full_server_answers_503_and_a_finished_episode_frees_its_slot() -> None
 
 
 def test_idle_sessions_expire_and_404_never_another_sessions_episode() -> None:
-    with LiveServer(build_app(Settings(session_ttl_s=0.4))) as live, httpx.Client(base_url=live.url) as http:
+    with in_process(build_app(Settings(session_ttl_s=0.4))) as http:
         stale = http.post("/reset", json={"seed": 1}).json()["episode_id"]
         time.sleep(0.6)
         reply = http.post("/step", json={"action": {"action_type": "next_ticket"}, "episode_id": stale})
@@ -199,11 +192,8 @@ def test_idle_sessions_expire_and_404_never_another_sessions_episode() -> None:
 
 
 def test_one_client_opening_many_episodes_gets_503_and_idle_ones_are_evicted() -> None:
-    with (
-        LiveServer(build_app(Settings(max_sessions=4, session_ttl_s=0.5))) as live,
-        httpx.Client(base_url=live.url) as greedy,
-        httpx.Client(base_url=live.url) as other,
-    ):
+    app = build_app(Settings(max_sessions=4, session_ttl_s=0.5))
+    with in_process(app) as greedy, in_process(app) as other:
         opened = [greedy.post("/reset", json={"seed": i}).json()["episode_id"] for i in range(4)]
         assert len(set(opened)) == 4
         for client in (greedy, other):

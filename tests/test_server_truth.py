@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -16,16 +15,8 @@ from openenv_bug_triage.http_client import HttpEnvClient
 from openenv_bug_triage.policies import HeuristicPolicy, RandomPolicy
 from openenv_bug_triage.tasks import TASK_IDS
 from openenv_bug_triage.world import DATA_DIR
-from server.app import build_app
-from server.config import Settings
 
 STATIC_GETS = ["/health", "/metadata", "/schema", "/tasks", "/handbook", "/openapi.json", "/docs", "/redoc"]
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[LiveServer]:
-    with LiveServer(build_app(Settings())) as live:
-        yield live
 
 
 def test_the_check_finds_truth_where_it_is() -> None:

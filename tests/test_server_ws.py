@@ -4,30 +4,23 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
 from contextlib import closing
 
 import httpx
 import pytest
 from openenv.core.generic_client import GenericEnvClient
-from server_helpers import LiveServer
+from server_helpers import LiveServer, in_process
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from openenv_bug_triage import BugTriageEnv, ObservationModel
+from openenv_bug_triage.actions import ClassifyAction
 from openenv_bug_triage.client import BugTriageAction, BugTriageClient, BugTriageObservation, WebSocketEnv
 from openenv_bug_triage.episode import start
-from openenv_bug_triage.models import ClassifyAction
 from openenv_bug_triage.policies import HeuristicPolicy, OraclePolicy, run_episode
 from openenv_bug_triage.tasks import TASK_IDS
 from server.app import build_app
 from server.config import Settings
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[LiveServer]:
-    with LiveServer(build_app(Settings(max_sessions=8))) as live:
-        yield live
 
 
 def ws_url(server: LiveServer) -> str:
@@ -159,11 +152,11 @@ def test_malformed_messages_get_error_replies_and_the_server_stays_up(server: Li
 
 
 def test_websocket_sessions_are_capped() -> None:
-    with LiveServer(build_app(Settings(max_sessions=1))) as live, connect(ws_url(live)) as first:
-        first.send(json.dumps({"type": "reset", "data": {}}))
-        assert json.loads(first.recv(timeout=10))["type"] == "observation"
-        with connect(ws_url(live)) as second:
-            reply = json.loads(second.recv(timeout=10))
+    with in_process(build_app(Settings(max_sessions=1))) as http, http.websocket_connect("/ws") as first:
+        first.send_text(json.dumps({"type": "reset", "data": {}}))
+        assert json.loads(first.receive_text())["type"] == "observation"
+        with http.websocket_connect("/ws") as second:
+            reply = json.loads(second.receive_text())
             assert reply["type"] == "error" and reply["data"]["code"] == "CAPACITY_REACHED"
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import inspect
 import runpy
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +12,8 @@ from server_helpers import LiveServer
 from transformers.utils import get_json_schema
 
 from openenv_bug_triage import BugTriageEnv
+from openenv_bug_triage.actions import ACTION_ADAPTER, ACTION_MODELS, ACTION_TYPES
 from openenv_bug_triage.errors import EpisodeDoneError, InvalidMoveError, ResetNeededError
-from openenv_bug_triage.models import ACTION_ADAPTER, ACTION_MODELS, ACTION_TYPES
 from openenv_bug_triage.policies import oracle_actions
 from openenv_bug_triage.sources import load_task, task_infos
 from openenv_bug_triage.tasks import TASK_IDS
@@ -172,12 +171,6 @@ def test_the_queue_is_sent_once_then_only_changes() -> None:
     assert sum(tid in text for tid in ids) <= 2  # the ticket acted on, and a newly focused one at most
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[LiveServer]:
-    with LiveServer(build_app(Settings(max_sessions=4))) as live:
-        yield live
-
-
 def test_remote_mode_gives_the_same_transcript(server: LiveServer, monkeypatch: pytest.MonkeyPatch) -> None:
     moves = [
         {"action_type": "next_ticket"},
@@ -203,6 +196,7 @@ def test_remote_mode_gives_the_same_transcript(server: LiveServer, monkeypatch: 
     assert remote.get_reward() == local.get_reward() == 1.0
 
 
+@pytest.mark.slow  # a real server of its own, with room for one session only
 def test_a_server_at_capacity_is_named_as_the_likely_cause(monkeypatch: pytest.MonkeyPatch) -> None:
     with LiveServer(build_app(Settings(max_sessions=1))) as live:
         monkeypatch.setenv(ENV_URL_VARIABLE, live.url)

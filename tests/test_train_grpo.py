@@ -8,9 +8,6 @@ from pathlib import Path
 
 from server_helpers import LiveServer
 
-from server.app import build_app
-from server.config import Settings
-
 REPO = Path(__file__).resolve().parent.parent
 SCRIPT = REPO / "scripts" / "train_grpo.py"
 PROBE = """
@@ -58,10 +55,9 @@ def test_dry_run_plays_every_row_to_full_score_without_torch_or_trl() -> None:
     assert "heavy imports: none" in output
 
 
-def test_dry_run_against_a_server_prints_the_same_rollouts() -> None:
+def test_dry_run_against_a_server_prints_the_same_rollouts(server: LiveServer) -> None:
     args = ("--tasks", "bug_triage_easy", "generated_easy", "--dry-run-rows", "2", "--reward", "dense")
     local = dry_run(*args)
-    with LiveServer(build_app(Settings(max_sessions=2))) as server:
-        remote = dry_run(*args, "--env-url", server.url)
+    remote = dry_run(*args, "--env-url", server.url)
     assert "(in-process)" in local and f"({server.url})" in remote
     assert rows(remote) == rows(local) and len(rows(local)) == 2

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from mock_openai import MockOpenAI, llm_env, run_baseline
+from mock_openai import MockOpenAI, llm_env, run_main
 from server_helpers import LiveServer, truth_names_in
 
 from openenv_bug_triage.agents.cli import main
@@ -15,7 +15,6 @@ from openenv_bug_triage.agents.trajectory import EndRecord, StepRecord, read_tra
 from openenv_bug_triage.env import BugTriageEnv
 from openenv_bug_triage.policies import oracle_actions
 from openenv_bug_triage.tasks import TASK_IDS
-from server.app import build_app
 
 
 def run_cli(tmp_path: Path, name: str, *args: str) -> tuple[Path, dict]:
@@ -81,10 +80,9 @@ def test_trajectory_keeps_the_agent_safe_grade(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("agent", ["heuristic", "random"])
-def test_trajectory_over_http_is_the_same_as_in_process(tmp_path: Path, agent: str) -> None:
+def test_trajectory_over_http_is_the_same_as_in_process(tmp_path: Path, agent: str, server: LiveServer) -> None:
     local, _ = run_cli(tmp_path, "local", "--agent", agent, "--tasks", "easy,medium")
-    with LiveServer(build_app()) as server:
-        remote, _ = run_cli(tmp_path, "remote", "--agent", agent, "--tasks", "easy,medium", "--env-url", server.url)
+    remote, _ = run_cli(tmp_path, "remote", "--agent", agent, "--tasks", "easy,medium", "--env-url", server.url)
     assert remote.read_bytes() == local.read_bytes()
 
 
@@ -94,7 +92,7 @@ def test_llm_trajectory_records_every_raw_reply(tmp_path: Path) -> None:
     script = [prose, json.dumps(plan[0]), *(json.dumps(a) for a in plan[1:])]
     trajectory, output = tmp_path / "llm.jsonl", tmp_path / "llm.json"
     with MockOpenAI(script) as mock:
-        run = run_baseline(
+        run = run_main(
             "--tasks", "easy", "--trajectory", str(trajectory), "--output", str(output), env=llm_env(mock)
         )
     assert run.code == 0, run.stderr

@@ -20,11 +20,13 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 from server_helpers import REPO, LiveServer, ServerProcess
 
+from openenv_bug_triage.actions import ACTION_TYPES
 from openenv_bug_triage.agents.cli import main as baseline
-from openenv_bug_triage.models import ACTION_TYPES
 from openenv_bug_triage.policies import oracle_actions
 from server.app import build_app
 from server.config import Settings
+
+pytestmark = pytest.mark.slow  # headless Chromium
 
 SCREENSHOTS = Path(os.environ.get("SCREENSHOT_DIR") or REPO / "docs" / "images")
 """Where the run writes the README's screenshots (`SCREENSHOT_DIR` overrides)."""

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from server_helpers import LiveServer
+from server_helpers import in_process
 
 from server.app import build_app
 from server.web import STATIC_DIR, TRAJECTORY_MAX_BYTES
@@ -32,7 +32,7 @@ def client(folder: Path) -> Iterator[httpx.Client]:
         mp.setenv("BUG_TRIAGE_TRAJECTORY_DIR", str(folder))
         mp.setenv("ENABLE_WEB_INTERFACE", "true")  # ignored: /web is ours either way
         app = build_app()
-    with LiveServer(app) as server, httpx.Client(base_url=server.url, timeout=10) as http:
+    with in_process(app) as http:
         yield http
 
 
@@ -98,5 +98,5 @@ def test_trajectory_files_are_served_raw_and_capped(client: httpx.Client) -> Non
 
 def test_a_missing_trajectory_folder_lists_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("BUG_TRIAGE_TRAJECTORY_DIR", str(tmp_path / "absent"))
-    with LiveServer(build_app()) as server:
-        assert httpx.get(f"{server.url}/web/trajectories").json()["files"] == []
+    with in_process(build_app()) as http:
+        assert http.get("/web/trajectories").json()["files"] == []

@@ -15,7 +15,7 @@ import httpx
 import pytest
 from server_helpers import REPO, VENV_BIN, free_port
 
-pytestmark = pytest.mark.packaging
+pytestmark = [pytest.mark.packaging, pytest.mark.slow]
 
 PLAY = """
 import importlib.util, json

@@ -1,5 +1,9 @@
 """The run's artifact (`artifacts/baseline_scores.json`) and console table.
 
+Every run writes its artifact to a file of its own under `runs/` beside the stable path
+(`artifacts/runs/20261201T052216Z-heuristic.json`); only a run that finished every task also
+replaces the stable path, so a failed run never overwrites the last good artifact.
+
 Apart from `created_at`, the artifact is a function of the run's inputs: no timings, no
 hostnames, stable key order, so the heuristic and random agents write it byte for byte
 the same on every run. Timings appear only in the console table.
@@ -69,18 +73,54 @@ def build_artifact(run: RunOutcome, info: RunInfo, now: datetime | None = None) 
     }
 
 
-def write_artifact(path: Path, artifact: dict[str, Any]) -> None:
-    """Write `artifact` as indented JSON, atomically (a reader never sees half a file)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(artifact, indent=2, ensure_ascii=False) + "\n"
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+def _write_temporary(directory: Path, artifact: dict[str, Any]) -> Path:
+    """`artifact` as indented JSON in a hidden temporary file in `directory` (created if missing)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".artifact.", suffix=".json", dir=directory)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
+            handle.write(json.dumps(artifact, indent=2, ensure_ascii=False) + "\n")
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    return Path(tmp)
+
+
+def write_artifact(path: Path, artifact: dict[str, Any]) -> None:
+    """Write `artifact` to `path` as indented JSON, atomically (a reader never sees half a file)."""
+    tmp = _write_temporary(path.parent, artifact)
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def runs_dir(stable: Path) -> Path:
+    """Where every run's own artifact goes: `runs/` beside the stable artifact path."""
+    return stable.parent / "runs"
+
+
+def write_run_artifact(directory: Path, artifact: dict[str, Any]) -> Path:
+    """Write `artifact` to a new file in `directory`, named after its time and agent; returns the path.
+
+    The file never replaces another: a second run in the same second gets `-2`, `-3`, ... appended.
+    """
+    stamp = str(artifact["created_at"]).replace("-", "").replace(":", "")
+    stem = f"{stamp}-{artifact['agent']}"
+    tmp = _write_temporary(directory, artifact)
+    n = 1
+    try:
+        while True:
+            path = directory / (f"{stem}.json" if n == 1 else f"{stem}-{n}.json")
+            try:
+                os.link(tmp, path)  # atomic, and fails instead of replacing an existing file
+            except FileExistsError:
+                n += 1
+            else:
+                return path
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def format_table(run: RunOutcome) -> str:

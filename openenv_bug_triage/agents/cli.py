@@ -1,8 +1,11 @@
 """Command line of `scripts/baseline_inference.py`: parse, build the agent and environment, run, report.
 
+Every run writes its artifact to `runs/<time>-<agent>.json` beside `--output`; a run that
+finished every task also replaces `--output`, so a failed run never overwrites the last good one.
+
 Exit codes: 0 done; 1 mean score below `--min-score`; 2 usage error or missing API key;
 3 stopped early because the model endpoint or the environment server failed (the partial
-artifact is still written).
+artifact is written to `runs/` only).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from ..http_client import HttpEnvClient
 from ..policies import HeuristicPolicy, RandomPolicy
 from ..sources import task_infos
 from ..tasks import TASK_IDS
-from .artifact import RunInfo, build_artifact, format_table, write_artifact
+from .artifact import RunInfo, build_artifact, format_table, runs_dir, write_artifact, write_run_artifact
 from .chat import ChatClient, ChatSettings
 from .llm import LLMAgent
 from .prompt import handbook_sha256, load_template
@@ -71,7 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="The LLM agent reads OPENAI_API_KEY (or HF_TOKEN), OPENAI_BASE_URL (or API_BASE_URL; default "
         f"OpenAI's API, or {HF_ROUTER_URL} when only HF_TOKEN is set) and MODEL_NAME. "
         "Exit codes: 0 done, 1 mean below --min-score, 2 usage error or missing key, 3 stopped early "
-        "(endpoint or server down; partial artifact written). Event lines go to stdout, the table to stderr.",
+        "(endpoint or server down; partial artifact written under runs/ only). Every run also writes its own "
+        "artifact to runs/ beside --output. Event lines go to stdout, the table to stderr.",
     )
     p.add_argument("--model", help="model name for --agent llm (default: $MODEL_NAME)")
     p.add_argument(
@@ -86,7 +90,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="generated tasks: the split whose instance --seed names (default: test)",
     )
     p.add_argument("--env-url", help="drive a running environment server at this URL instead of in-process")
-    p.add_argument("--output", type=Path, default=DEFAULT_OUTPUT, help=f"artifact path (default: {DEFAULT_OUTPUT})")
+    p.add_argument(
+        "--output",
+        type=Path,
+        default=DEFAULT_OUTPUT,
+        help=f"artifact of the last complete run (default: {DEFAULT_OUTPUT}); each run's own goes to runs/ beside it",
+    )
     p.add_argument(
         "--trajectory",
         type=Path,
@@ -195,12 +204,16 @@ def main(
     if isinstance(agent, LLMAgent):  # record the temperature the endpoint actually accepted
         info = dataclasses.replace(info, temperature=agent.chat.temperature)
     artifact = build_artifact(run, info)
-    write_artifact(args.output, artifact)
+    run_path = write_run_artifact(runs_dir(args.output), artifact)
     err.write(format_table(run) + "\n")
     if not run.completed:
-        err.write(f"stopped early: {run.error}\npartial results written to {args.output}\n")
+        err.write(
+            f"stopped early: {run.error}\npartial results written to {run_path}; "
+            f"{args.output} is left as it was (it holds the last complete run, if any)\n"
+        )
         return EXIT_STOPPED
-    err.write(f"wrote {args.output}\n")
+    write_artifact(args.output, artifact)
+    err.write(f"wrote {args.output} (and {run_path})\n")
     if args.trajectory is not None:
         err.write(f"wrote {args.trajectory} (replay it at /web)\n")
     mean = artifact["mean_score"]

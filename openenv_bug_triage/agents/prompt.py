@@ -12,11 +12,13 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import typing
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from typing import Any
 
+from ..actions import ACTION_MODELS, BaseAction, action_type_of
 from ..models import ActionResult, ObservationModel, Ticket
 from ..world import load_handbook
 
@@ -76,6 +78,27 @@ def neutralise(text: str) -> str:
     """Replace every run of 3+ `<` or `>` by as many `‹` or `›`: no delimiter survives, words do."""
     text = _OPENERS.sub(lambda m: "‹" * len(m.group()), text)
     return _CLOSERS.sub(lambda m: "›" * len(m.group()), text)
+
+
+def example_action(model: type[BaseAction]) -> dict[str, Any]:
+    """One member of the action union as the prompt shows it: every field, with its choices or a placeholder.
+
+    A Literal field shows its choices joined by `|`; any other field shows the action's
+    `PROMPT_VALUES` entry, or `<field name>` when the action gives none.
+    """
+    example: dict[str, Any] = {"action_type": action_type_of(model)}
+    for name, field in model.model_fields.items():
+        if name == "action_type":
+            continue
+        choices = typing.get_args(field.annotation) if typing.get_origin(field.annotation) is typing.Literal else ()
+        example[name] = "|".join(choices) if choices else model.PROMPT_VALUES.get(name, f"<{name}>")
+    # the prompt lists ticket_id right after action_type, as every example line does
+    return {"action_type": example.pop("action_type"), "ticket_id": example.pop("ticket_id"), **example}
+
+
+def action_list() -> str:
+    """The actions the system prompt offers, one JSON example per line, in the union's order."""
+    return "\n".join(json.dumps(example_action(model), ensure_ascii=False) for model in ACTION_MODELS)
 
 
 def clip(text: str, limit: int) -> str:
@@ -154,7 +177,7 @@ def describe_history(history: list[HistoryEntry]) -> str:
 def build_messages(obs: ObservationModel, history: list[HistoryEntry]) -> list[dict[str, str]]:
     """System and user messages for one decision."""
     template = load_template()
-    system = fill(template.system, {"handbook": load_handbook().strip()})
+    system = fill(template.system, {"actions": action_list(), "handbook": load_handbook().strip()})
     user = fill(
         template.user,
         {

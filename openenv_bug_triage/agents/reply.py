@@ -14,8 +14,7 @@ import json
 import re
 from typing import Any, NoReturn
 
-from ..actions import ActionParseError, parse_action
-from ..models import ActionModel
+from ..actions import ActionModel, ActionParseError, parse_action
 
 MAX_REPLY_CHARS = 8000
 """Longer replies are refused unread: an action is a few hundred characters."""

@@ -1,8 +1,8 @@
 """Generated tasks' profiles (`data/generator/levels.json`), splits and seed ranges.
 
-Splits: `train` instances use only `train` scenarios and phrases and `test` instances only
-`test` ones (validation ones too, until the `validation` partition is written); each split
-seeds its RNG from its own name, so no two splits share an instance.
+Splits: each split's instances use only its own partition's scenarios and phrases (`train`,
+`validation`, `test`); each split seeds its RNG from its own name, so no two splits share an
+instance.
 """
 
 from __future__ import annotations
@@ -133,8 +133,6 @@ def check_seed(split: str, seed: object) -> int:
 
 
 def partition_of(split: str) -> Partition:
-    """The catalogue partition a split draws from.
-
-    Until the validation partition is written, validation instances draw from `test` material.
-    """
-    return "train" if split == "train" else "test"
+    """The catalogue partition a split draws from: its own."""
+    partitions: dict[str, Partition] = {"train": "train", "validation": "validation", "test": "test"}
+    return partitions[split]

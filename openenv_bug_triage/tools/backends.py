@@ -55,16 +55,16 @@ class EnvBackend:
 
     def step(self, action: dict[str, Any]) -> Turn:
         """Take one action."""
-        obs, reward, _, info = self._env.step(action)
-        grader = info.get("grader")
+        result = self._env.step_result(action)
+        grader = result.info.grader
         return Turn(
-            observation=obs,
-            reward=reward.value,
-            cumulative=reward.cumulative,
-            error=info["error"],
-            terminated=info["terminated"],
-            truncated=info["truncated"],
-            score=grader["score"] if grader is not None else None,
+            observation=result.observation,
+            reward=result.reward.value,
+            cumulative=result.reward.cumulative,
+            error=result.info.error,
+            terminated=result.terminated,
+            truncated=result.truncated,
+            score=grader.score if grader is not None else None,
         )
 
 

@@ -27,8 +27,9 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
 
+from ..actions import ACTION_MODELS
 from ..errors import EpisodeDoneError, InvalidMoveError, ResetNeededError
-from ..models import ACTION_MODELS, ObservationModel
+from ..models import ObservationModel
 from .backends import Backend, LocalBackend, RemoteBackend, Turn
 from .text import opening_text, refusal_text, step_text
 

@@ -1,17 +1,7 @@
-// The action form, derived from GET /schema's action union: one option per action type and,
-// for the chosen type, exactly its fields. Value lists come from the observation.
+// The action form, derived from GET /schema's action union: one option per action type, its help
+// (the action's one-line description) and, for the chosen type, exactly its fields. Value lists
+// come from the observation.
 import { clear, el, humanize } from "./dom.js";
-
-const HELP = {
-  classify: "Set severity, priority and component of a bug to fix.",
-  assign: "Route the ticket to the team that owns its component.",
-  mark_duplicate: "Settle as a duplicate of the earliest report of the same defect.",
-  request_info: "Settle as awaiting information (no repro steps, no logs, feature unclear).",
-  defer: "Settle a feature request into the backlog.",
-  close: "Settle as closed with the reason the handbook gives.",
-  escalate_incident: "Page the incident commander (sev0/sev1 bugs in production only).",
-  next_ticket: "Move the focus to another ticket (costs a step).",
-};
 
 // Reminders of the handbook's rules, shown under the fields they govern.
 const FIELD_HELP = {
@@ -26,7 +16,7 @@ function resolve(schema, ref) {
   return schema.$defs[ref.split("/").pop()];
 }
 
-// {action_type: {fields: [{name, required, kind, choices, description}]}} in the union's order.
+// {action_type: {help, fields: [{name, required, kind, choices, description}]}} in the union's order.
 export function actionSpecs(schema) {
   const specs = new Map();
   for (const option of schema.oneOf) {
@@ -46,7 +36,7 @@ export function actionSpecs(schema) {
       });
     }
     fields.sort((a, b) => (a.name === "ticket_id") - (b.name === "ticket_id"));
-    specs.set(type, fields);
+    specs.set(type, { help: def.description || "", fields });
   }
   return specs;
 }
@@ -138,7 +128,7 @@ export class ActionForm {
   // The current raw value of each field of the chosen type.
   values() {
     const values = {};
-    const fields = this.specs.get(this.typeSelect.value) || [];
+    const fields = this.specs.has(this.typeSelect.value) ? this.specs.get(this.typeSelect.value).fields : [];
     for (const field of fields) {
       const input = this.form.elements[field.name];
       if (input) values[field.name] = input.value;
@@ -149,9 +139,10 @@ export class ActionForm {
   render() {
     if (!this.obs) return;
     const type = this.typeSelect.value;
-    this.help.textContent = HELP[type] || "";
+    const spec = this.specs.get(type);
+    this.help.textContent = spec.help;
     clear(this.fields);
-    for (const field of this.specs.get(type)) this.fields.append(control(field, this.obs, type));
+    for (const field of spec.fields) this.fields.append(control(field, this.obs, type));
   }
 
   // Choose an action type and preset some of its fields (values that are not offered are left alone).
@@ -168,7 +159,7 @@ export class ActionForm {
   action() {
     const type = this.typeSelect.value;
     const action = { action_type: type };
-    for (const field of this.specs.get(type)) {
+    for (const field of this.specs.get(type).fields) {
       const raw = this.form.elements[field.name].value.trim();
       if (!raw) continue;
       action[field.name] = field.kind === "list" ? raw.split(",").map((s) => s.trim()).filter(Boolean) : raw;

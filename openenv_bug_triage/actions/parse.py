@@ -6,20 +6,12 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from .models import ACTION_ADAPTER, ACTION_TYPES, ActionModel
+from .base import quote
+from .union import ACTION_ADAPTER, ACTION_TYPES, ActionModel
 
 
 class ActionParseError(ValueError):
     """The input is not a valid action; the message names the field and the fix."""
-
-
-def quote(value: Any, limit: int = 60) -> str:
-    """`repr(value)` clipped to `limit` characters: control and bidi characters come out escaped."""
-    try:
-        text = repr(value)
-    except ValueError:  # an int too long to print
-        return f"<{type(value).__name__}>"
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def describe_validation_error(exc: ValidationError) -> str:

@@ -1,0 +1,180 @@
+"""The interface every action implements: its check against the queue, its effect, its reward terms.
+
+An action is a pydantic model (a member of the union in `actions/__init__.py`) whose methods say
+what it does, so the environment, the reward and the policies ask the action instead of testing
+its class:
+
+- `check(target, desk)`: why it cannot be carried out on ticket `target`, worded for an LLM, or None;
+- `take(target, desk)`: carry it out; a `Taken` says what happened and which reward terms it earned;
+- `sample(rng, obs)`: the fields a random policy draws for it;
+- `PROMPT_VALUES`: the placeholder values the agent prompt shows for its free-text fields.
+
+The class docstring's first line is the action's one-line description (prompt, tools, playground).
+A ticket action (`TicketAction`) changes one ticket's `TicketProgress` through `change` and names
+its reward terms in `terms`; the shared flow (no-op detection, message, focus) lives here once.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol
+
+from pydantic import Field
+
+from ..models import ObservationModel, Strict, TicketId, TicketProgress, Truth
+from ..world import World
+
+__all__ = ["BaseAction", "Desk", "Taken", "TicketAction", "quote"]
+
+
+def quote(value: Any, limit: int = 60) -> str:
+    """`repr(value)` clipped to `limit` characters: control and bidi characters come out escaped."""
+    try:
+        text = repr(value)
+    except ValueError:  # an int too long to print
+        return f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+class Desk(Protocol):
+    """What an action may read and change of the episode under way (the environment's episode is one)."""
+
+    @property
+    def progress(self) -> Mapping[str, TicketProgress]:
+        """Every ticket's progress by id."""
+        ...
+
+    @property
+    def world(self) -> World:
+        """The organisation: teams and components."""
+        ...
+
+    @property
+    def steps(self) -> int:
+        """The number of the step being taken (1 for the first)."""
+        ...
+
+    @property
+    def focused_id(self) -> str:
+        """The ticket in focus."""
+        ...
+
+    def is_open(self, tid: str) -> bool:
+        """True while ticket `tid` is unsettled."""
+        ...
+
+    def truth_of(self, tid: str) -> Truth:
+        """Ticket `tid`'s hidden truth, for reward terms only (never for a message)."""
+        ...
+
+    def update(self, tid: str, progress: TicketProgress) -> None:
+        """Record ticket `tid`'s new progress."""
+        ...
+
+    def move_focus(self, tid: str | None) -> str:
+        """Focus ticket `tid`, or with None the next open ticket after the focus; returns the focused id."""
+        ...
+
+
+@dataclass(frozen=True)
+class Taken:
+    """What a valid action did: the ticket it names, the message for the agent, and its reward terms."""
+
+    ticket_id: str
+    message: str
+    no_op: bool = False
+    terms: Mapping[str, int] = field(default_factory=dict)
+    """How many times each of the action's own reward components fired (names from `reward.COMPONENTS`)."""
+
+
+class BaseAction(Strict):
+    """Base of every action model (not itself an action)."""
+
+    PROMPT_VALUES: ClassVar[Mapping[str, Any]] = {}
+    """Placeholder values of the agent prompt's example line, by field; choices of a Literal are derived."""
+    TERMS: ClassVar[tuple[str, ...]] = ()
+    """Every reward component `take` may count (checked against `reward.COMPONENTS` by the tests)."""
+
+    @property
+    def kind(self) -> str:
+        """The action type, e.g. `classify`."""
+        value: str = getattr(self, "action_type")  # noqa: B009  every union member declares it as a Literal
+        return value
+
+    def check(self, target: str, desk: Desk) -> str | None:
+        """Why this action cannot be carried out on ticket `target`, worded for an LLM; None when it can."""
+        if target not in desk.progress:
+            return f"ticket_id {quote(target)} is not in the queue; use one of the ticket_id values listed in `queue`."
+        return None
+
+    def take(self, target: str, desk: Desk) -> Taken:
+        """Carry out the checked action on `target` (the named ticket, else the focused one)."""
+        raise NotImplementedError(f"{type(self).__name__} must implement take()")
+
+    @classmethod
+    def sample(cls, rng: random.Random, obs: ObservationModel) -> dict[str, Any]:
+        """The fields (beyond `action_type`) a random policy draws for this action, from what `obs` lists."""
+        return {}
+
+
+class TicketAction(BaseAction):
+    """An action on one ticket: it changes that ticket's progress, and is refused on a final ticket."""
+
+    ticket_id: TicketId | None = Field(default=None, description="Ticket to act on; omitted means the focused ticket.")
+
+    def check(self, target: str, desk: Desk) -> str | None:
+        """The queue check, the final-ticket check, then `check_fields`."""
+        if (error := super().check(target, desk)) is not None:
+            return error
+        current = desk.progress[target]
+        if current.final:
+            return (
+                f"ticket {target} is already {current.status.replace('_', ' ')} and cannot be changed; "
+                "work on a ticket that is still open."
+            )
+        return self.check_fields(target, desk)
+
+    def check_fields(self, target: str, desk: Desk) -> str | None:
+        """Why this action's own field values do not fit the queue or the world; None when they do."""
+        return None
+
+    def change(self, before: TicketProgress) -> dict[str, object]:
+        """The progress fields this action sets on a ticket that had `before` (empty: nothing changes)."""
+        raise NotImplementedError(f"{type(self).__name__} must implement change()")
+
+    def terms(self, before: TicketProgress, after: TicketProgress, truth: Truth) -> dict[str, int]:
+        """The reward components this change earns, with how many times each (zero counts may be left in)."""
+        return {}
+
+    def apply(self, before: TicketProgress, step: int) -> TicketProgress:
+        """The ticket's progress after this action, taken at step number `step`."""
+        update = self.change(before)
+        if not update:
+            return before
+        after = before.model_copy(update=update)
+        if after.settled:  # settled now, or changed after settling: the ticket's final state dates from this step
+            after = after.model_copy(update={"settled_at_step": step})
+        return after
+
+    def take(self, target: str, desk: Desk) -> Taken:
+        """Apply the change; a change that changes nothing is a no-op. Settling the focused ticket moves the focus on."""
+        before = desk.progress[target]
+        after = self.apply(before, desk.steps)
+        desk.update(target, after)
+        if after is before or after == before:
+            taken = Taken(target, f"no change: ticket {target} already looks like that", no_op=True)
+        else:
+            message = f"{self.kind} applied to {target}; ticket is now {after.status.replace('_', ' ')}"
+            taken = Taken(target, message, terms=self.terms(before, after, desk.truth_of(target)))
+        if target == desk.focused_id and after.settled:
+            desk.move_focus(None)
+        return taken
+
+
+def settle_terms(truth: Truth, correct: bool, good: str) -> dict[str, int]:
+    """A settlement's terms: `good` when right; losing a real bug is destructive, any other mistake a wrong outcome."""
+    if correct:
+        return {good: 1}
+    return {"destructive_action": 1} if truth.disposition == "fix" else {"wrong_outcome": 1}

@@ -1,0 +1,412 @@
+"""Measures of how generated tickets read: repetition, boilerplate, time sense, titles, length, overlap.
+
+Pure functions over ticket text (strings, datetimes, counts): they know nothing of how a ticket
+was made, so they measure a generator, a fixture or a real tracker export alike.
+`scripts/generator_stats.py` runs them over generated queues and compares each figure with its
+target in `TARGETS`.
+
+A *sentence* here is a span of one line ending in `.`, `!` or `?` (or the line's end), list
+markers stripped, compared word for word: lower case, punctuation dropped. Fragments under
+`MIN_SENTENCE_WORDS` words ("Hi,", "Thanks!") are not sentences: any two people write those alike.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta, timezone
+from typing import Literal
+
+__all__ = [
+    "MIN_SENTENCE_WORDS",
+    "TARGETS",
+    "Affix",
+    "Target",
+    "anachronisms",
+    "boilerplate_share",
+    "bottom_decile",
+    "common_sentences",
+    "distinct_affixes",
+    "mentions_attachment",
+    "partition_overlap",
+    "sentence_ticket_counts",
+    "sentences",
+    "stock_affixes",
+    "titles_with_affix",
+    "top_decile",
+    "weekday_mismatches",
+    "within_queue_reuse",
+    "word_count",
+    "words",
+]
+
+MIN_SENTENCE_WORDS = 3
+"""Shorter fragments are not counted as sentences."""
+
+# --------------------------------------------------------------------------- targets
+
+
+@dataclass(frozen=True)
+class Target:
+    """A bound a figure must keep: `value <= limit` (`at_most`) or `value >= limit`."""
+
+    limit: float
+    at_most: bool
+    unit: Literal["share", "count", "words", "ms"]
+
+    def passes(self, value: float) -> bool:
+        """True when `value` keeps the bound."""
+        return value <= self.limit if self.at_most else value >= self.limit
+
+    def __str__(self) -> str:
+        limit = f"{self.limit:.0%}" if self.unit == "share" else f"{self.limit:g}"
+        unit = "" if self.unit in ("share", "count") else f" {self.unit}"
+        return f"{'<=' if self.at_most else '>='} {limit}{unit}"
+
+
+TARGETS: dict[str, Target] = {
+    "within_queue_reuse": Target(0.10, at_most=True, unit="share"),
+    "common_sentences": Target(0, at_most=True, unit="count"),
+    "boilerplate_share": Target(0.15, at_most=True, unit="share"),
+    "anachronisms": Target(0, at_most=True, unit="count"),
+    "weekday_mismatches": Target(0, at_most=True, unit="count"),
+    "stock_title_affixes": Target(0.05, at_most=True, unit="share"),
+    "customer_words_p10": Target(25, at_most=True, unit="words"),
+    "customer_words_p90": Target(180, at_most=False, unit="words"),
+    "attachments_mentioned": Target(0.5, at_most=False, unit="share"),
+    "overlap_test_in_validation": Target(0, at_most=True, unit="share"),
+    "overlap_validation_in_train": Target(0, at_most=True, unit="share"),
+    "overlap_test_in_train": Target(0, at_most=True, unit="share"),
+    "generate_25_tickets_ms": Target(5, at_most=True, unit="ms"),
+    "generate_50_tickets_ms": Target(10, at_most=True, unit="ms"),
+}
+"""What each figure of `scripts/generator_stats.py` should reach."""
+
+# --------------------------------------------------------------------------- sentences
+
+_LIST_MARKER = re.compile(r"^\s*(?:\d+[.)]|[-*•>])\s+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+_WORD = re.compile(r"[a-z0-9]+(?:['’][a-z]+)*")
+
+
+def words(text: str) -> list[str]:
+    """The words of `text`, lower case, punctuation dropped ("don't" stays one word)."""
+    return _WORD.findall(text.lower())
+
+
+def word_count(text: str) -> int:
+    """Whitespace-separated tokens of `text`, as a reader would count words."""
+    return len(text.split())
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of `text` in order, each as its words joined by single spaces."""
+    out: list[str] = []
+    for line in text.splitlines():
+        for part in _SENTENCE_END.split(_LIST_MARKER.sub("", line)):
+            ws = words(part)
+            if len(ws) >= MIN_SENTENCE_WORDS:
+                out.append(" ".join(ws))
+    return out
+
+
+def within_queue_reuse(queues: Iterable[Sequence[str]]) -> float:
+    """Share of sentence instances that recur word for word in another ticket of the same queue.
+
+    Each queue is its tickets' texts; a sentence counts once per ticket.
+    """
+    recurring = total = 0
+    for queue in queues:
+        per_ticket = [set(sentences(text)) for text in queue]
+        tickets_with = Counter(s for ss in per_ticket for s in ss)
+        for ss in per_ticket:
+            total += len(ss)
+            recurring += sum(tickets_with[s] > 1 for s in ss)
+    return recurring / total if total else 0.0
+
+
+def sentence_ticket_counts(texts: Iterable[str]) -> Counter[str]:
+    """For each sentence, how many of `texts` (tickets) hold it."""
+    return Counter(s for text in texts for s in set(sentences(text)))
+
+
+def _shared_floor(share: float, tickets: int) -> int:
+    """The fewest tickets that make up `share` of `tickets`: never fewer than two (one ticket shares nothing)."""
+    return max(2, math.ceil(share * tickets))
+
+
+def common_sentences(texts: Sequence[str], min_words: int = 6, over_share: float = 0.03) -> list[tuple[str, float]]:
+    """Sentences of `min_words` words or more held by over `over_share` of `texts`, most common first."""
+    counts = sentence_ticket_counts(texts)
+    n = len(texts)
+    floor = max(2, math.floor(over_share * n) + 1)
+    found = [(s, c / n) for s, c in counts.items() if c >= floor and len(s.split()) >= min_words]
+    return sorted(found, key=lambda sc: (-sc[1], sc[0]))
+
+
+def boilerplate_share(texts: Sequence[str], min_share: float = 0.01) -> float:
+    """Share of sentence instances whose sentence is in at least `min_share` of `texts` (and two of them)."""
+    counts = sentence_ticket_counts(texts)
+    floor = _shared_floor(min_share, len(texts))
+    total = sum(counts.values())
+    return sum(c for c in counts.values() if c >= floor) / total if total else 0.0
+
+
+def partition_overlap(held_out: Iterable[str], other: Iterable[str], min_words: int = 6) -> float:
+    """Share of the distinct sentences of `held_out` texts (`min_words` or more) also in `other` texts.
+
+    Short sentences are left out: "It still happens." can turn up in any two sets of reports.
+    """
+    mine = {s for text in held_out for s in sentences(text) if len(s.split()) >= min_words}
+    theirs = {s for text in other for s in sentences(text)}
+    return len(mine & theirs) / len(mine) if mine else 0.0
+
+
+# --------------------------------------------------------------------------- time sense
+
+_ISO_STAMP = re.compile(
+    r"(?<![\d.])(\d{4})-(\d{2})-(\d{2})"
+    r"(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?(?:[.,]\d+)?\s?(Z|UTC|[+-]\d{2}:?\d{2})?)?(?!\d)"
+)
+_CALVER = re.compile(r"(?<![\w.])(20\d{2})\.(\d{1,2})\.(\d+)(?![\w.]*\d)")
+
+
+def _stamp(m: re.Match[str]) -> datetime | date | None:
+    """The date or (aware) datetime an `_ISO_STAMP` match names; None when it is no real date."""
+    y, mo, d, h, mi, s, zone = m.groups()
+    try:
+        if h is None:
+            return date(int(y), int(mo), int(d))
+        tz = UTC
+        if zone and zone not in ("Z", "UTC"):
+            sign = 1 if zone[0] == "+" else -1
+            digits = zone[1:].replace(":", "")
+            tz = timezone(sign * timedelta(hours=int(digits[:2]), minutes=int(digits[2:])))
+        return datetime(int(y), int(mo), int(d), int(h), int(mi), int(s or 0), tzinfo=tz)
+    except ValueError:
+        return None
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def anachronisms(text: str, created_at: datetime) -> list[str]:
+    """Timestamps and calendar release versions in `text` later than `created_at`.
+
+    `created_at` counts to the minute (a report filed at 16:11 may quote 16:11:45); a bare date
+    counts when it is after the creation day, and a calendar version (`2026.11.4`: year, month,
+    patch) when its month is after the creation month. Naive times are read as UTC.
+    """
+    created = _aware(created_at)
+    found: list[str] = []
+    for m in _ISO_STAMP.finditer(text):
+        stamp = _stamp(m)
+        if isinstance(stamp, datetime):
+            late = stamp >= created.replace(second=0, microsecond=0) + timedelta(minutes=1)
+        else:
+            late = stamp is not None and stamp > created.date()
+        if late:
+            found.append(m.group(0).strip())
+    for m in _CALVER.finditer(text):
+        year, month = int(m.group(1)), int(m.group(2))
+        if 1 <= month <= 12 and (year, month) > (created.year, created.month):
+            found.append(m.group(0))
+    return found
+
+
+_WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_WEEKDAY = re.compile(
+    r"\b(?:(monday|tuesday|wednesday|thursday|friday|saturday|sunday)|(mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\.?)(?![\w'])",
+    re.I,
+)
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+_DAY_MONTH = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+{_MONTH}(?:,?\s+(\d{{4}}))?\b", re.I)
+_MONTH_DAY = re.compile(rf"\b{_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+(\d{{4}}))?", re.I)
+_RELATIVE = re.compile(r"\b(today|tonight|this (?:morning|afternoon|evening)|yesterday)\b", re.I)
+_NEAR = 30
+"""Characters between a weekday name and the date it is written with."""
+
+
+def _dates_in(sentence: str, created: date) -> list[tuple[int, int, date]]:
+    """(start, end, date) of each written date in `sentence`; a date without a year is the latest one not after `created`."""
+    out: list[tuple[int, int, date]] = []
+    for m in _ISO_STAMP.finditer(sentence):
+        stamp = _stamp(m)
+        if stamp is not None:
+            out.append((m.start(), m.end(), stamp.date() if isinstance(stamp, datetime) else stamp))
+    for pattern, day_group, month_group in ((_DAY_MONTH, 1, 2), (_MONTH_DAY, 2, 1)):
+        for m in pattern.finditer(sentence):
+            month = _MONTHS.index(m.group(month_group)[:3].lower()) + 1
+            day, year = int(m.group(day_group)), m.group(3)
+            try:
+                when = date(int(year) if year else created.year, month, day)
+                if not year and when > created:
+                    when = when.replace(year=created.year - 1)
+            except ValueError:
+                continue
+            out.append((m.start(), m.end(), when))
+    return out
+
+
+def _gap(a: tuple[int, int], b: tuple[int, int]) -> int:
+    """Characters between two spans of one string (negative when they overlap)."""
+    return max(b[0] - a[1], a[0] - b[1])
+
+
+def weekday_mismatches(text: str, created_at: datetime) -> list[str]:
+    """Weekday names that disagree with the date they are written with.
+
+    A weekday is checked against a date written within a few characters of it in the same
+    sentence ("Tuesday 2026-11-10", "10 Nov (Tue)"); a full weekday name with no date beside it
+    is checked against the creation day when it goes with "today", "this morning" and the like,
+    or the day before with "yesterday". A weekday with neither ("since Monday") is not checked,
+    nor a short form away from a date ("sat", "sun" and "wed" are words too).
+    """
+    created = _aware(created_at).date()
+    found: list[str] = []
+    for line in text.splitlines():
+        for sentence in _SENTENCE_END.split(line):
+            dates = _dates_in(sentence, created)
+            for m in _WEEKDAY.finditer(sentence):
+                full, short = m.group(1), m.group(2)
+                day = (
+                    _WEEKDAY_NAMES.index(full.lower())
+                    if full
+                    else [n[:3] for n in _WEEKDAY_NAMES].index(short[:3].lower())
+                )
+                near = [(_gap(m.span(), (start, end)), when) for start, end, when in dates]
+                near = [(gap, when) for gap, when in near if gap <= (_NEAR if full else 3)]
+                if near:
+                    when = min(near)[1]
+                elif full and (rel := [r for r in _RELATIVE.finditer(sentence) if _gap(m.span(), r.span()) <= _NEAR]):
+                    when = created - timedelta(days=1 if rel[0].group(1).lower() == "yesterday" else 0)
+                else:
+                    continue
+                if when.weekday() != day:
+                    found.append(f"{m.group(0)} with {when.isoformat()}, a {_WEEKDAY_NAMES[when.weekday()].title()}")
+    return found
+
+
+# --------------------------------------------------------------------------- titles
+
+
+@dataclass(frozen=True)
+class Affix:
+    """A title prefix or suffix shared by titles about different things."""
+
+    text: str
+    side: Literal["prefix", "suffix"]
+    titles: int
+    """How many titles carry it."""
+    groups: int
+    """How many different groups (scenarios, components) those titles are about."""
+
+
+def _eligible(tokens: tuple[str, ...]) -> bool:
+    """Two words or more, or one token with a mark in it ("Re:", "[bug]"): a lone word ("Cannot") is language."""
+    return len(tokens) >= 2 or not tokens[0].isalnum()
+
+
+def _affix_candidates(
+    tokens: list[str], max_words: int
+) -> Iterable[tuple[Literal["prefix", "suffix"], tuple[str, ...]]]:
+    for k in range(1, min(max_words, len(tokens) - 1) + 1):
+        yield "prefix", tuple(tokens[:k])
+        yield "suffix", tuple(tokens[-k:])
+
+
+def stock_affixes(
+    titles: Sequence[tuple[str, str]], min_share: float = 0.01, min_groups: int = 4, max_words: int = 4
+) -> list[Affix]:
+    """Prefixes and suffixes (up to `max_words` words) shared by many titles of different groups.
+
+    `titles` are (title, group) pairs, the group saying what the title is about (its scenario or
+    component). An affix is stock when at least `min_share` of the titles (and three of them) carry it
+    and those titles span at least `min_groups` groups: a wording that rides on titles about anything.
+    Every stock affix, most common first; `distinct_affixes` trims the list for reading.
+    """
+    carriers: dict[tuple[Literal["prefix", "suffix"], tuple[str, ...]], list[str]] = {}
+    for title, group in titles:
+        tokens = title.lower().split()
+        for side, affix in set(_affix_candidates(tokens, max_words)):
+            if _eligible(affix):
+                carriers.setdefault((side, affix), []).append(group)
+    floor = max(3, math.ceil(min_share * len(titles)))
+    stock = {
+        key: (len(groups), len(set(groups)))
+        for key, groups in carriers.items()
+        if len(groups) >= floor and len(set(groups)) >= min_groups
+    }
+
+    out = [Affix(" ".join(affix), side, count, groups) for (side, affix), (count, groups) in stock.items()]
+    return sorted(out, key=lambda a: (-a.titles, a.side, a.text))
+
+
+def _extends(longer: Affix, shorter: Affix) -> bool:
+    """True when `longer` is `shorter` with more words on its inner side ("at our company" of "our company")."""
+    a, b = longer.text.split(), shorter.text.split()
+    if longer.side != shorter.side or len(a) <= len(b):
+        return False
+    return a[: len(b)] == b if longer.side == "prefix" else a[-len(b) :] == b
+
+
+def distinct_affixes(affixes: Sequence[Affix]) -> list[Affix]:
+    """`affixes` less the parts of a longer one and the chains of two, for a reader.
+
+    A part ("our company" of "at our company") goes when the longer affix carries nearly all its
+    titles; a chain ("company - need help", the tail of one affix before another) goes when it
+    carries far fewer titles than the affix it ends with.
+    """
+    out = []
+    for a in affixes:
+        part = any(_extends(b, a) and b.titles >= 0.9 * a.titles for b in affixes)
+        chain = any(_extends(a, b) and a.titles < 0.9 * b.titles for b in affixes)
+        if not (part or chain):
+            out.append(a)
+    return out
+
+
+def titles_with_affix(titles: Iterable[str], affixes: Iterable[Affix]) -> int:
+    """How many of `titles` begin or end with one of `affixes` (word for word, any case)."""
+    prefixes = {tuple(a.text.split()) for a in affixes if a.side == "prefix"}
+    suffixes = {tuple(a.text.split()) for a in affixes if a.side == "suffix"}
+    count = 0
+    for title in titles:
+        tokens = tuple(title.lower().split())
+        count += any(tokens[: len(p)] == p and len(tokens) > len(p) for p in prefixes) or any(
+            tokens[-len(s) :] == s and len(tokens) > len(s) for s in suffixes
+        )
+    return count
+
+
+# --------------------------------------------------------------------------- length and attachments
+
+
+def bottom_decile(values: Sequence[float]) -> float:
+    """The least value with at least a tenth of `values` at or below it (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[max(math.ceil(0.1 * len(ordered)), 1) - 1]
+
+
+def top_decile(values: Sequence[float]) -> float:
+    """The greatest value with at least a tenth of `values` at or above it (nearest rank)."""
+    ordered = sorted(values, reverse=True)
+    return ordered[max(math.ceil(0.1 * len(ordered)), 1) - 1]
+
+
+_ATTACHED = re.compile(
+    r"\battach(?:ed|ing)\b|\bi(?:'ve| have)? attach|\benclos(?:ed|ing)\b|\bscreen ?shots?\b|\bscreen ?(?:recording|capture|cast)s?\b"
+    r"|\b(?:video|recording|loom|gif)\b|\bhar (?:file|export)\b|\.(?:png|jpe?g|gif|mp4|mov|har)\b"
+    r"|\b(?:console|browser) (?:output|log)s?\b|\blog (?:file|export|bundle)s?\b|\bsee (?:the )?(?:image|picture|file)s?\b",
+    re.I,
+)
+
+
+def mentions_attachment(text: str) -> bool:
+    """True when `text` says what the reporter attached: a screenshot, a recording, a HAR or log file."""
+    return _ATTACHED.search(text) is not None

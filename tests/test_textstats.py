@@ -1,0 +1,159 @@
+"""Each text measure on crafted tickets: one set that misses its target, one that keeps it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+from openenv_bug_triage import textstats as ts
+
+T = ts.TARGETS
+CREATED = datetime(2026, 3, 18, 10, 11, tzinfo=UTC)  # a Wednesday
+ROOT = Path(__file__).resolve().parents[1]
+
+VARIED = [
+    "The export button spins forever on large boards. I waited ten minutes.",
+    "Search returns nothing for words with accents. Plain words work fine.",
+    "My invoice shows the old company address. We changed it in January.",
+    "Push notifications stopped on my phone after the update. Email still arrives.",
+]
+STOCK = "I am not very technical so bear with me on the wording."
+
+
+def test_sentences_split_lines_and_stops_and_drop_list_markers_and_fragments() -> None:
+    text = "Hi,\nSteps:\n1. Open the board and click Export\n2. Wait. It spins forever!\nThanks!"
+    assert ts.sentences(text) == ["open the board and click export", "it spins forever"]
+
+
+def test_within_queue_reuse_fails_on_a_stock_sentence_and_passes_on_varied_text() -> None:
+    padded = [f"{STOCK} {text}" for text in VARIED]
+    reuse = ts.within_queue_reuse([padded])
+    assert reuse == 4 / 12  # the stock sentence in four tickets, beside two own sentences each
+    assert not T["within_queue_reuse"].passes(reuse)
+    assert ts.within_queue_reuse([VARIED]) == 0.0
+    assert T["within_queue_reuse"].passes(0.0)
+    # the same sentence in two different queues is not reuse within a queue
+    assert ts.within_queue_reuse([[padded[0], VARIED[1]], [padded[2], VARIED[3]]]) == 0.0
+
+
+def test_common_sentences_lists_long_sentences_over_the_share_only() -> None:
+    unique = [f"Ticket number {i} has its own sentence about board {i}." for i in range(40)]
+    texts = [*unique, *(f"{STOCK} Thanks a lot." for _ in range(3))]  # 43 tickets: 3 is over 3%
+    found = ts.common_sentences(texts)
+    assert found == [("i am not very technical so bear with me on the wording", 3 / 43)]  # "thanks a lot" is short
+    assert not T["common_sentences"].passes(len(found))
+    many = [f"Board {i} lost its column order after the import." for i in range(98)]
+    assert ts.common_sentences([*many, STOCK, STOCK]) == []  # 2 of 100 tickets is under 3%
+    assert ts.common_sentences(unique) == []
+    assert T["common_sentences"].passes(0)
+
+
+def test_boilerplate_share_counts_instances_of_widely_shared_sentences() -> None:
+    own = [f"Board {i} lost its column order. Card {i} moved itself." for i in range(100)]
+    assert ts.boilerplate_share(own) == 0.0
+    shared = [f"{STOCK} {text}" for text in own]
+    share = ts.boilerplate_share(shared)
+    assert share == 100 / 300
+    assert not T["boilerplate_share"].passes(share)
+    assert T["boilerplate_share"].passes(ts.boilerplate_share(own))
+
+
+def test_anachronisms_find_later_stamps_and_releases_but_not_earlier_ones() -> None:
+    late = (
+        "Seen on web 2026.11.1.\n"
+        "2026-11-09T11:17:45.210Z files-api ERROR boom\n"
+        "It started on 2026-03-19.\n"
+        "2026-03-18 12:00:00+02:00 local clock"  # 10:00 UTC: before creation
+    )
+    assert ts.anachronisms(late, CREATED) == ["2026-11-09T11:17:45.210Z", "2026-03-19", "2026.11.1"]
+    early = "Seen on web 2026.3.2 and 2026.2.9.\n2026-03-18T10:11:45Z api INFO same minute\nSince 2026-03-17."
+    assert ts.anachronisms(early, CREATED) == []
+    assert ts.anachronisms("Not a date: 2026-13-45, build 2026.14.2", CREATED) == []
+    assert T["anachronisms"].passes(0)
+    assert not T["anachronisms"].passes(1)
+
+
+def test_weekday_mismatches_check_weekdays_against_their_dates_and_today() -> None:
+    wrong = (
+        "2026-11-16T09:00:00Z cron INFO run for send_date=2026-11-16 (Sunday)\n"
+        "It broke on Tuesday, 10 March.\n"
+        "This morning (Tuesday) it failed again."
+    )
+    assert ts.weekday_mismatches(wrong, CREATED) == [
+        "Sunday with 2026-11-16, a Monday",
+        "Tuesday with 2026-03-18, a Wednesday",  # "this morning" is the creation day; 10 March was a Tuesday
+    ]
+    right = (
+        "2026-11-16 (Monday) was the first failure.\n"
+        "It broke on Tue 10 Mar and again yesterday, Tuesday.\n"
+        "We sat down on Sunday to look at it."  # no date beside it: not checked
+    )
+    assert ts.weekday_mismatches(right, CREATED) == []
+
+
+def test_stock_affixes_are_found_across_groups_and_not_within_one() -> None:
+    groups = ["export", "search", "login", "invoice", "push", "sso"]
+    plain = [(f"{g} fails on board {g}{i}", g) for g in groups for i in range(10)]
+    decorated = [(f"Re: {title} - please advise", g) for title, g in plain[::2]]
+    titles = plain[1::2] + decorated
+    affixes = ts.stock_affixes(titles)
+    shown = [(a.side, a.text) for a in ts.distinct_affixes(affixes)]
+    assert shown == [("prefix", "re:"), ("suffix", "- please advise")]  # "please advise" is part of the longer one
+    share = ts.titles_with_affix([t for t, _ in titles], affixes) / len(titles)
+    assert share == 0.5
+    assert not T["stock_title_affixes"].passes(share)
+    # one group's own wording is not stock, nor a lone word that starts titles about anything
+    own = [(f"Export to CSV drops column {i}", "export") for i in range(30)]
+    own += [
+        (f"Cannot {verb} anything", g) for verb, g in zip(["find", "open", "pay", "see", "sign"], groups, strict=False)
+    ]
+    own += plain
+    assert ts.stock_affixes(own) == []
+    assert T["stock_title_affixes"].passes(0.0)
+
+
+def test_deciles_by_nearest_rank_and_the_length_targets() -> None:
+    flat = [100] * 20
+    assert ts.bottom_decile(flat) == 100 and ts.top_decile(flat) == 100
+    assert not T["customer_words_p10"].passes(ts.bottom_decile(flat))
+    assert not T["customer_words_p90"].passes(ts.top_decile(flat))
+    spread = [12, 20] + [100] * 16 + [200, 260]  # a tenth short, a tenth long
+    assert ts.bottom_decile(spread) == 20 and ts.top_decile(spread) == 200
+    assert T["customer_words_p10"].passes(ts.bottom_decile(spread))
+    assert T["customer_words_p90"].passes(ts.top_decile(spread))
+    assert ts.word_count("Search  is\nbroken again.") == 4
+
+
+def test_mentions_attachment_reads_what_is_attached_not_the_word_attachment() -> None:
+    said = ["Screenshot attached.", "I've attached the HAR file.", "See the recording of my screen.", "console.png"]
+    unsaid = ["Attachment file names are garbled on download.", "It fails in Safari.", "We attach importance to it."]
+    assert all(ts.mentions_attachment(t) for t in said)
+    assert not any(ts.mentions_attachment(t) for t in unsaid)
+    assert T["attachments_mentioned"].passes(0.5) and not T["attachments_mentioned"].passes(0.49)
+
+
+def test_partition_overlap_counts_long_held_out_sentences_seen_elsewhere() -> None:
+    train = ["The export button spins forever on large boards.", "It still happens."]
+    test = [
+        "The export button spins forever on large boards.",
+        "It still happens.",
+        "Search misses every accented word today.",
+    ]
+    share = ts.partition_overlap(test, train)
+    assert share == 0.5  # two long sentences, one seen in train; the short one does not count
+    assert not T["overlap_test_in_train"].passes(share)
+    assert ts.partition_overlap(test[2:], train) == 0.0
+
+
+def test_generator_stats_json_has_every_target_and_check_sets_the_exit_code() -> None:
+    args = [sys.executable, str(ROOT / "scripts" / "generator_stats.py"), "--instances", "1", "--timing-runs", "2"]
+    out = subprocess.run([*args, "--json"], capture_output=True, text=True, check=True, cwd=ROOT)
+    report = json.loads(out.stdout)
+    assert {f["key"] for f in report["figures"]} == set(ts.TARGETS)
+    assert report["passed"] == all(f["passed"] for f in report["figures"])
+    checked = subprocess.run([*args, "--check"], capture_output=True, text=True, cwd=ROOT)
+    assert checked.returncode == (0 if report["passed"] else 1)
+    assert "PASS" in checked.stdout or "FAIL" in checked.stdout
