@@ -68,11 +68,11 @@ gc.freeze()
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Serve `app` with uvicorn on `--host` (default `HOST` or 0.0.0.0) and `--port` (default `PORT` or 7860)."""
+    """Serve `app` with uvicorn on `--host` (default `HOST` or 127.0.0.1) and `--port` (default `PORT` or 7860)."""
     import uvicorn
 
     parser = argparse.ArgumentParser(prog="server", description="Serve the Bug Triage OpenEnv environment.")
-    parser.add_argument("--host", default=None, help="default: $HOST, else 0.0.0.0")
+    parser.add_argument("--host", default=None, help="default: $HOST, else 127.0.0.1")
     parser.add_argument("--port", type=int, default=None, help="default: $PORT, else 7860")
     args = parser.parse_args(argv)
     listen = Listen()

@@ -118,9 +118,9 @@ class Settings(_EnvSettings):
 
 
 class Listen(_EnvSettings):
-    """Where `main` serves the app: `HOST` (default 0.0.0.0) and `PORT` (default 7860)."""
+    """Where `main` serves the app: `HOST` (default 127.0.0.1; the Docker image sets 0.0.0.0) and `PORT` (default 7860)."""
 
-    host: str = Field(default="0.0.0.0", validation_alias="HOST")
+    host: str = Field(default="127.0.0.1", validation_alias="HOST")
     port: int = Field(default=DEFAULT_PORT, validation_alias="PORT")
 
     @field_validator("port")

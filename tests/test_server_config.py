@@ -23,7 +23,7 @@ def test_defaults_when_no_variable_is_set(clean_env: pytest.MonkeyPatch) -> None
     settings = Settings()
     assert (settings.max_sessions, settings.session_ttl_s, settings.trainer_token) == (256, 1800.0, None)
     assert settings.trajectory_dir == Path("artifacts")
-    assert Listen() == Listen(host="0.0.0.0", port=DEFAULT_PORT) and DEFAULT_PORT == 7860
+    assert Listen() == Listen(host="127.0.0.1", port=DEFAULT_PORT) and DEFAULT_PORT == 7860
 
 
 def test_variables_are_read_by_their_names_and_explicit_fields_win(clean_env: pytest.MonkeyPatch) -> None:

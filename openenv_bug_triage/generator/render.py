@@ -87,7 +87,7 @@ class Renderer:
             elif self.voice.length == "long":
                 repro = True  # one who writes at length gives them
             title, body = self._defect_text(s, d, reporter, repro, evidence, traps)
-            subjects = [title, d.feature[:1].upper() + d.feature[1:]]
+            subjects = [title]
         else:
             story = scenario
             self._cast(s, reporter)
