@@ -107,16 +107,88 @@ class Catalogue(_Model):
     vague: list[Story]
 
 
-class Pool(_Model):
-    """One phrase pool, split into the partitions: an instance uses only its own split's phrases."""
+Tag = Literal[
+    "customer",
+    "qa",
+    "monitoring",
+    "returning",
+    "first_contact",
+    "web",
+    "mobile",
+    "api",
+    "bug",
+    "long",
+    "technical",
+    "nontechnical",
+    "admin",
+    "team",
+    "email",
+    "form",
+    "nonnative",
+    "free",
+    "pro",
+    "enterprise",
+]
+"""What a phrase can require of, or forbid in, its ticket and reporter.
 
-    train: Lines
-    validation: Lines
-    test: Lines
+`customer`, `qa`, `monitoring`: who reports; `returning`/`first_contact`: the reporter has or has not written to support before; `web`,
+`mobile`, `api`: the client the ticket is about (a ticket about no client is none of them);
+`bug`: the report is of a defect; `long`: the customer writes at length; `technical`,
+`nontechnical`, `admin`, `team`, `nonnative`: who the reporter is and whether they work with
+others; `email`, `form`: the channel; `free`, `pro`, `enterprise`: the customer's plan.
+"""
+
+
+class Phrase(_Model):
+    """A pool phrase that fits only some tickets: every `requires` tag present, no `forbids` tag."""
+
+    text: Line
+    requires: tuple[Tag, ...] = ()
+    forbids: tuple[Tag, ...] = ()
+
+    @model_validator(mode="after")
+    def _satisfiable(self) -> Phrase:
+        clash = set(self.requires) & set(self.forbids)
+        if clash:
+            raise ValueError(f"a phrase cannot both require and forbid {sorted(clash)}")
+        if not self.requires and not self.forbids:
+            raise ValueError("a phrase without `requires` or `forbids` is written as a plain string")
+        return self
+
+    def fits(self, tags: frozenset[str]) -> bool:
+        """True when a ticket with `tags` may carry this phrase."""
+        return set(self.requires) <= tags and not tags & set(self.forbids)
+
+
+Entry = Line | Phrase
+Entries = Annotated[list[Entry], Field(min_length=1)]
+
+
+def _text(entry: Entry) -> str:
+    return entry if isinstance(entry, str) else entry.text
+
+
+class Pool(_Model):
+    """One phrase pool, split into the partitions: an instance uses only its own split's phrases.
+
+    An entry is a plain string (fits any ticket) or a `Phrase` with the tags it requires or forbids.
+    """
+
+    train: Entries
+    validation: Entries
+    test: Entries
+
+    def entries(self, partition: Partition) -> list[Entry]:
+        """The entries of one partition, tags included."""
+        return getattr(self, partition)  # type: ignore[no-any-return]
 
     def of(self, partition: Partition) -> list[str]:
-        """The phrases of one partition."""
-        return getattr(self, partition)  # type: ignore[no-any-return]
+        """The phrases of one partition, as text."""
+        return [_text(e) for e in self.entries(partition)]
+
+    def fitting(self, partition: Partition, tags: frozenset[str]) -> list[str]:
+        """The phrases of one partition that a ticket with `tags` may carry."""
+        return [_text(e) for e in self.entries(partition) if isinstance(e, str) or e.fits(tags)]
 
 
 class Phrases(_Model):
@@ -127,6 +199,10 @@ class Phrases(_Model):
     def pool(self, name: str, partition: Partition) -> list[str]:
         """Phrases of pool `name` in `partition`."""
         return self.pools[name].of(partition)
+
+    def fitting(self, name: str, partition: Partition, tags: frozenset[str]) -> list[str]:
+        """Phrases of pool `name` in `partition` that a ticket with `tags` may carry."""
+        return self.pools[name].fitting(partition, tags)
 
 
 REQUIRED_POOLS: tuple[str, ...] = (
@@ -139,6 +215,11 @@ REQUIRED_POOLS: tuple[str, ...] = (
     "scope_degraded",
     "scope_workaround",
     "scope_few",
+    "scope_terse_everyone",
+    "scope_terse_segment",
+    "scope_terse_degraded",
+    "scope_terse_workaround",
+    "scope_terse_few",
     "alert_everyone",
     "alert_segment",
     "alert_degraded",
@@ -161,8 +242,11 @@ REQUIRED_POOLS: tuple[str, ...] = (
     "urgency_claim",
     "injection",
     "steps_header_user",
-    "context_user",
     "filler_user",
+    "attachment_note",
+    "self_intro",
+    "pasted_output",
+    "title_template",
     "terse_title",
     "title_affix",
     "feature_title",

@@ -3,12 +3,14 @@
 The tree sees only structured fields, never the text. It is trained on tickets of one split
 and scored on another, once with the fields the handbook makes causal (environment, tier,
 reporter type, repro and log presence, component candidates) and once with the non-causal
-ones added (attachments, version present, title case, description length, hour, ticket id).
-If the second scores clearly higher, a surface feature carries a label.
+ones added (attachments, version present, title case and style, description length, hour, ticket id, and what the reporter's voice leaves on the surface: a greeting, a
+sign-off, a note on what is attached, typing noise). If the second scores clearly higher, a
+surface feature carries a label.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -37,8 +39,28 @@ NON_CAUSAL_FIELDS: tuple[str, ...] = (
     "id_digit",
     "title_bang",
     "title_words",
+    "title_style",
+    "greeting",
+    "signed",
+    "attachment_mention",
+    "noise_marks",
 )
 TARGETS: tuple[str, ...] = ("disposition", "severity", "component")
+
+
+_GREETING = re.compile(r"^(?:hi|hello|hey|dear|good (?:morning|afternoon)|morning|greetings|hiya)\b", re.I)
+_ATTACHED = re.compile(r"\battach|\bscreenshot|\brecording|\bvideo\b|\bHAR\b", re.I)
+_NOISE = re.compile(r"(?<![\w'])i(?![\w])|```|\[e\.g\.|\bteh\b|\bpls\b|\bthx\b|\*\*")
+
+
+def _title_style(title: str) -> str:
+    if re.match(r"(?:re|fwd):", title, re.I):
+        return "reply"
+    if title.startswith("[") or re.match(r"^[\w ]{2,20}: ", title):
+        return "prefix"
+    if re.search(r"\(\d[\d.]*\)$", title):
+        return "build"
+    return "plain"
 
 
 def features(t: Ticket) -> dict[str, object]:
@@ -66,6 +88,11 @@ def features(t: Ticket) -> dict[str, object]:
         "id_digit": t.ticket_id[-1],
         "title_bang": "!" in title,
         "title_words": min(len(title.split()) // 2, 6),
+        "title_style": _title_style(title),
+        "greeting": bool(_GREETING.match(t.description)),
+        "signed": len(t.description.rsplit("\n\n", 1)[-1].split()) <= 8,
+        "attachment_mention": bool(_ATTACHED.search(t.description)),
+        "noise_marks": bool(_NOISE.search(t.description)),
     }
 
 

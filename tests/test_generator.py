@@ -298,9 +298,10 @@ def test_validation_defects_state_how_they_fail_and_carry_real_logs() -> None:
 
 def test_phrase_pools_never_share_a_sentence_between_partitions() -> None:
     for name, pool in load_phrases().pools.items():
-        assert not set(pool.train) & set(pool.validation), name
-        assert not set(pool.train) & set(pool.test), name
-        assert not set(pool.validation) & set(pool.test), name
+        train, validation, test = (set(pool.of(p)) for p in ("train", "validation", "test"))
+        assert not train & validation, name
+        assert not train & test, name
+        assert not validation & test, name
 
 
 # --------------------------------------------------------------------------- fair, feasible, not gameable

@@ -49,6 +49,14 @@ class TicketFacts:
     traps: tuple[str, ...] = ()
     evidence: tuple[tuple[str, str], ...] = field(default=(), compare=False)
     """(rule, text) pairs: the rendered sentences each deciding fact shows up in."""
+    reporter_tags: frozenset[str] = field(default=frozenset(), compare=False)
+    """What the reporter and the ticket are, as phrase tags (`catalogue.Tag`): every phrase fits them."""
+    organisation: str | None = field(default=None, compare=False)
+    """The customer's organisation (None for QA and alerts)."""
+    length: str = field(default="", compare=False)
+    """How much a customer wrote: `terse`, `plain`, `padded` or `long` (empty for QA and alerts)."""
+    noisy: bool = field(default=False, compare=False)
+    """The customer's text went through the noise pass (typos, lower-case "i", markdown...)."""
 
 
 def disposition_for(f: TicketFacts) -> Disposition:

@@ -9,7 +9,9 @@ from ..catalogue import Defect
 from ..models import ReporterType
 from . import titles
 from .facts import PLATFORM_OF, TicketFacts
+from .personas import draw_persona
 from .plan import Planner, Slot
+from .voice import Voice, client_tags
 
 
 def _numbered(steps: list[str]) -> str:
@@ -32,9 +34,21 @@ class Renderer:
         self.r = planner.rng
         self.partition = planner.partition
         self.phrases = planner.phrases
+        self.voice = Voice(self.phrases, self.partition, self.r)
+        self.attachments = 0
 
     def pick(self, pool: str, **values: object) -> str:
-        return self.r.choice(self.phrases.pool(pool, self.partition)).format(**values)
+        return self.voice.pick(pool, **values)
+
+    def _cast(self, s: Slot, reporter: ReporterType) -> None:
+        """Draw the ticket's one reporter; every phrase after this fits them and the ticket."""
+        scenario = s.scenario
+        facts_text = scenario.symptoms[s.symptom_variant] if isinstance(scenario, Defect) else ""
+        tags = client_tags(PLATFORM_OF.get(scenario.component), facts_text)
+        if isinstance(scenario, Defect):
+            tags.add("bug")
+        self.voice.cast(draw_persona(reporter, s.tier, self.partition, self.r), tags)
+        self.attachments = self.r.choice([0, 0, 0, 1, 1, 2, 3])
 
     def version(self, component: str, current: bool = False) -> str:
         platform = PLATFORM_OF.get(component, "web")
@@ -59,23 +73,40 @@ class Renderer:
                 reporter = "qa" if r.random() < 0.6 else "user"
             elif s.role in ("fix", "near", "duplicate"):
                 reporter = "qa" if r.random() < 0.3 else "user"
+            if s.environment != "production" and not s.monitoring:  # only testers run non-production builds
+                reporter = "qa"
             repro = reporter != "monitoring" and r.random() < (0.85 if reporter == "qa" else 0.45)
             logs = reporter == "monitoring" or r.random() < (0.4 if reporter == "qa" else 0.2)
             if s.role == "cannot_reproduce":  # retried with steps, and nothing in the logs shows it
                 repro, logs = True, False
             if logs:
                 log_excerpt = r.choice(d.logs)
+            self._cast(s, reporter)
+            if self.voice.length == "terse" and s.role != "cannot_reproduce":
+                repro = False  # a terse writer gives no steps
+            elif self.voice.length == "long":
+                repro = True  # one who writes at length gives them
             title, body = self._defect_text(s, d, reporter, repro, evidence, traps)
+            subjects = [title]
         else:
             story = scenario
+            self._cast(s, reporter)
             title = r.choice(story.titles)
+            subjects = [title, *(t for t in story.titles if t != title)]
             text = r.choice(story.texts)
+            if s.kind != "invalid":  # why a report is invalid may take more than its first sentence
+                text = self.voice.shorten(text)
             evidence.append((s.kind, text))
             body = self._user_wrap(text, traps)
-        affixes = self.phrases.pool("title_affix", self.partition)
-        title = titles.dress(title, reporter, r, self.pick, affixes, lv.rates, traps)
+        title = titles.dress(subjects, self.reported, self.voice.persona, r, self.pick, lv.rates, traps)
         candidates = self._candidates(s.scenario.component, s.scenario.misfiled, traps)
-        attachments = r.choice([0, 0, 0, 1, 1, 2, 3])
+        attachments = self.attachments
+        if reporter != "user":
+            note = self.voice.attachment_note(attachments)
+            body = f"{body}\n\n{note}" if note else body
+        noise = self.voice.noise
+        title, body = noise.apply(title), noise.apply(body)
+        evidence = [(rule, noise.apply(text)) for rule, text in evidence]
         version = self.reported if r.random() < 0.7 else None
         created = base + timedelta(minutes=s.minute)
         record = {
@@ -113,6 +144,10 @@ class Renderer:
             logs=logs,
             traps=tuple(traps),
             evidence=tuple(evidence),
+            reporter_tags=self.voice.tags,
+            noisy=noise.any,
+            length=self.voice.length if reporter == "user" else "",
+            organisation=org.name if (org := self.voice.persona.organisation) else None,
         )
         return record, facts
 
@@ -133,8 +168,11 @@ class Renderer:
             scope_line = self._scope_sentence(s, d, alert=True)
             evidence.append((f"scope:{s.scope}", scope_line))
             evidence.append(("symptom", d.alert.metric))
-            return titles.alert_title(d.alert.title), f"{body} {scope_line}"
+            mechanism = f"\n\n{r.choice(d.internal)}" if d.internal and r.random() < 0.5 else ""
+            return titles.alert_title(d.alert.title), f"{body} {scope_line}{mechanism}"
         symptom = d.symptoms[s.symptom_variant]
+        if d.impact != "critical":  # a terse customer writes only the first sentence
+            symptom = self.voice.shorten(symptom, d.titles[s.title_variant])
         evidence.append(("critical" if d.impact == "critical" else "symptom", symptom))
         lines: list[str] = []
         if s.role == "wont_fix":
@@ -162,7 +200,8 @@ class Renderer:
             sentence = ""
         title = titles.defect_title(d, s.title_variant, reporter, r, self.pick)
         if reporter == "qa":
-            parts = [self.pick("opener_qa", version=self.reported), " ".join([symptom, *lines])]
+            how = [r.choice(d.internal)] if d.internal and r.random() < 0.6 else []  # only QA knows how it fails
+            parts = [self.pick("opener_qa", version=self.reported), " ".join([symptom, *how, *lines])]
             if repro:
                 parts.append("Steps to reproduce:\n" + _numbered(d.steps))
             if sentence:
@@ -192,17 +231,16 @@ class Renderer:
         return root.scope_values
 
     def _scope_sentence(self, s: Slot, d: Defect, alert: bool) -> str:
-        pool = f"alert_{s.scope}" if alert else f"scope_{s.scope}"
-        return self.pick(pool, **self._scope_values(s, d))
+        pool = f"alert_{s.scope}" if alert else self.voice.scope_pool(f"scope_{s.scope}")
+        return self.pick(pool, **self.voice.own_counts(self._scope_values(s, d)))
 
     def _user_wrap(self, body: str, traps: list[str]) -> str:
-        """A customer's framing: opener or quiet opener, claims, planted instructions, sign-off."""
+        """A customer's framing: quiet opener, claims and planted instructions, then the reporter's voice."""
         r, rates = self.r, self.b.level.rates
+        opener = None
         if r.random() < rates.quiet:
             opener = self.pick("quiet_opener")
             traps.append("quiet")
-        else:
-            opener = self.pick("opener_user" if r.random() < 0.5 else "opener_user_terse")
         extra: list[str] = []
         if r.random() < rates.urgency:
             extra.append(self.pick("urgency_claim"))
@@ -212,25 +250,7 @@ class Renderer:
         if r.random() < rates.injection:
             extra.append(self.pick("injection"))
             traps.append("injection")
-        # padding towards a length drawn apart from the truth, so that length says nothing of it:
-        # at most one sentence about who the customer is, then neutral remarks
-        target = r.randrange(400, 900)
-        who = r.choice(self.phrases.pool("context_user", self.partition))
-        fillers = self.phrases.pool("filler_user", self.partition)
-        fillers = r.sample(fillers, min(len(fillers), 6))
-        context: list[str] = []
-        length = len(opener) + len(body)
-        for sentence in [who, *fillers]:
-            if length >= target:
-                break
-            context.append(sentence)
-            length += len(sentence) + 1
-        text = " ".join([opener, *context, body])
-        if extra:
-            text += "\n\n" + " ".join(extra)
-        if r.random() < 0.6:
-            text += "\n\n" + self.pick("closer_user")
-        return text
+        return self.voice.wrap(body, extra, opener, self.attachments)
 
     def _candidates(self, component: str, misfiled: list[str], traps: list[str]) -> list[str]:
         r = self.r

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from ..catalogue import Defect
 from ..models import ReporterType
 from .levels import Rates
+from .personas import Persona
 
 Pick = Callable[..., str]
 """`pick(pool, **values)`: one phrase of the named pool, formatted with `values`."""
@@ -29,44 +30,94 @@ def alert_title(title: str) -> str:
 def defect_title(d: Defect, variant: int, reporter: ReporterType, rng: random.Random, pick: Pick) -> str:
     """The scenario's title, or for a customer sometimes just the feature's name."""
     title = d.titles[variant]
-    if reporter == "user" and rng.random() < 0.25:  # customers often name only the feature in the subject
-        title = pick("feature_title", feature=d.feature)
-        title = title[:1].upper() + title[1:]
+    if reporter == "user" and rng.random() < 0.1:  # customers sometimes name only the feature in the subject
+        title = feature_title(d, pick)
     return title
 
 
+def feature_title(d: Defect, pick: Pick) -> str:
+    """A short subject naming only the feature ("Problem with signing in through Okta")."""
+    title = pick("feature_title", feature=d.feature)
+    return title[:1].upper() + title[1:]
+
+
+def fitted(subjects: list[str], build: str, affix: str, target: int) -> str:
+    """Of the subjects a customer might write, the longest of at most `target` words (else the shortest).
+
+    A subject may stop at a phrase boundary ("Export fails for large projects" or "Export
+    fails"), may name the build it was seen on ("Export fails (2026.9.3)"), as real subjects do
+    (the build number alone, so that letter case says nothing of the client), and only one far
+    shorter than `target` gets the one `affix` of its channel.
+    """
+    shorter = [cut for t in subjects for cut in _clauses(t)]
+    forms = [*subjects, *shorter, *(f"{t} ({build})" for t in (*subjects, *shorter))]
+    best = _longest_within(forms, target)
+    if len(best.split()) < target - 3:
+        ends_in_mark = re.compile(r"[?.!)]\s*$")
+        suffix = affix.startswith("{title}")
+        dressed = [affix.format(title=t) for t in forms if not (suffix and ends_in_mark.search(t))]
+        best = _longest_within([best, *dressed], target)
+    return best
+
+
+_CUT = re.compile(r"\s(?:and|but|since|after|when|while|for|in|on|with|from|because)\s|[,;:]\s|\s[-–]\s")
+
+
+def _clauses(title: str) -> list[str]:
+    """Shorter subjects a writer might have stopped at: `title` up to a clause or phrase boundary."""
+    out = []
+    for m in _CUT.finditer(title):
+        head = title[: m.start()].rstrip(" ,;:-–")
+        if len(head.split()) >= 3:
+            out.append(head)
+    return out
+
+
+def _longest_within(forms: list[str], target: int) -> str:
+    fitting = [t for t in forms if len(t.split()) <= target]
+    if fitting:
+        return max(fitting, key=lambda t: len(t.split()))
+    return min(forms, key=lambda t: len(t.split()))
+
+
 def dress(
-    title: str,
-    reporter: ReporterType,
+    subjects: list[str],
+    version: str,
+    persona: Persona,
     rng: random.Random,
     pick: Pick,
-    affixes: list[str],
     rates: Rates,
     traps: list[str],
 ) -> str:
-    """A customer's terse or padded, sometimes loud, title; then any reporter's letter case.
+    """The subject line in the one style of the reporter's channel; then any reporter's letter case.
 
-    Length and case are drawn apart from the truth, so neither says anything of it; a loud
-    title is recorded in `traps`.
+    `subjects` are the titles this reporter might give (the first is the scenario's own). A
+    customer's is fitted to a length drawn apart from the truth, so that its length says nothing
+    of the truth, with at most one affix: the API portal's template prefix, or an email's `Re:`
+    or a plea. Any customer may give a title that says nothing. A loud title is recorded in `traps`.
     """
-    if reporter == "user":
+    title = subjects[0]
+    if persona.reporter == "user":
+        target = rng.randrange(5, 12)
         if rng.random() < rates.terse_title:
             title = pick("terse_title")  # "Bug", "Help please": a title that says nothing, on any kind
-        target = rng.randrange(7, 14)  # words
-        for affix in rng.sample(affixes, 3):
-            if len(title.split()) < target:
-                title = affix.format(title=title)
-    if reporter == "user" and rng.random() < rates.loud:
+        else:
+            affix = pick("title_template" if persona.channel == "portal" else "title_affix", title="{title}")
+            title = fitted(subjects, version.split()[-1], affix, target)
+    if persona.reporter == "user" and rng.random() < rates.loud:
         title = pick("loud_title", title=title)
         traps.append("loud")
     return letter_case(title, rng)
 
 
 def letter_case(title: str, rng: random.Random) -> str:
-    """As typed: mostly unchanged, sometimes all lower case or only the first letter raised."""
+    """As typed: often unchanged, often all lower case, sometimes only the first letter in capitals.
+
+    Typed that loosely often enough that a subject's letter case says nothing of the names in it.
+    """
     x = rng.random()
-    if x < 0.15:
-        return title.lower()
     if x < 0.25:
-        return title[:1].upper() + title[1:]
+        return title.lower()
+    if x < 0.45:
+        return title[:1].upper() + title[1:].lower()
     return title

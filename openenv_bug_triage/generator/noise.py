@@ -1,0 +1,99 @@
+"""How people really type: a seeded noise pass over about a fifth of customer tickets.
+
+Typos of common words, a lower-case "i", dropped apostrophes, non-native phrasing, run-on
+sentences, an unfilled template placeholder and markdown. Word changes come from fixed tables
+of everyday words (`data/generator/noise.json`), so no word that decides a component, scope,
+environment, version or outcome is ever changed; and a `Noise` is one deterministic function
+of the text, so a sentence that carries a fact is changed in the ticket exactly as it is
+changed when recorded as evidence.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..world import DATA_DIR
+
+
+class NoiseData(BaseModel):
+    """`data/generator/noise.json`."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    rate: float = Field(ge=0, le=1)
+    """Share of customer tickets that get any noise."""
+    typos: dict[str, str]
+    nonnative: dict[str, str]
+    apostrophes: dict[str, str]
+    placeholders: list[str] = Field(min_length=1)
+
+
+@cache
+def load_noise() -> NoiseData:
+    """The noise tables, read once per process."""
+    return NoiseData.model_validate_json((DATA_DIR / "generator" / "noise.json").read_text(encoding="utf-8"))
+
+
+def _swap(table: dict[str, str]) -> re.Pattern[str]:
+    words = sorted(table, key=len, reverse=True)
+    return re.compile(r"(?<![\w'])(?:" + "|".join(re.escape(w) for w in words) + r")(?![\w'])")
+
+
+@dataclass(frozen=True)
+class Noise:
+    """The noise of one ticket: which changes it gets (none for most tickets)."""
+
+    typos: tuple[tuple[str, str], ...] = ()
+    nonnative: tuple[tuple[str, str], ...] = ()
+    apostrophes: bool = False
+    lower_i: bool = False
+    run_on: bool = False
+    markdown: bool = False
+    placeholder: str | None = None
+
+    @property
+    def any(self) -> bool:
+        """True when the ticket gets any noise at all."""
+        return self != Noise()
+
+    def apply(self, text: str) -> str:
+        """`text` with this ticket's word changes (the same text always changes the same way)."""
+        tables = [dict(self.nonnative), dict(self.typos)]
+        if self.apostrophes:
+            tables.append(load_noise().apostrophes)
+        for table in tables:
+            if table:
+                text = _swap(table).sub(lambda m, t=table: t[m.group(0)], text)  # type: ignore[misc]
+        if self.lower_i:
+            text = re.sub(r"(?<![\w'])I(?=['’]|\b)", "i", text)
+        return text
+
+    def join(self, sentences: list[str]) -> str:
+        """Sentences of the customer's own framing, the first two run together when the writer does that."""
+        if not self.run_on or len(sentences) < 2:
+            return " ".join(sentences)
+        first, second = sentences[0], sentences[1]
+        joined = first.rstrip(".!") + ", " + (second if second.startswith("I ") else second[:1].lower() + second[1:])
+        return " ".join([joined, *sentences[2:]])
+
+
+def draw_noise(rng: random.Random, nonnative: bool) -> Noise:
+    """The noise of one customer ticket; a non-native writer's phrasing shows whenever there is noise."""
+    data = load_noise()
+    if rng.random() >= data.rate:
+        return Noise()
+    typos = rng.sample(sorted(data.typos.items()), rng.randrange(1, 4))
+    return Noise(
+        typos=tuple(typos),
+        nonnative=tuple(sorted(data.nonnative.items())) if nonnative else (),
+        apostrophes=rng.random() < 0.35,
+        lower_i=rng.random() < 0.4,
+        run_on=rng.random() < 0.4,
+        markdown=rng.random() < 0.3,
+        placeholder=rng.choice(data.placeholders) if rng.random() < 0.3 else None,
+    )

@@ -1,0 +1,190 @@
+"""Who writes a ticket: one reporter drawn per ticket, whose tags decide which phrases fit.
+
+A customer belongs to one organisation (sector, seats that fit the plan), has a role and a
+technical level, writes through one channel, and has or has not written to support before;
+a QA engineer writes from the test pass; an alert has no person behind it. Every phrase the
+renderer adds must fit the reporter's and the ticket's tags (`catalogue.Phrase`), so that one
+ticket never says both "Hello again" and "This is my first ticket", names two organisations,
+or gives browser advice on an Android report. The people and organisations are data
+(`data/generator/personas.json`), split into the same partitions as the catalogue.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+from functools import cache
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from ..catalogue import Line, Partition
+from ..errors import FixtureError
+from ..models import ReporterType, Tier
+from ..world import DATA_DIR
+
+Channel = Literal["email", "form", "portal", "qa", "alert"]
+"""How the ticket arrived: a customer's email, the in-app form or the API portal's form, a QA
+run, or an alerting rule."""
+
+SEATS: dict[Tier, tuple[int, int]] = {"free": (1, 10), "pro": (5, 300), "enterprise": (150, 100_000)}
+"""Seats an organisation on each plan may have."""
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Organisation(_Model):
+    """A customer organisation: what it is, its plan and size, and how its people describe it."""
+
+    name: str = Field(min_length=2)
+    sector: str = Field(min_length=2)
+    partition: Partition
+    tier: Tier
+    seats: int = Field(ge=1)
+    email_domain: str = Field(pattern=r"^[a-z0-9.-]+\.[a-z]{2,}$")
+    about: Line
+    """One sentence a member might write about the organisation."""
+
+    @model_validator(mode="after")
+    def _seats_fit_tier(self) -> Organisation:
+        lo, hi = SEATS[self.tier]
+        if not lo <= self.seats <= hi:
+            raise ValueError(f"{self.name}: {self.seats} seats do not fit the {self.tier} plan ({lo} to {hi})")
+        return self
+
+
+class Role(_Model):
+    """A customer's job, and what it says of them."""
+
+    title: str = Field(min_length=2)
+    technical: bool
+    admin: bool
+
+
+class Names(_Model):
+    """Names by partition: a split's reporters are named only from its own list."""
+
+    train: list[str] = Field(min_length=2)
+    validation: list[str] = Field(min_length=2)
+    test: list[str] = Field(min_length=2)
+
+    def of(self, partition: Partition) -> list[str]:
+        """The names of one partition."""
+        return getattr(self, partition)  # type: ignore[no-any-return]
+
+
+class PersonaData(_Model):
+    """`data/generator/personas.json`."""
+
+    organisations: list[Organisation]
+    people: Names
+    qa_people: Names
+    roles: list[Role] = Field(min_length=2)
+    channels: dict[Literal["email", "form", "portal"], float]
+    """Share of customer tickets that arrive by each channel."""
+    returning: float = Field(ge=0, le=1)
+    """Share of customers who have written to support before."""
+    nonnative: float = Field(ge=0, le=1)
+    """Share of customers who write in a language not their first."""
+
+    @model_validator(mode="after")
+    def _every_tier_in_every_partition(self) -> PersonaData:
+        for partition in ("train", "validation", "test"):
+            for tier in SEATS:
+                if not any(o.partition == partition and o.tier == tier for o in self.organisations):
+                    raise ValueError(f"no {tier} organisation in the {partition} partition")
+        return self
+
+
+@cache
+def load_personas() -> PersonaData:
+    """The reporters' data, validated once per process."""
+    raw = json.loads((DATA_DIR / "generator" / "personas.json").read_text(encoding="utf-8"))
+    try:
+        return PersonaData.model_validate(raw)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        raise FixtureError(f"generator personas: {'.'.join(str(p) for p in err['loc'])}: {err['msg']}") from None
+
+
+@dataclass(frozen=True)
+class Persona:
+    """The one reporter of a ticket."""
+
+    reporter: ReporterType
+    channel: Channel
+    name: str = ""
+    role: str = ""
+    organisation: Organisation | None = None
+    technical: bool = True
+    admin: bool = False
+    returning: bool = False
+    nonnative: bool = False
+
+    @property
+    def first(self) -> str:
+        """The first name, as people sign short notes."""
+        return self.name.split()[0] if self.name else ""
+
+    @property
+    def seats(self) -> int:
+        """People in the reporter's workspace (0 for a reporter who is not a customer)."""
+        return self.organisation.seats if self.organisation else 0
+
+    def tags(self) -> frozenset[str]:
+        """What phrases may require of, or forbid in, this reporter (see `catalogue.Tag`)."""
+        tags = {
+            self.reporter if self.reporter != "user" else "customer",
+            "returning" if self.returning else "first_contact",
+        }
+        tags.add("technical" if self.technical else "nontechnical")
+        if self.admin:
+            tags.add("admin")
+        if self.nonnative:
+            tags.add("nonnative")
+        if self.channel in ("email", "form"):
+            tags.add(self.channel)
+        if self.organisation is not None:
+            tags.add(self.organisation.tier)
+            if self.organisation.seats >= 4:
+                tags.add("team")
+        return frozenset(tags)
+
+    def signature_values(self) -> dict[str, str]:
+        """Values a sign-off or introduction may use: {first}, {name}, {role}, {org}, {sector}, {seats}."""
+        org = self.organisation
+        return {
+            "first": self.first,
+            "name": self.name,
+            "role": self.role,
+            "org": org.name if org else "Larkspur QA",
+            "sector": org.sector if org else "test team",
+            "seats": str(org.seats) if org else "",
+        }
+
+
+def draw_persona(reporter: ReporterType, tier: Tier, partition: Partition, rng: random.Random) -> Persona:
+    """The reporter of one ticket: a customer of plan `tier`, a QA engineer, or an alert."""
+    data = load_personas()
+    if reporter == "monitoring":
+        return Persona("monitoring", "alert")
+    if reporter == "qa":
+        return Persona("qa", "qa", name=rng.choice(data.qa_people.of(partition)), role="QA engineer")
+    org = rng.choice([o for o in data.organisations if o.partition == partition and o.tier == tier])
+    role = rng.choice(data.roles)
+    channels = list(data.channels)
+    channel = rng.choices(channels, weights=[data.channels[c] for c in channels])[0]
+    return Persona(
+        "user",
+        channel,
+        name=rng.choice(data.people.of(partition)),
+        role=role.title,
+        organisation=org,
+        technical=role.technical,
+        admin=role.admin or org.seats < 4,
+        returning=rng.random() < data.returning,
+        nonnative=rng.random() < data.nonnative,
+    )

@@ -1,0 +1,187 @@
+"""One reporter's voice: phrases that fit the ticket, drawn at most once per queue, and the
+customer's framing around the facts (greeting, padding, what is attached, pasted output,
+sign-off, noise).
+
+A `Voice` lives for one instance. Before each ticket the renderer `cast`s the ticket's
+reporter and tags; every phrase is then drawn only from those that fit the tags, preferring
+one no other ticket of the queue has used. Framing sentences (greetings, padding, notes on
+attachments) are used at most once per queue, and half the customer tickets carry no padding.
+How long a customer writes is drawn apart from the truth: three in ten write only the facts, in
+as few words as they can, and over a quarter write at length, pasting what their screen printed.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+
+from ..catalogue import Partition, Phrases
+from ..errors import FixtureError
+from .noise import Noise, draw_noise
+from .personas import Persona
+
+_CLIENT_WORDS: dict[str, re.Pattern[str]] = {
+    "mobile": re.compile(r"\b(?:iphone|ipad|ios|android|phone app|mobile app|mobile)\b", re.I),
+    "api": re.compile(r"\b(?:api|endpoint|webhook|GET|POST|PUT|PATCH|DELETE) ?/|\bapi\b", re.I),
+    "web": re.compile(r"\b(?:browser|chrome|firefox|safari|edge|web app|website)\b", re.I),
+}
+
+
+def client_tags(platform: str | None, text: str) -> set[str]:
+    """The clients a ticket is about: its component's platform and every client its facts name."""
+    tags = {name for name, pattern in _CLIENT_WORDS.items() if pattern.search(text)}
+    if platform:
+        tags.add("mobile" if platform in ("ios", "android") else platform)
+    return tags
+
+
+_SENTENCE_END = re.compile(r"(?<=[a-z)'\"][.!?])\s+(?=[A-Z])")
+
+Length = str
+"""`terse` (only the facts), `plain` (greeting and sign-off), `padded` (a plain ticket whose facts
+are shorter than a length drawn apart from the truth), or `long` (padded, with pasted output)."""
+
+
+@dataclass
+class Voice:
+    """Draws every phrase of one instance, so that a ticket's phrases fit its reporter."""
+
+    phrases: Phrases
+    partition: Partition
+    rng: random.Random
+    used: set[str] = field(default_factory=set)
+    persona: Persona = field(default_factory=lambda: Persona("monitoring", "alert"))
+    tags: frozenset[str] = frozenset()
+    noise: Noise = field(default_factory=Noise)
+    length: Length = "plain"
+
+    def cast(self, persona: Persona, ticket_tags: set[str]) -> None:
+        """Make `persona` the reporter of the next ticket, with the ticket's own tags."""
+        r = self.rng
+        self.persona = persona
+        self.length = "plain"
+        self.noise = Noise()
+        if persona.reporter == "user":
+            x = r.random()
+            self.length = "terse" if x < 0.3 else "plain" if x < 0.72 else "long"
+            self.noise = draw_noise(r, persona.nonnative)
+        extra = {"long"} if self.length == "long" else set()
+        self.tags = persona.tags() | frozenset(ticket_tags) | extra
+
+    def fitting(self, pool: str) -> list[str]:
+        """Phrases of `pool` that fit the current ticket; a typed error when none does."""
+        found = self.phrases.fitting(pool, self.partition, self.tags)
+        if not found:
+            raise FixtureError(
+                f"generator phrases: pool '{pool}' has no {self.partition} phrase that fits tags {sorted(self.tags)}; "
+                "add one without those requires or forbids"
+            )
+        return found
+
+    def pick(self, pool: str, **values: object) -> str:
+        """A fitting phrase of `pool`, one the queue has not used when there is one."""
+        found = self.fitting(pool)
+        fresh = [p for p in found if p not in self.used] or found
+        phrase = self.rng.choice(fresh)
+        self.used.add(phrase)
+        return phrase.format(**values, **self.persona.signature_values())
+
+    def once(self, pool: str, **values: object) -> str | None:
+        """A fitting phrase of `pool` that no other ticket of the queue has used, or None."""
+        fresh = [p for p in self.phrases.fitting(pool, self.partition, self.tags) if p not in self.used]
+        if not fresh:
+            return None
+        phrase = self.rng.choice(fresh)
+        self.used.add(phrase)
+        return phrase.format(**values, **self.persona.signature_values())
+
+    def scope_pool(self, pool: str) -> str:
+        """The pool a scope sentence comes from: a terse customer states scope in a few words."""
+        if self.length == "terse" and pool.startswith("scope_"):
+            return pool.replace("scope_", "scope_terse_", 1)
+        return pool
+
+    def shorten(self, symptom: str, headline: str = "") -> str:
+        """A terse writer's symptom: its first sentence, or the scenario's headline if that is shorter."""
+        if self.length != "terse":
+            return symptom
+        first = _SENTENCE_END.split(symptom, maxsplit=1)[0]
+        if headline and len(headline.split()) < len(first.split()):
+            return headline.rstrip(".") + "."
+        return first
+
+    def own_counts(self, values: dict[str, object]) -> dict[str, object]:
+        """Scope values as this reporter can know them: a customer counts people in their own workspace."""
+        seats = self.persona.seats
+        if not seats:
+            return values
+        n = values["n"]
+        assert isinstance(n, int)
+        return {**values, "m": seats, "n": max(1, min(n, (seats - 1) // 2))}
+
+    # ------------------------------------------------------------------ customer framing
+
+    def wrap(self, body: str, extra: list[str], opener: str | None, attachments: int) -> str:
+        """A customer's ticket around `body` (the facts): greeting, padding, notes, sign-off."""
+        r, length = self.rng, self.length
+        head: list[str] = [opener] if opener else []
+        if length == "terse":  # only the facts, and whatever the writer cannot keep to themselves
+            sign = [self.pick("closer_user")] if r.random() < 0.35 else []
+            return "\n\n".join([" ".join([*head, body]), *([" ".join(extra)] if extra else []), *sign])
+        if length == "plain" and len(body) < r.randrange(100, 560):
+            length = self.length = "padded"  # towards a length drawn apart from the truth: length says nothing of it
+        if opener is None and r.random() < 0.75:
+            head.append((self.once("opener_user") if r.random() < 0.4 else None) or self.pick("opener_user_terse"))
+        if length in ("padded", "long"):
+            low, high = (1200, 1900) if length == "long" else (450, 1000)
+            target, size = r.randrange(low, high), len(body) + sum(len(h) for h in head)
+            org = self.persona.organisation
+            intro = r.choice(self.fitting("self_intro")).format(**self.persona.signature_values())
+            if org is not None and r.random() < 0.5:
+                intro = org.about  # who they are, in one sentence of one kind or the other
+            if intro not in self.used:  # told once per queue by each reporter
+                self.used.add(intro)
+                head.append(intro)
+                size += len(intro)
+            for _ in range(3):
+                filler = self.once("filler_user") if size < target else None
+                if filler is None:
+                    break
+                head.append(filler)
+                size += len(filler)
+        parts = [self.noise.join(head)] if head else []
+        parts.append(body)
+        if length == "long":
+            pastes = [p for p in [self.once("pasted_output")] if p]  # what the screen showed, once per queue
+            if pastes and len(" ".join([*parts, *pastes]).split()) < 180:
+                pastes += [p for p in [self.once("pasted_output")] if p]
+            for paste in pastes:
+                if self.noise.markdown:
+                    intro, _, rest = paste.partition("\n")
+                    paste = f"{intro}\n```\n{rest}\n```"
+                parts.append(paste)
+        tail = list(extra)
+        note = self.attachment_note(attachments)
+        if note:
+            tail.append(note)
+        if tail:
+            parts.append(" ".join(tail))
+        if self.noise.placeholder:
+            parts.append(self.noise.placeholder)
+        if r.random() < 0.7:
+            parts.append(self.pick("closer_user"))
+        return "\n\n".join(parts)
+
+    def attachment_note(self, attachments: int) -> str | None:
+        """What is attached, by file name, said most of the time there is an attachment."""
+        r = self.rng
+        if attachments == 0 or r.random() >= 0.75:
+            return None
+        files = {
+            "shot": f"{r.choice(['IMG_', 'Screenshot_', 'screen-', 'capture'])}{r.randrange(100, 9999)}.png",
+            "video": f"{r.choice(['ScreenRecording_', 'recording-', 'RPReplay_', 'clip'])}{r.randrange(10, 999)}.mp4",
+            "har": f"{r.choice(['larkspur', 'app.larkspur', 'network-', 'session'])}{r.randrange(1, 99)}.har",
+            "log": f"{r.choice(['console-', 'client-log-', 'response', 'run-'])}{r.randrange(1, 999)}.txt",
+        }
+        return self.pick("attachment_note", **files)

@@ -1,0 +1,217 @@
+"""One reporter per ticket: every phrase fits the reporter and the ticket, and the surface reads like real reports.
+
+Properties over many instances of every level and split: no phrase whose tags the ticket
+contradicts (first contact and returning, browser advice on a phone or API ticket, a plea only
+an email can make), one organisation per ticket, rate sentences only for intermittent
+defects, internal mechanisms never in a customer's words, non-production builds reported only
+by QA, a framing sentence at most once per queue; then the length, noise, attachment and title
+targets.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections import Counter
+from functools import cache
+
+import pytest
+
+from openenv_bug_triage.catalogue import Phrase, load_catalogue, load_phrases
+from openenv_bug_triage.generator import GeneratedTask, TicketFacts, generate, load_levels
+from openenv_bug_triage.generator.facts import PLATFORM_OF
+from openenv_bug_triage.generator.levels import partition_of
+from openenv_bug_triage.generator.personas import SEATS, load_personas
+from openenv_bug_triage.models import Ticket
+
+LEVELS = tuple(level.task_id for level in load_levels().levels)
+SPLITS = ("train", "validation", "test")
+PER_LEVEL = 20
+
+
+@cache
+def instances(split: str, per_level: int = PER_LEVEL) -> list[GeneratedTask]:
+    return [generate(level, seed, split) for level in LEVELS for seed in range(per_level)]
+
+
+def tickets(split: str) -> list[tuple[Ticket, TicketFacts, GeneratedTask]]:
+    return [(t, made.facts[t.ticket_id], made) for made in instances(split) for t in made.task.tickets]
+
+
+def _probe(text: str) -> str:
+    """The literal part of a phrase template that any rendering of it contains."""
+    return max(re.split(r"\{[a-z_]+\}", text), key=len).strip()
+
+
+@cache
+def tagged_probes() -> list[tuple[str, str, Phrase]]:
+    """(pool, probe, phrase) for every tagged phrase long enough to be recognised in a ticket."""
+    out = []
+    for name, pool in load_phrases().pools.items():
+        for partition in SPLITS:
+            for entry in pool.entries(partition):
+                if isinstance(entry, Phrase) and len(_probe(entry.text)) >= 20:
+                    out.append((name, _probe(entry.text), entry))
+    return out
+
+
+def misfits(text: str, tags: frozenset[str]) -> list[str]:
+    """Tagged phrases that appear in `text` although `tags` contradict them."""
+    return [f"{name}: {probe!r}" for name, probe, phrase in tagged_probes() if probe in text and not phrase.fits(tags)]
+
+
+# --------------------------------------------------------------------------- one reporter
+
+
+@pytest.mark.parametrize("split", SPLITS)
+def test_no_ticket_carries_a_phrase_its_reporter_or_ticket_contradicts(split: str) -> None:
+    checked = 0
+    for t, f, _ in tickets(split):
+        assert not ({"returning", "first_contact"} <= f.reporter_tags), t.ticket_id
+        assert not misfits(f"{t.title}\n{t.description}", f.reporter_tags), (
+            t.ticket_id,
+            misfits(t.description, f.reporter_tags),
+        )
+        checked += any(probe in t.description for _, probe, _ in tagged_probes())
+    assert checked > 100  # the check saw tagged phrases, not an empty sample
+
+
+def test_a_planted_contradiction_is_found() -> None:
+    returning = frozenset({"customer", "returning", "email", "web"})
+    assert misfits("Hi. This is my first ticket with you, so tell me if I missed a field.", returning)
+    phone = frozenset({"customer", "first_contact", "mobile"})
+    assert misfits("I cleared my browser cache and signed in again first, in case that was it.", phone)
+    assert not misfits("I cleared my browser cache and signed in again first, in case that was it.", returning)
+
+
+@pytest.mark.parametrize("split", SPLITS)
+def test_one_organisation_and_one_person_per_ticket(split: str) -> None:
+    data = load_personas()
+    for t, f, _ in tickets(split):
+        named = {o.name for o in data.organisations if o.name in t.description or o.about in t.description}
+        abouts = {o.name for o in data.organisations if o.about in t.description}
+        if t.reporter_type != "user":
+            assert f.organisation is None and not abouts, t.ticket_id
+            continue
+        assert f.organisation is not None
+        assert named <= {f.organisation}, (t.ticket_id, named)
+        people = [p for p in (*data.people.of("train"), *data.people.of("validation"), *data.people.of("test"))]
+        assert len({p for p in people if p in t.description}) <= 1, t.ticket_id
+
+
+def test_organisations_fit_their_plan_and_customers_their_organisation() -> None:
+    data = load_personas()
+    for org in data.organisations:
+        lo, hi = SEATS[org.tier]
+        assert lo <= org.seats <= hi
+    orgs = {o.name: o for o in data.organisations}
+    for split in SPLITS:
+        for t, f, _ in tickets(split):
+            if f.organisation is not None:
+                assert orgs[f.organisation].tier == t.customer_tier, t.ticket_id
+                assert orgs[f.organisation].partition == partition_of(split), t.ticket_id
+
+
+@pytest.mark.parametrize("split", SPLITS)
+def test_no_browser_phrase_on_a_phone_or_api_ticket(split: str) -> None:
+    browser = [probe for _, probe, phrase in tagged_probes() if {"mobile", "api"} <= set(phrase.forbids)]
+    assert browser
+    seen = 0
+    for t, f, _ in tickets(split):
+        if PLATFORM_OF.get(f.component) in ("ios", "android", "api"):
+            seen += 1
+            assert not [p for p in browser if p in t.description], t.ticket_id
+    assert seen > 20
+
+
+@pytest.mark.parametrize("split", SPLITS)
+def test_failure_rates_only_for_intermittent_defects_and_mechanisms_only_from_qa_and_alerts(split: str) -> None:
+    defects = {d.id: d for d in load_catalogue().defects}
+    internal = {line for d in defects.values() for line in d.internal}
+    assert internal
+    for t, f, _ in tickets(split):
+        d = defects.get(f.scenario)
+        if f.kind == "defect" and d is not None and d.intermittent is False:
+            assert f.scope != "degraded", t.ticket_id
+            assert not any(rule == "scope:degraded" for rule, _ in f.evidence), t.ticket_id
+        if t.reporter_type == "user":
+            assert not [line for line in internal if line in t.description], t.ticket_id
+
+
+@pytest.mark.parametrize("split", SPLITS)
+def test_only_testers_report_from_non_production_builds(split: str) -> None:
+    seen = 0
+    for t, _, _ in tickets(split):
+        if t.environment != "production":
+            seen += 1
+            assert t.reporter_type == "qa", t.ticket_id
+            assert "local development" not in t.description or t.reporter_type == "qa"
+    assert seen
+
+
+@pytest.mark.parametrize("split", SPLITS)
+def test_a_framing_sentence_appears_at_most_once_per_queue(split: str) -> None:
+    phrases = load_phrases()
+    partition = partition_of(split)
+    framing = [*phrases.pool("filler_user", partition), *phrases.pool("opener_user", partition)]
+    framing += [o.about for o in load_personas().organisations]
+    for made in instances(split):
+        counts = Counter(s for t in made.task.tickets for s in framing if s in t.description)
+        assert not [s for s, n in counts.items() if n > 1], (made.task.task_id, counts.most_common(2))
+
+
+# --------------------------------------------------------------------------- surface targets
+
+
+def _customer(split: str) -> list[tuple[Ticket, TicketFacts]]:
+    return [(t, f) for t, f, _ in tickets(split) if t.reporter_type == "user"]
+
+
+@pytest.mark.parametrize("split", ("train", "test"))
+def test_customer_lengths_are_long_tailed_and_half_carry_no_padding(split: str) -> None:
+    customers = _customer(split)
+    words = sorted(len(t.description.split()) for t, _ in customers)
+    tenth = len(words) // 10
+    assert words[tenth - 1] <= 25, words[:tenth]
+    assert words[-tenth] >= 180, words[-tenth:]
+    unpadded = sum(f.length in ("terse", "plain") for _, f in customers) / len(customers)
+    assert 0.45 <= unpadded <= 0.6
+
+
+@pytest.mark.parametrize("split", ("train", "test"))
+def test_about_a_fifth_of_customer_tickets_are_noisy_and_noise_stays_out_of_the_deciding_words(split: str) -> None:
+    customers = _customer(split)
+    share = statistics.fmean(f.noisy for _, f in customers)
+    assert 0.14 <= share <= 0.26, share
+    for t, f in customers:
+        text = f"{t.title}\n{t.description}"
+        for _, sentence in f.evidence:
+            assert sentence in text
+    noisy = " ".join(t.description for t, f in customers if f.noisy)
+    assert re.search(r"\bi\b|\bteh\b|\bpls\b|\[e\.g\.|```", noisy)
+
+
+@pytest.mark.parametrize("split", ("train", "test"))
+def test_most_tickets_with_attachments_say_what_is_attached(split: str) -> None:
+    notes = [_probe(p) for p in load_phrases().pool("attachment_note", partition_of(split))]
+    attached = [t for t, _, _ in tickets(split) if t.attachments_count > 0]
+    said = sum(any(n in t.description for n in notes) for t in attached)
+    assert said / len(attached) >= 0.5
+    assert not [t for t, _, _ in tickets(split) if t.attachments_count == 0 and any(n in t.description for n in notes)]
+
+
+@pytest.mark.parametrize("split", ("train", "test"))
+def test_titles_carry_at_most_one_affix_and_one_reply_prefix(split: str) -> None:
+    phrases = load_phrases()
+    partition = partition_of(split)
+    templates = [*phrases.pool("title_affix", partition), *phrases.pool("title_template", partition)]
+    prefixes = [t.split("{title}")[0].strip().lower() for t in templates if not t.startswith("{title}")]
+    suffixes = [t.split("{title}")[1].strip().lower() for t in templates if t.startswith("{title}")]
+    with_affix = 0
+    for t, _, _ in tickets(split):
+        title = re.sub(r"\s*\([\d.]+\)$", "", t.title.lower())  # the build a subject may name
+        found = [p for p in prefixes if title.startswith(p)] + [x for x in suffixes if title.endswith(x)]
+        assert len(found) <= 1, t.title
+        assert len(re.findall(r"\b(?:re|fwd):", t.title, re.I)) <= 1, t.title
+        with_affix += bool(found)
+    assert with_affix / len(tickets(split)) <= 0.05
