@@ -224,7 +224,12 @@ def oracle_actions(task: Task | str) -> list[dict[str, Any]]:
     for ticket in urgency_order(task.tickets):
         t = task.truth[ticket.ticket_id]
         actions += settle_moves(
-            ticket, t.disposition, severity=t.true_severity, component=t.true_component, duplicate_of=t.duplicate_of
+            ticket,
+            t.disposition,
+            severity=t.true_severity,
+            component=t.true_component,
+            duplicate_of=t.duplicate_of,
+            escalate=t.should_escalate,
         )
     return actions
 

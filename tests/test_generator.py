@@ -188,6 +188,24 @@ def test_severity_rules_follow_the_handbook() -> None:
         assert "few" not in scope_options(d) or d.impact in ("minor", "cosmetic")
 
 
+def test_exposure_traps_stay_sev0_escalated_bugs_to_fix() -> None:
+    """Hard and expert queues tell some exposures outside production and some with a clean retest."""
+    seen: Counter = Counter()
+    for made in [generate(level, seed) for level in LEVELS[2:] for seed in range(20)]:
+        for tid, facts in made.facts.items():
+            truth = made.task.truth[tid]
+            if not facts.exposure or truth.disposition == "duplicate":
+                continue
+            assert (truth.disposition, truth.true_severity, truth.should_escalate) == ("fix", "sev0", True), tid
+            if facts.environment != "production":
+                seen["environment"] += 1
+            if facts.retest_clean or any(rule == "retest" for rule, _ in facts.evidence):
+                seen["retest"] += 1
+    assert seen["environment"] and seen["retest"], seen
+    for level in LEVELS[:2]:
+        assert load_levels().levels[LEVELS.index(level)].rates.exposure == 0.0
+
+
 RULES = (
     "scope:everyone",
     "scope:segment",

@@ -49,6 +49,8 @@ class TicketFacts:
     traps: tuple[str, ...] = ()
     evidence: tuple[tuple[str, str], ...] = field(default=(), compare=False)
     """(rule, text) pairs: the rendered sentences each deciding fact shows up in."""
+    exposure: bool = False
+    """The defect shows customer data to the wrong people (sev0 and escalated anywhere)."""
 
 
 def disposition_for(f: TicketFacts) -> Disposition:
@@ -61,13 +63,14 @@ def disposition_for(f: TicketFacts) -> Disposition:
         retest_clean=f.retest_clean,
         fixed_in_current=f.fixed_in_current,
         feature=f.kind == "feature",
+        exposure=f.exposure,
     )
 
 
 def derive_truth(f: TicketFacts, world: World) -> Truth:
     """The hidden truth of a ticket, from its facts by the handbook's rules."""
     disposition = disposition_for(f)
-    severity = rules.severity_for(f.impact, f.scope, f.environment) if f.kind == "defect" else "sev3"
+    severity = rules.severity_for(f.impact, f.scope, f.environment, exposure=f.exposure) if f.kind == "defect" else "sev3"
     return Truth(
         true_severity=severity,
         true_priority=rules.priority_for(severity, f.tier, world),
@@ -75,7 +78,7 @@ def derive_truth(f: TicketFacts, world: World) -> Truth:
         true_assignee_team=world.owner[f.component],
         duplicate_of=f.duplicate_of,
         needs_more_info=disposition == "needs_info",
-        should_escalate=rules.should_escalate(disposition, severity, f.environment, world),
+        should_escalate=rules.should_escalate(disposition, severity, f.environment, world, exposure=f.exposure),
         disposition=disposition,
     )
 

@@ -113,6 +113,7 @@ class Renderer:
             logs=logs,
             traps=tuple(traps),
             evidence=tuple(evidence),
+            exposure=isinstance(scenario, Defect) and scenario.exposure,
         )
         return record, facts
 
@@ -152,7 +153,7 @@ class Renderer:
             sentence = self._scope_sentence(s, d, alert=False)
             evidence.append((f"scope:{s.scope}", sentence))
             lines.append(sentence)
-        if s.role == "cannot_reproduce":
+        if s.role == "cannot_reproduce" or s.clean_retest:
             sentence = self.pick("retest_clean", version=self.version(d.component, current=True))
             evidence.append(("retest", sentence))
         elif s.role == "resolved":
@@ -184,7 +185,7 @@ class Renderer:
                 "feature": d.feature,
                 "who": r.choice(d.segment) if d.segment else "",
                 "workaround": r.choice(d.workaround) if d.workaround else "",
-                "pct": r.randrange(8, 60),
+                "pct": r.randrange(8, 51),  # severe degradation: more than 5% and at most half failing
                 "time": f"{r.randrange(24):02d}:{r.randrange(60):02d} UTC",
                 "m": r.randrange(12, 400),
                 "n": r.randrange(1, 4),
