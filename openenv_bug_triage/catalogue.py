@@ -170,6 +170,9 @@ REQUIRED_POOLS: tuple[str, ...] = (
     "terse_title",
     "title_affix",
     "feature_title",
+    "comment_author",
+    "comment_ack_support",
+    "comment_still_reporter",
 )
 """Pools the generator reads; `load_phrases` refuses a file that lacks one."""
 

@@ -238,7 +238,10 @@ def _check_record(fx: TaskFixture, rec: TicketRecord, by_id: dict[str, TicketRec
         )
     if not exposure and rules.cap_outside_production(t.true_severity, rec.environment) != t.true_severity:
         raise _fail(
-            task, tid, "truth.true_severity", "a defect outside production is at most sev2, unless it exposes data (sev0)"
+            task,
+            tid,
+            "truth.true_severity",
+            "a defect outside production is at most sev2, unless it exposes data (sev0)",
         )
     if rec.log_excerpt and not rec.logs_present:
         raise _fail(task, tid, "logs_present", "must be true when log_excerpt is given")

@@ -9,6 +9,7 @@ import statistics
 import subprocess
 import sys
 from collections import Counter
+from datetime import timedelta
 
 import pytest
 from test_gaming import DEGENERATE, Constant
@@ -206,6 +207,25 @@ def test_exposure_traps_stay_sev0_escalated_bugs_to_fix() -> None:
         assert load_levels().levels[LEVELS.index(level)].rates.exposure == 0.0
 
 
+def test_retests_and_upgrades_arrive_as_comments_after_filing() -> None:
+    """The settling retest or upgrade is the last comment, never in the description; any kind may have a thread."""
+    with_thread: Counter = Counter()
+    for made in sample("train", 6) + sample("test", 6):
+        last_filed = max(t.created_at for t in made.task.tickets)
+        for t in made.task.tickets:
+            facts = made.facts[t.ticket_id]
+            for c in t.comments:
+                assert t.created_at < c.time <= last_filed + timedelta(days=2), t.ticket_id
+            settling = [s for rule, s in facts.evidence if rule in ("retest", "resolved")]
+            if settling:
+                assert t.comments and t.comments[-1].text == settling[0]
+                assert settling[0] not in t.description
+                assert t.comments[-1].role == ("qa" if t.reporter_type == "qa" else "reporter")
+            if t.comments:
+                with_thread[made.task.truth[t.ticket_id].disposition] += 1
+    assert {"fix", "close_cannot_reproduce", "close_resolved", "defer", "needs_info"} <= set(with_thread), with_thread
+
+
 RULES = (
     "scope:everyone",
     "scope:segment",
@@ -229,6 +249,7 @@ def test_every_deciding_fact_is_visible_in_the_ticket() -> None:
         for t in made.task.tickets:
             facts = made.facts[t.ticket_id]
             text = f"{t.title}\n{t.description}\n{t.log_excerpt or ''}"
+            text += "".join(f"\n{c.text}" for c in t.comments)
             for rule, sentence in facts.evidence:
                 assert sentence in text, (t.ticket_id, rule)
                 seen[rule] += 1

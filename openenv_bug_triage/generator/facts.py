@@ -70,7 +70,9 @@ def disposition_for(f: TicketFacts) -> Disposition:
 def derive_truth(f: TicketFacts, world: World) -> Truth:
     """The hidden truth of a ticket, from its facts by the handbook's rules."""
     disposition = disposition_for(f)
-    severity = rules.severity_for(f.impact, f.scope, f.environment, exposure=f.exposure) if f.kind == "defect" else "sev3"
+    severity = (
+        rules.severity_for(f.impact, f.scope, f.environment, exposure=f.exposure) if f.kind == "defect" else "sev3"
+    )
     return Truth(
         true_severity=severity,
         true_priority=rules.priority_for(severity, f.tier, world),

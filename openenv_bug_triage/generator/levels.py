@@ -39,6 +39,8 @@ class Rates(_Model):
     supported_decoy: float = Field(ge=0, le=1)
     monitoring: float = Field(ge=0, le=1)
     terse_title: float = Field(ge=0, le=1)
+    comment: float = Field(default=0.2, ge=0, le=1)
+    """A support comment acknowledging the report, on any kind of ticket (so a thread says nothing)."""
     exposure: float = Field(default=0.0, ge=0, le=1)
     """A bug to fix that exposes customer data, told as a trap (staging, or a clean retest)."""
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..catalogue import Defect
 from ..models import ReporterType
-from . import titles
+from . import comments, titles
 from .facts import PLATFORM_OF, TicketFacts
 from .plan import Planner, Slot
 
@@ -45,6 +45,7 @@ class Renderer:
     def render(self, s: Slot, base: datetime) -> tuple[dict[str, Any], TicketFacts]:
         r, lv = self.r, self.b.level
         self.reported = self.version(s.scenario.component)  # the one build this report speaks of
+        self.follow_up: str | None = None  # the retest or upgrade that settles it, told as a comment
         evidence: list[tuple[str, str]] = []
         traps: list[str] = []
         reporter: ReporterType = "user"
@@ -94,6 +95,7 @@ class Renderer:
             "repro_steps_present": repro,
             "logs_present": logs,
             "attachments_count": attachments,
+            "comments": comments.thread(self, s, reporter, created, self.follow_up),
         }
         facts = TicketFacts(
             ticket_id=s.ticket_id,
@@ -107,7 +109,7 @@ class Renderer:
             scope=s.scope,
             duplicate_of=s.original.ticket_id if s.original else None,
             unsupported=s.role == "wont_fix",
-            retest_clean=s.role == "cannot_reproduce",
+            retest_clean=s.role == "cannot_reproduce" or s.clean_retest,
             fixed_in_current=s.role == "resolved",
             repro=repro,
             logs=logs,
@@ -166,14 +168,12 @@ class Renderer:
             parts = [self.pick("opener_qa", version=self.reported), " ".join([symptom, *lines])]
             if repro:
                 parts.append("Steps to reproduce:\n" + _numbered(d.steps))
-            if sentence:
-                parts.append(sentence)
+            self.follow_up = sentence or None
             return title, "\n\n".join(parts)
         body = " ".join([symptom, *lines])
         if repro:
             body += "\n\n" + self.pick("steps_header_user") + "\n" + _numbered(d.steps)
-        if sentence:
-            body += "\n\n" + sentence
+        self.follow_up = sentence or None
         return title, self._user_wrap(body, traps)
 
     def _scope_values(self, s: Slot, d: Defect) -> dict[str, object]:
