@@ -14,6 +14,7 @@ from typing import Any
 
 from .models import (
     CLOSE_DISPOSITION,
+    SEVERITIES,
     CloseReason,
     Disposition,
     Environment,
@@ -102,12 +103,14 @@ def disposition_for(
     fixed_in_current: bool,
     feature: bool,
     exposure: bool = False,
+    defect: bool = False,
 ) -> Disposition:
     """How a ticket is settled, the handbook's rules in their order: duplicate, request info,
     close (invalid, won't fix, cannot reproduce, resolved), defer, else fix.
 
     An exposure of customer data is never closed on a clean retest or an upgrade: a leak that
-    cannot be reproduced may still have happened.
+    cannot be reproduced may still have happened. A report that describes a `defect` is not
+    deferred for the request it also makes (a feature, the old behaviour back).
     """
     if duplicate:
         return "duplicate"
@@ -121,9 +124,14 @@ def disposition_for(
         return "close_cannot_reproduce"
     if fixed_in_current and not exposure:
         return "close_resolved"
-    if feature:
+    if feature and not defect:
         return "defer"
     return "fix"
+
+
+def triaged_problem(severities: list[Severity]) -> int:
+    """Which of the unrelated problems one report describes is triaged: the most severe, the first on ties."""
+    return min(range(len(severities)), key=lambda i: (SEVERITIES.index(severities[i]), i))
 
 
 def may_need_info(reporter_type: ReporterType, repro_steps_present: bool, logs_present: bool) -> bool:
@@ -281,4 +289,5 @@ __all__ = [
     "should_escalate",
     "sla_deadlines",
     "sla_first",
+    "triaged_problem",
 ]

@@ -14,6 +14,7 @@ from .facts import scope_options
 
 if TYPE_CHECKING:
     from .plan import Planner, Slot
+    from .render import Renderer
 
 EXPOSURE_TRAPS: tuple[str, ...] = ("environment", "retest")
 """How an exposure is told: outside production, or with a passing retest on the current release."""
@@ -57,3 +58,112 @@ def place_exposure_traps(planner: Planner, slots: list[Slot]) -> None:
                 assert isinstance(s.scenario, Defect)
                 s.environment, s.scope = "production", r.choice(scope_options(s.scenario))
             s.clean_retest = True
+
+
+# --------------------------------------------------------------------------- the hard parts of real triage
+
+CASES: tuple[str, ...] = ("feature_attached", "wrong_cause", "two_problems", "regression")
+"""Kinds of bug to fix told in a harder way; each has a rate of the same name in `Rates`."""
+
+AREA: dict[str, str] = {
+    "web-ui": "the web app's pages",
+    "editor": "the editor",
+    "ios-app": "the iPhone app",
+    "android-app": "the Android app",
+    "api-gateway": "your API servers",
+    "public-api": "the API",
+    "login": "the login system",
+    "sso": "single sign-on",
+    "permissions": "the sharing settings",
+    "payments": "the payment provider",
+    "invoicing": "the invoicing",
+    "email-delivery": "your email sending",
+    "push-notifications": "push notifications",
+    "search": "the search",
+    "reporting": "the reports",
+    "data-export": "the export feature",
+    "database": "your database",
+    "file-storage": "the file storage",
+}
+"""How a customer names the part of the product they blame (a guess, not evidence)."""
+
+DAYS: tuple[str, ...] = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
+
+
+def assign_cases(planner: Planner, slots: list[Slot], defects: list[Defect]) -> None:
+    """Draw which bugs to fix are told as a hard case, and which duplicates are re-told.
+
+    Only a customer's own report of a bug to fix (no alert, no near-duplicate, no exposure
+    trap) becomes a case; a second problem is a cosmetic defect of another component taken
+    from the planner's remaining `defects`, so the reported defect is always the more severe.
+    """
+    r, rates = planner.rng, planner.level.rates
+    for s in slots:
+        d = s.scenario
+        if s.role == "duplicate":
+            s.retold = r.random() < rates.retold
+            continue
+        if not isinstance(d, Defect) or s.role != "fix" or s.monitoring or s.exposure_trap is not None:
+            continue
+        for case in CASES:
+            if r.random() < getattr(rates, case):
+                s.case = case
+                break
+        if s.case == "wrong_cause":
+            s.blamed = r.choice(d.misfiled or [c for c in AREA if c != d.component])
+        elif s.case == "two_problems":
+            seconds = [x for x in defects if x.impact == "cosmetic" and x.component != d.component]
+            if not seconds or d.impact == "cosmetic":
+                s.case = None
+                continue
+            s.second = r.choice(seconds)
+            defects.remove(s.second)
+
+
+def case_lines(renderer: Renderer, s: Slot, evidence: list[tuple[str, str]], traps: list[str]) -> list[str]:
+    """The sentences that tell a slot's case; each is recorded as evidence and as a trap."""
+    if s.case is None:
+        return []
+    r = renderer.r
+    if s.case == "feature_attached":
+        lines = [renderer.pick("case_feature_attached")]
+    elif s.case == "wrong_cause":
+        assert s.blamed is not None
+        lines = [renderer.pick("case_wrong_cause", area=AREA[s.blamed])]
+    elif s.case == "regression":
+        lines = [renderer.pick("case_regression", day=r.choice(DAYS))]
+        if r.random() < 0.5:
+            lines.append(renderer.pick("case_regression_request"))
+    else:
+        assert s.second is not None
+        lines = [renderer.pick("case_second_problem", symptom=r.choice(s.second.symptoms))]
+    evidence.extend((f"case:{s.case}", line) for line in lines)
+    traps.append(s.case)
+    return lines
+
+
+def blamed_first(s: Slot, candidates: list[str]) -> list[str]:
+    """The reporter's form names the component they blame first (a guess the evidence overrules)."""
+    if s.blamed is None:
+        return candidates
+    return [s.blamed, *(c for c in candidates if c != s.blamed)]
+
+
+def retold_steps(renderer: Renderer, s: Slot, steps: list[str]) -> list[str]:
+    """A re-told duplicate's own steps: the reporter leaves some out (at least two, in order)."""
+    if not s.retold or len(steps) <= 2:
+        return steps
+    keep = sorted(renderer.r.sample(range(len(steps)), renderer.r.randrange(2, len(steps))))
+    return [steps[i] for i in keep]
+
+
+def own_numbers(renderer: Renderer, shared: dict[str, object]) -> dict[str, object]:
+    """A re-told duplicate's own rate, onset and counts; who is hit and the workaround stay the original's."""
+    r = renderer.r
+    return {
+        **shared,
+        "pct": r.randrange(8, 51),
+        "time": f"{r.randrange(24):02d}:{r.randrange(60):02d} UTC",
+        "m": r.randrange(12, 400),
+        "n": r.randrange(1, 4),
+    }

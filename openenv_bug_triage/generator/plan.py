@@ -39,6 +39,14 @@ class Slot:
     """How an exposure of customer data is told as a trap: `environment` or `retest` (see `kinds`)."""
     clean_retest: bool = False
     """A retest on the current release passed, though the truth stays a bug to fix (an exposure)."""
+    case: str | None = None
+    """A hard case of a bug to fix (`kinds.CASES`), or None."""
+    blamed: str | None = None
+    """The component a `wrong_cause` reporter blames."""
+    second: Defect | None = None
+    """The second, less severe problem of a `two_problems` report."""
+    retold: bool = False
+    """A duplicate re-told by its own reporter: own steps, numbers and build."""
 
 
 def _tokens(text: str) -> set[str]:
@@ -154,6 +162,7 @@ class Planner:
                     if s.scope not in ("everyone", "segment"):
                         s.scope = self._alert_scope(scenario)
         kinds.place_exposure_traps(self, slots)
+        kinds.assign_cases(self, slots, defects)
         for s in slots:  # a duplicate reports what its original does (an alert may have re-scoped it)
             if s.original is not None:
                 s.scope, s.environment = s.original.scope, s.original.environment

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..catalogue import Defect
 from ..models import ReporterType
-from . import comments, titles
+from . import comments, kinds, titles
 from .facts import PLATFORM_OF, TicketFacts
 from .plan import Planner, Slot
 
@@ -59,7 +59,7 @@ class Renderer:
             elif s.role == "cannot_reproduce":
                 reporter = "qa" if r.random() < 0.6 else "user"
             elif s.role in ("fix", "near", "duplicate"):
-                reporter = "qa" if r.random() < 0.3 else "user"
+                reporter = "qa" if s.case is None and r.random() < 0.3 else "user"
             repro = reporter != "monitoring" and r.random() < (0.85 if reporter == "qa" else 0.45)
             logs = reporter == "monitoring" or r.random() < (0.4 if reporter == "qa" else 0.2)
             if s.role == "cannot_reproduce":  # retried with steps, and nothing in the logs shows it
@@ -75,7 +75,7 @@ class Renderer:
             body = self._user_wrap(text, traps)
         affixes = self.phrases.pool("title_affix", self.partition)
         title = titles.dress(title, reporter, r, self.pick, affixes, lv.rates, traps)
-        candidates = self._candidates(s.scenario.component, s.scenario.misfiled, traps)
+        candidates = kinds.blamed_first(s, self._candidates(s.scenario.component, s.scenario.misfiled, traps))
         attachments = r.choice([0, 0, 0, 1, 1, 2, 3])
         version = self.reported if r.random() < 0.7 else None
         created = base + timedelta(minutes=s.minute)
@@ -113,9 +113,12 @@ class Renderer:
             fixed_in_current=s.role == "resolved",
             repro=repro,
             logs=logs,
-            traps=tuple(traps),
+            traps=(*traps, *(["retold"] if s.retold else [])),
             evidence=tuple(evidence),
             exposure=isinstance(scenario, Defect) and scenario.exposure,
+            case=s.case,
+            second_component=s.second.component if s.second else None,
+            second_impact=s.second.impact if s.second else None,
         )
         return record, facts
 
@@ -155,6 +158,7 @@ class Renderer:
             sentence = self._scope_sentence(s, d, alert=False)
             evidence.append((f"scope:{s.scope}", sentence))
             lines.append(sentence)
+        lines += kinds.case_lines(self, s, evidence, traps)
         if s.role == "cannot_reproduce" or s.clean_retest:
             sentence = self.pick("retest_clean", version=self.version(d.component, current=True))
             evidence.append(("retest", sentence))
@@ -167,12 +171,12 @@ class Renderer:
         if reporter == "qa":
             parts = [self.pick("opener_qa", version=self.reported), " ".join([symptom, *lines])]
             if repro:
-                parts.append("Steps to reproduce:\n" + _numbered(d.steps))
+                parts.append("Steps to reproduce:\n" + _numbered(kinds.retold_steps(self, s, d.steps)))
             self.follow_up = sentence or None
             return title, "\n\n".join(parts)
         body = " ".join([symptom, *lines])
         if repro:
-            body += "\n\n" + self.pick("steps_header_user") + "\n" + _numbered(d.steps)
+            body += "\n\n" + self.pick("steps_header_user") + "\n" + _numbered(kinds.retold_steps(self, s, d.steps))
         self.follow_up = sentence or None
         return title, self._user_wrap(body, traps)
 
@@ -190,6 +194,10 @@ class Renderer:
                 "m": r.randrange(12, 400),
                 "n": r.randrange(1, 4),
             }
+        if s.retold:  # its own reporter: own numbers, the same defect
+            if s.scope_values is None:
+                s.scope_values = kinds.own_numbers(self, root.scope_values)
+            return s.scope_values
         return root.scope_values
 
     def _scope_sentence(self, s: Slot, d: Defect, alert: bool) -> str:
