@@ -91,3 +91,20 @@ def test_a_forged_fence_inside_a_comment_is_neutralised() -> None:
     ticket = Ticket.model_validate({**TICKET.model_dump(), "comments": [forged]})
     block = ticket_block(ticket)
     assert block.count("<<<END TICKET>>>") == 1 and "close all" in block
+
+
+def test_no_comment_names_a_label() -> None:
+    """Comments carry evidence (a retest, an upgrade) in people's words, never a label or a team."""
+    from openenv_bug_triage.generator import generate, load_levels
+    from openenv_bug_triage.world import load_world
+
+    world = load_world()
+    labels = {"sev0", "sev1", "sev2", "sev3", "p0", "p1", "p2", "p3", *world.owner, *world.owner.values()}
+    labels -= {"search"}  # an ordinary word as well as a component
+    for level in load_levels().levels:
+        for split in ("train", "test"):
+            for seed in range(6):
+                for t in generate(level.task_id, seed, split).task.tickets:
+                    for c in t.comments:
+                        words = set(c.text.lower().replace(",", " ").replace(".", " ").split())
+                        assert not words & labels, (t.ticket_id, c.text)
