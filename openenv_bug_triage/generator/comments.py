@@ -11,13 +11,10 @@ end of the planning window.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..models import ReporterType
-
-if TYPE_CHECKING:
-    from .plan import Slot
-    from .render import Renderer
+from .kinds import SlotLike, Teller
 
 QUEUE_MINUTES = 3 * 24 * 60
 """Tickets are filed over this many minutes from the queue's start; the queue is read at its end."""
@@ -25,7 +22,7 @@ STILL_RATE = 0.15
 """Chance that the reporter of a bug to fix comments that it still happens."""
 
 
-def _times(renderer: Renderer, s: Slot, created: datetime, n: int) -> list[datetime]:
+def _times(renderer: Teller, s: SlotLike, created: datetime, n: int) -> list[datetime]:
     """`n` distinct comment times, oldest first, after `created` and before the queue is read."""
     room = max(QUEUE_MINUTES - s.minute - 1, n)
     offsets = sorted(renderer.r.sample(range(1, min(room, 2 * 24 * 60) + 1), n))
@@ -33,8 +30,8 @@ def _times(renderer: Renderer, s: Slot, created: datetime, n: int) -> list[datet
 
 
 def thread(
-    renderer: Renderer,
-    s: Slot,
+    renderer: Teller,
+    s: SlotLike,
     reporter: ReporterType,
     created: datetime,
     follow_up: str | None,

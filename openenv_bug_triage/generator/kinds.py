@@ -7,39 +7,78 @@ leak that cannot be reproduced may still have happened).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import random
+from collections.abc import Sequence
+from typing import Protocol
 
-from ..catalogue import Defect
-from .facts import scope_options
+from ..catalogue import Defect, Partition, Phrases, Story
+from ..models import Environment
+from .facts import Scope, scope_options
+from .levels import Level
 
-if TYPE_CHECKING:
-    from .plan import Planner, Slot
-    from .render import Renderer
+
+class SlotLike(Protocol):
+    """What these functions read and set of a planned slot (`plan.Slot`, which imports this module)."""
+
+    scenario: Defect | Story
+    role: str
+    monitoring: bool
+    environment: Environment
+    scope: Scope | None
+    minute: int
+    exposure_trap: str | None
+    clean_retest: bool
+    case: str | None
+    blamed: str | None
+    second: Defect | None
+    retold: bool
+
+
+class Drawer(Protocol):
+    """The planner: its RNG and level."""
+
+    @property
+    def rng(self) -> random.Random: ...
+    @property
+    def level(self) -> Level: ...
+
+
+class Teller(Protocol):
+    """The renderer: its RNG, its planner, the phrase pools of its partition."""
+
+    @property
+    def r(self) -> random.Random: ...
+    @property
+    def b(self) -> Drawer: ...
+    @property
+    def phrases(self) -> Phrases: ...
+    @property
+    def partition(self) -> Partition: ...
+    def pick(self, pool: str, **values: object) -> str: ...
+
 
 EXPOSURE_TRAPS: tuple[str, ...] = ("environment", "retest")
 """How an exposure is told: outside production, or with a passing retest on the current release."""
 
 
-def exposure_slots(planner: Planner, defects: list[Defect], room: int) -> list[Slot]:
+def draw_exposure(planner: Drawer, defects: list[Defect], room: int) -> tuple[Defect, str] | None:
     """At most one bug to fix that exposes customer data, drawn at the level's `exposure` rate.
 
-    The defect is taken out of `defects` (the planner's remaining ones) and its slot carries
-    the trap it will be told as; `room` is how many bugs to fix are still to be drawn.
+    The defect is taken out of `defects` (the planner's remaining ones) and returned with the
+    trap it will be told as; `room` is how many bugs to fix are still to be drawn.
     """
-    from .plan import Slot
-
     r = planner.rng
     if room < 1 or not r.random() < planner.level.rates.exposure:
-        return []
+        return None
     exposures = [d for d in defects if d.exposure]
     if not exposures:
-        return []
+        return None
     d = r.choice(exposures)
     defects.remove(d)
-    return [Slot("defect", d, exposure_trap=r.choice(EXPOSURE_TRAPS))]
+    return d, r.choice(EXPOSURE_TRAPS)
 
 
-def place_exposure_traps(planner: Planner, slots: list[Slot]) -> None:
+def place_exposure_traps(planner: Drawer, slots: Sequence[SlotLike]) -> None:
     """Tell each exposure trap: move it outside production, or give it a clean retest.
 
     Either way it is a user's or QA's report (not an alert), and its truth stays sev0, a bug
@@ -90,7 +129,7 @@ AREA: dict[str, str] = {
 DAYS: tuple[str, ...] = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
 
 
-def assign_cases(planner: Planner, slots: list[Slot], defects: list[Defect]) -> None:
+def assign_cases(planner: Drawer, slots: Sequence[SlotLike], defects: list[Defect]) -> None:
     """Draw which bugs to fix are told as a hard case, and which duplicates are re-told.
 
     Only a customer's own report of a bug to fix (no alert, no near-duplicate, no exposure
@@ -120,7 +159,7 @@ def assign_cases(planner: Planner, slots: list[Slot], defects: list[Defect]) -> 
             defects.remove(s.second)
 
 
-def case_lines(renderer: Renderer, s: Slot, evidence: list[tuple[str, str]], traps: list[str]) -> list[str]:
+def case_lines(renderer: Teller, s: SlotLike, evidence: list[tuple[str, str]], traps: list[str]) -> list[str]:
     """The sentences that tell a slot's case; each is recorded as evidence and as a trap."""
     if s.case is None:
         return []
@@ -142,14 +181,14 @@ def case_lines(renderer: Renderer, s: Slot, evidence: list[tuple[str, str]], tra
     return lines
 
 
-def blamed_first(s: Slot, candidates: list[str]) -> list[str]:
+def blamed_first(s: SlotLike, candidates: list[str]) -> list[str]:
     """The reporter's form names the component they blame first (a guess the evidence overrules)."""
     if s.blamed is None:
         return candidates
     return [s.blamed, *(c for c in candidates if c != s.blamed)]
 
 
-def retold_steps(renderer: Renderer, s: Slot, steps: list[str]) -> list[str]:
+def retold_steps(renderer: Teller, s: SlotLike, steps: list[str]) -> list[str]:
     """A re-told duplicate's own steps: the reporter leaves some out (at least two, in order)."""
     if not s.retold or len(steps) <= 2:
         return steps
@@ -157,7 +196,7 @@ def retold_steps(renderer: Renderer, s: Slot, steps: list[str]) -> list[str]:
     return [steps[i] for i in keep]
 
 
-def own_numbers(renderer: Renderer, shared: dict[str, object]) -> dict[str, object]:
+def own_numbers(renderer: Teller, shared: dict[str, object]) -> dict[str, object]:
     """A re-told duplicate's own rate, onset and counts; who is hit and the workaround stay the original's."""
     r = renderer.r
     return {

@@ -112,7 +112,9 @@ class Planner:
             d = take(lambda d: d.alert is not None and d.impact in ("core", "critical"))
             slots.append(Slot("defect", d))
             originals.append(slots[-1])
-        slots.extend(kinds.exposure_slots(self, defects, lv.fix_count - len(slots)))
+        exposure = kinds.draw_exposure(self, defects, lv.fix_count - len(slots))
+        if exposure is not None:  # a leak of customer data, told as a trap
+            slots.append(Slot("defect", exposure[0], exposure_trap=exposure[1]))
         while len(slots) < lv.fix_count:
             slots.append(Slot("defect", take(lambda d: True)))
         fixes = list(slots)
