@@ -92,6 +92,7 @@ def test_the_catalogue_flags_the_exposures_of_customer_data() -> None:
         "file-storage-download-serves-wrong-file",
         "permissions-private-tasks-visible",
         "login-sign-out-leaves-session-open",
+        "permissions-workspace-link-opens-to-anyone",
     } <= flagged
     assert {d.partition for d in load_catalogue().defects if d.exposure} == {"train", "validation", "test"}
 
