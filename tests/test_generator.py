@@ -338,7 +338,8 @@ def test_degenerate_policies_stay_low_on_generated_tasks(task_id: str, name: str
 @pytest.mark.parametrize("name", TARGETS)
 def test_non_causal_fields_add_nothing_to_a_structured_field_tree(name: str) -> None:
     def pairs(split: str) -> list:
-        return [(t, m.task.truth[t.ticket_id]) for m in sample(split, 30) for t in m.task.tickets]
+        # 60 seeds per level: at 30 the gain of pure noise (the ticket id's last digit) reaches 0.015
+        return [(t, m.task.truth[t.ticket_id]) for m in sample(split, 60) for t in m.task.tickets]
 
     report = surface_report(pairs("train"), pairs("test"), name)
     assert report.gain <= 0.02, report
