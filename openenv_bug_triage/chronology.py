@@ -23,6 +23,7 @@ from datetime import UTC, date, datetime, timedelta
 
 from .models import Platform, Release
 
+_DIGIT = re.compile(r"\d")
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 MONTHS = (
     "January",
@@ -44,11 +45,11 @@ _MONTH = r"(?P<month>" + "|".join([*MONTHS, "Sept", *(m[:3] for m in MONTHS)]) +
 _WEEKDAY = r"(?P<weekday>" + "|".join(WEEKDAYS) + r")"
 
 ISO = re.compile(
-    r"(?<!\d)(?P<y>20\d\d)-(?P<m>\d\d)-(?P<d>\d\d)"
+    r"(?P<y>20(?<!\d20)\d\d)-(?P<m>\d\d)-(?P<d>\d\d)"
     r"(?:[T ](?P<H>\d\d):(?P<M>\d\d)(?::(?P<S>\d\d)(?:\.\d+)?(?P<tz>Z|[+-]\d\d:\d\d)?)?)?(?![\d])"
 )
 """An ISO date, with its time of day when given (UTC unless an offset follows the seconds)."""
-DEPLOY_TAG = re.compile(r"(?<=-)(?P<y>20\d\d)\.(?P<m>\d\d)\.(?P<d>\d\d)(?=-\d)")
+DEPLOY_TAG = re.compile(r"(?P<y>20(?<=-20)\d\d)\.(?P<m>\d\d)\.(?P<d>\d\d)(?=-\d)")
 """The date in a deploy tag such as `gw-2026.11.10-1`."""
 DAY_MONTH = re.compile(r"\b(?P<d>[0-3]?\d) " + _MONTH + r"(?![a-z])")
 MONTH_DAY = re.compile(r"\b" + _MONTH + r" (?P<d>[0-3]?\d)\b(?![:.]\d)")
@@ -56,7 +57,7 @@ ISO_WEEKDAY_AFTER = re.compile(ISO.pattern + r" \(" + _WEEKDAY + r"\)")
 WEEKDAY_BEFORE = re.compile(_WEEKDAY + r",? (?=(?:20\d\d-|[0-3]?\d [A-Z]|[A-Z][a-z]+\.? [0-3]?\d\b))")
 
 CALVER = re.compile(
-    r"(?<![\w.-])(?P<version>(?P<y>20\d\d)\.(?P<m>1[0-2]|[1-9])\.(?P<n>\d{1,2}))(?P<pre>-(?:rc|dev|beta)\.?\d*)?(?!\w|[.-]\w)"
+    r"(?P<version>(?P<y>20(?<![\w.-]20)\d\d)\.(?P<m>1[0-2]|[1-9])\.(?P<n>\d{1,2}))(?P<pre>-(?:rc|dev|beta)\.?\d*)?(?!\w|[.-]\w)"
 )
 """A calendar version: web and API releases are named by the year and month they go out."""
 APP_VERSION = re.compile(
@@ -105,6 +106,8 @@ def problems(text: str, filed: datetime, releases: Sequence[Release] = ()) -> li
     `filed`, and a pre-release must be a build of a version not yet out. Without one, a
     calendar version must not name a month after `filed`.
     """
+    if not _DIGIT.search(text):  # every date and version has a digit
+        return []
     filed = _as_utc(filed)
     found: list[str] = []
     for m in ISO.finditer(text):
@@ -114,10 +117,21 @@ def problems(text: str, filed: datetime, releases: Sequence[Release] = ()) -> li
         at, timed = _iso(m)
         if (at > filed) if timed else (at.date() > filed.date()):
             found.append(f"'{m[0]}' is after the ticket was filed ({filed:%Y-%m-%dT%H:%M}Z)")
-    for m in DEPLOY_TAG.finditer(text):
+    for m in DEPLOY_TAG.finditer(text) if "-20" in text else ():
         y, mo, d = int(m["y"]), int(m["m"]), int(m["d"])
         if _valid(y, mo, d) and date(y, mo, d) > filed.date():
             found.append(f"deploy tag date '{m[0]}' is after the ticket was filed ({filed:%Y-%m-%d})")
+    found.extend(_weekday_problems(text, filed) if "day" in text and _WEEKDAY_ANY.search(text) else [])
+    found.extend(_version_problems(text, filed, releases))
+    return found
+
+
+_WEEKDAY_ANY = re.compile("|".join(WEEKDAYS))
+_MONTH_ANY = re.compile("|".join(m[:3] for m in MONTHS))
+
+
+def _weekday_problems(text: str, filed: datetime) -> list[str]:
+    found: list[str] = []
     for m in ISO_WEEKDAY_AFTER.finditer(text):
         if _valid(int(m["y"]), int(m["m"]), int(m["d"])):
             day = date(int(m["y"]), int(m["m"]), int(m["d"]))
@@ -128,7 +142,6 @@ def problems(text: str, filed: datetime, releases: Sequence[Release] = ()) -> li
         named = _date_at_start(rest, filed)
         if named is not None and WEEKDAYS[named.weekday()] != m["weekday"]:
             found.append(f"'{m[0]}{rest[:12].strip()}': {named} is a {WEEKDAYS[named.weekday()]}")
-    found.extend(_version_problems(text, filed, releases))
     return found
 
 
@@ -166,24 +179,28 @@ def _platforms(text: str, start: int) -> tuple[Platform, ...]:
     return PLATFORMS
 
 
+def _out_by(releases: Sequence[Release], platform: Platform, version: str, filed: datetime) -> bool:
+    return any(r.platform == platform and r.version == version and _as_utc(r.released_at) <= filed for r in releases)
+
+
+_VERSIONISH = re.compile(r"\.(?<=\d\.)\d\d?\.\d")
+"""What every version has: a quick test before the full patterns."""
+
+
 def _version_problems(text: str, filed: datetime, releases: Sequence[Release]) -> list[str]:
     out: list[str] = []
-    out_by: dict[str, set[str]] = {p: set() for p in PLATFORMS}
-    for r in releases:
-        if _as_utc(r.released_at) <= filed:
-            out_by[r.platform].add(r.version)
-    known = {r.version for r in releases}
+    if not _VERSIONISH.search(text):
+        return out
     matches = [*CALVER.finditer(text), *(APP_VERSION.finditer(text) if releases else ())]
     for m in matches:
         version, pre = m["version"], m["pre"]
         whose = _platforms(text, m.start("version"))
         if releases:
-            if pre and all(version in out_by[p] for p in whose):
+            known = any(r.version == version for r in releases)
+            if pre and all(_out_by(releases, p, version, filed) for p in whose):
                 out.append(f"'{version}{pre}' is a pre-release of {version}, which was already out")
-            elif not pre and not any(version in out_by[p] for p in whose):
-                why = (
-                    "was released after the ticket was filed" if version in known else "is not in the release calendar"
-                )
+            elif not pre and not any(_out_by(releases, p, version, filed) for p in whose):
+                why = "was released after the ticket was filed" if known else "is not in the release calendar"
                 out.append(f"version '{version}' {why}")
         elif not pre and m.re is CALVER and date(int(m["y"]), int(m["m"]), 1) > filed.date():
             out.append(f"version '{version}' names a month after the ticket was filed ({filed:%Y-%m})")
@@ -231,7 +248,7 @@ def fitting_shift(found: Sequence[tuple[datetime, bool]], before: datetime, step
 
 def shift_dates(text: str, days: int) -> str:
     """`text` with every date moved by `days` days, each written as before; a weekday next to a date follows it."""
-    if not days:
+    if not days or not _DIGIT.search(text):
         return text
 
     def iso(m: re.Match[str]) -> str:
@@ -245,9 +262,11 @@ def shift_dates(text: str, days: int) -> str:
         return (date(y, mo, d) + timedelta(days=days)).strftime("%Y.%m.%d") if _valid(y, mo, d) else m[0]
 
     text = ISO.sub(iso, text)
-    text = DEPLOY_TAG.sub(tag, text)
-    text = _sub_day_month(text, days)
-    return ISO_WEEKDAY_AFTER.sub(_fix_weekday, text)
+    if "-20" in text:
+        text = DEPLOY_TAG.sub(tag, text)
+    if _MONTH_ANY.search(text):
+        text = _sub_day_month(text, days)
+    return ISO_WEEKDAY_AFTER.sub(_fix_weekday, text) if _WEEKDAY_ANY.search(text) else text
 
 
 def _sub_day_month(text: str, days: int) -> str:
@@ -277,5 +296,7 @@ def _fix_weekday(m: re.Match[str]) -> str:
 
 def rewrite_versions(text: str, replace: Callable[[re.Match[str]], str]) -> str:
     """`text` with every calendar and app version (with its pre-release suffix) replaced by `replace(match)`."""
+    if not _VERSIONISH.search(text):
+        return text
     text = CALVER.sub(replace, text)
     return APP_VERSION.sub(lambda m: m[0][: m.start("version") - m.start()] + replace(m), text)

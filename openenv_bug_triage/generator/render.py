@@ -80,8 +80,8 @@ class Renderer:
 
     def _version_for(self, m: re.Match[str]) -> str:
         version, pre = m["version"], m["pre"]
-        live = {rel.version for p in ("web", "api", "ios", "android") for rel in self.timeline.live(p, self.created)}
-        if (version in live) != bool(pre):
+        live = any(rel.version == version and rel.released_at <= self.created for rel in self.timeline.releases)
+        if live != bool(pre):
             return m[0][m.start("version") - m.start() :]
         calver = m.re is chronology.CALVER
         if calver == (self.platform in ("web", "api")):
