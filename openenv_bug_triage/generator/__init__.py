@@ -9,7 +9,8 @@ independently of the truth. The result goes through the same loader checks as a 
 
 One job per module: `levels` (profiles, splits, seeds), `facts` (latent facts and the truth
 they imply), `plan` (which scenario plays which role, environments, scopes, tiers, times,
-ids), `render` (text) and `titles` (a ticket's subject line). This module is the public API.
+ids), `timeline` (the queue's release calendar), `render` (text) and `titles` (a ticket's subject
+line). This module is the public API.
 """
 
 from __future__ import annotations

@@ -55,6 +55,12 @@ class Renderer:
         self.attachments = 0
         self.timeline = timeline
         self.base = base
+        # the ticket being rendered: when it was filed, its platform, the build it speaks of, and by
+        # how many days its scenario's dates move (set by `render`)
+        self.created = base
+        self.platform: Platform = "web"
+        self.reported = ""
+        self.shift = 0
 
     def pick(self, pool: str, **values: object) -> str:
         return self.voice.pick(pool, **values)
@@ -79,6 +85,7 @@ class Renderer:
         return chronology.rewrite_versions(chronology.shift_dates(text, self.shift), self._version_for)
 
     def _version_for(self, m: re.Match[str]) -> str:
+        """A version a wording names, kept when it fits the ticket's time, else the ticket's own build."""
         version, pre = m["version"], m["pre"]
         live = any(rel.version == version and rel.released_at <= self.created for rel in self.timeline.releases)
         if live != bool(pre):
@@ -92,7 +99,7 @@ class Renderer:
     def render(self, s: Slot) -> tuple[dict[str, Any], TicketFacts]:
         r, lv = self.r, self.b.level
         self.created = created = self.base + timedelta(minutes=s.minute)
-        self.platform: Platform = PLATFORM_OF.get(s.scenario.component, "web")
+        self.platform = PLATFORM_OF.get(s.scenario.component, "web")
         older = s.role in ("cannot_reproduce", "resolved")
         # the one build this report speaks of
         self.reported = self.timeline.reported(self.platform, created, s.environment, older, r)
