@@ -207,6 +207,29 @@ def _version_problems(text: str, filed: datetime, releases: Sequence[Release]) -
     return out
 
 
+# --------------------------------------------------------------------------- naming releases
+
+_DISPLAY: dict[Platform, str] = {
+    "web": "web {v}",
+    "ios": "iOS app {v}",
+    "android": "Android app {v}",
+    "api": "API v2 build {v}",
+}
+"""How a report names a version of each platform."""
+
+
+def display(platform: Platform, version: str) -> str:
+    """A version as a report names it: `web 2026.3.1`, `iOS app 5.14.0`."""
+    return _DISPLAY[platform].format(v=version)
+
+
+def current_releases(releases: Sequence[Release]) -> str:
+    """Each platform's latest release and its day, in one line: what "the current release" means."""
+    latest = {r.platform: r for r in sorted(releases, key=lambda r: r.released_at)}
+    named = [f"{display(p, latest[p].version)} ({latest[p].released_at:%Y-%m-%d})" for p in PLATFORMS if p in latest]
+    return ", ".join(named) or "none listed"
+
+
 # --------------------------------------------------------------------------- moving dates
 
 

@@ -202,3 +202,17 @@ def test_the_calendar_is_the_same_bytes_for_the_same_seed() -> None:
     c = generate("generated_medium", 12, "train").task.releases
     assert a == b and a != c
     assert copy.deepcopy(a) == a
+
+
+def test_an_llm_agent_reads_each_platforms_current_release() -> None:
+    from openenv_bug_triage.agents.prompt import build_messages
+    from openenv_bug_triage.tools.text import opening_text
+
+    obs = BugTriageEnv().reset(task_id="bug_triage_hard", seed=1)
+    line = (
+        "Current releases: web 2026.11.2 (2026-11-05), iOS app 5.14.0 (2026-11-09), "
+        "Android app 5.14.0 (2026-11-09), API v2 build 2026.11.1 (2026-11-11)"
+    )
+    assert line in build_messages(obs, [])[1]["content"]
+    assert line in opening_text(obs)
+    assert chronology.current_releases([]) == "none listed"

@@ -8,12 +8,13 @@ from typing import Any
 
 from .. import chronology
 from ..catalogue import Defect, Story
+from ..chronology import display
 from ..models import Platform, ReporterType
 from . import titles
 from .facts import PLATFORM_OF, TicketFacts
 from .personas import draw_persona
 from .plan import Planner, Slot
-from .timeline import Timeline, display
+from .timeline import Timeline
 from .voice import Voice, client_tags
 
 

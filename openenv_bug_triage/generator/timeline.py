@@ -13,24 +13,13 @@ import random
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from ..chronology import display
 from ..models import Environment, Platform, Release
 
 _CADENCE: dict[Platform, tuple[int, int]] = {"web": (12, 16), "api": (6, 8), "ios": (27, 34), "android": (27, 34)}
 """Days between two releases of each platform, drawn uniformly from the range."""
 _PATCH_RATE = 0.35
 """Share of app releases followed by a patch release a few days later."""
-_DISPLAY: dict[Platform, str] = {
-    "web": "web {v}",
-    "ios": "iOS app {v}",
-    "android": "Android app {v}",
-    "api": "API v2 build {v}",
-}
-"""How a report names a version of each platform."""
-
-
-def display(platform: Platform, version: str) -> str:
-    """A version as a report names it: `web 2026.3.1`, `iOS app 5.14.0`."""
-    return _DISPLAY[platform].format(v=version)
 
 
 @dataclass(frozen=True)
