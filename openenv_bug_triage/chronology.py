@@ -293,20 +293,28 @@ def shift_dates(text: str, days: int) -> str:
 
 
 def _sub_day_month(text: str, days: int) -> str:
-    """Day-month dates moved by `days` (read in the catalogue's year; only day and month are written)."""
+    """Day-month dates moved by `days` (read in the catalogue's year; only day and month are written).
 
-    def move(m: re.Match[str], long_first: bool) -> str:
+    Both patterns are read on the original text, so that a moved date is never moved twice.
+    """
+
+    def move(m: re.Match[str]) -> str:
         name = m["month"].rstrip(".")
-        month = _MONTH_OF[name.lower()]
-        day = int(m["d"])
-        if not _valid(2026, month, day):
+        month, day = _MONTH_OF[name.lower()], int(m["d"])
+        if not _valid(CATALOGUE_YEAR, month, day):
             return m[0]
-        new = date(2026, month, day) + timedelta(days=days)
+        new = date(CATALOGUE_YEAR, month, day) + timedelta(days=days)
         new_name = MONTHS[new.month - 1] if len(name) > 4 else MONTHS[new.month - 1][:3]
-        return f"{new.day} {new_name}" if long_first else f"{new_name}{m['month'][len(name) :]} {new.day}"
+        if m.re is DAY_MONTH:
+            return f"{new.day} {new_name}"
+        return f"{new_name}{m['month'][len(name) :]} {new.day}"
 
-    text = DAY_MONTH.sub(lambda m: move(m, True), text)
-    return MONTH_DAY.sub(lambda m: move(m, False), text)
+    out, end = [], 0
+    for m in sorted([*DAY_MONTH.finditer(text), *MONTH_DAY.finditer(text)], key=lambda m: m.start()):
+        if m.start() >= end:
+            out += [text[end : m.start()], move(m)]
+            end = m.end()
+    return "".join([*out, text[end:]])
 
 
 def _fix_weekday(m: re.Match[str]) -> str:

@@ -130,6 +130,7 @@ def test_shift_dates_moves_every_date_and_keeps_its_format() -> None:
         "deploy mailer-2026.03.08-1; charged twice on 24 February and on Feb 25"
     )
     assert chronology.shift_dates(text, -245).count("(Sunday)") == 1  # whole weeks keep the weekday
+    assert chronology.shift_dates("charged on 1 Nov 2 times", -250) == "charged on 24 Feb 2 times"  # moved once
 
 
 def test_the_shift_puts_the_latest_date_just_before_the_ticket() -> None:
