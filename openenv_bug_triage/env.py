@@ -307,4 +307,5 @@ class BugTriageEnv:
             steps_used=ep.steps,
             steps_remaining=ep.task.step_budget - ep.steps,
             score_breakdown=dict(sorted(ep.breakdown.items())),
+            releases=list(ep.task.releases),
         )

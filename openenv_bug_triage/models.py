@@ -26,6 +26,7 @@ Disposition = Literal[
 Difficulty = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]{0,31}$")]
 """A difficulty is the name of a grading profile in `data/grading.json` (easy, medium, hard and expert
 today): a level of a new difficulty is data, with no code to change."""
+Platform = Literal["web", "ios", "android", "api"]
 
 SEVERITIES: tuple[Severity, ...] = ("sev0", "sev1", "sev2", "sev3")
 PRIORITIES: tuple[Priority, ...] = ("p0", "p1", "p2", "p3")
@@ -149,6 +150,14 @@ class TicketRecord(Strict):
         return self
 
 
+class Release(Strict):
+    """One production release of a Larkspur client or of the API: which version went live when."""
+
+    platform: Platform
+    version: str = Field(min_length=1, max_length=32, description="As tickets name it, e.g. 2026.3.1 or 5.14.0.")
+    released_at: datetime
+
+
 class SlaPolicy(Strict):
     """Deadline, in steps, that the support desk stamps on paying customers' tickets."""
 
@@ -165,6 +174,8 @@ class TaskFixture(Strict):
     step_budget: int = Field(ge=1)
     sla_policy: SlaPolicy
     tickets: list[TicketRecord] = Field(min_length=1)
+    releases: list[Release] = Field(default_factory=list)
+    """The release calendar up to the queue's time, oldest first (empty when the task has none)."""
 
 
 # --------------------------------------------------------------------------- actions
@@ -263,6 +274,10 @@ class ObservationModel(Strict):
     steps_used: int = Field(ge=0)
     steps_remaining: int = Field(ge=0)
     score_breakdown: dict[str, float]
+    releases: list[Release] = Field(
+        default_factory=list,
+        description="Releases up to the queue's time, oldest first: the latest of a platform is its current release.",
+    )
 
 
 class RewardModel(Strict):

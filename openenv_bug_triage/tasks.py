@@ -12,10 +12,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from . import rules
+from . import chronology, rules
 from .errors import FixtureError, UnknownTaskError
 from .grading import check_difficulty
-from .models import Difficulty, TaskFixture, Ticket, TicketRecord, Truth
+from .models import Difficulty, Release, TaskFixture, Ticket, TicketRecord, Truth
 from .world import DATA_DIR, World, load_world
 
 TASK_IDS: tuple[str, ...] = ("bug_triage_easy", "bug_triage_medium", "bug_triage_hard")
@@ -123,6 +123,8 @@ class Task:
     step_budget: int
     tickets: tuple[Ticket, ...]
     truth: dict[str, Truth]
+    releases: tuple[Release, ...] = ()
+    """The release calendar up to the queue's time (visible to the agent)."""
 
     @property
     def ticket_ids(self) -> tuple[str, ...]:
@@ -245,6 +247,22 @@ def _check_record(fx: TaskFixture, rec: TicketRecord, by_id: dict[str, TicketRec
         )
     if rec.log_excerpt and not rec.logs_present:
         raise _fail(task, tid, "logs_present", "must be true when log_excerpt is given")
+    _check_chronology(fx, rec)
+
+
+def _check_chronology(fx: TaskFixture, rec: TicketRecord) -> None:
+    """No date, weekday or release named in a ticket that contradicts when it was filed."""
+    for field in ("title", "description", "log_excerpt", "version"):
+        text = getattr(rec, field)
+        found = chronology.problems(text, rec.created_at, fx.releases) if text else []
+        if found:
+            raise _fail(
+                fx.task_id,
+                rec.ticket_id,
+                field,
+                "; ".join(found) + f": a ticket filed at {rec.created_at:%Y-%m-%dT%H:%M}Z can only name dates, "
+                "weekdays and releases as they were by then; move the date or version, or the ticket's created_at",
+            )
 
 
 def _check_budget(fx: TaskFixture, tickets: list[Ticket], truth: dict[str, Truth]) -> None:
@@ -293,7 +311,7 @@ def build_task(fx: TaskFixture, world: World | None = None) -> Task:
     ]
     truth = {rec.ticket_id: rec.truth for rec in fx.tickets}
     _check_budget(fx, tickets, truth)
-    return Task(fx.task_id, fx.difficulty, fx.description, fx.step_budget, tuple(tickets), truth)
+    return Task(fx.task_id, fx.difficulty, fx.description, fx.step_budget, tuple(tickets), truth, tuple(fx.releases))
 
 
 def parse_fixture(raw: dict[str, Any], source: str = "fixture") -> TaskFixture:

@@ -191,7 +191,7 @@ def realism(made: dict[str, list[GeneratedTask]], instances: int, times: dict[st
         affixes = ts.stock_affixes(titled)
         affix_shares[s] = ts.titles_with_affix([title for title, _ in titled], affixes) / len(titled)
         top = ts.distinct_affixes(affixes)[:5]
-        affix_notes.append(f"{s}: " + ", ".join(f"{a.side} {a.text!r} ({a.titles / len(titled):.1%})" for a in top))
+        affix_notes.append(f"{s}: " + ", ".join(f"{a.side} '{a.text}' ({a.titles / len(titled):.1%})" for a in top))
     figures.append(figure("stock_title_affixes", "titles with a stock affix", affix_shares, affix_notes))
     lengths = {s: [ts.word_count(t.description) for t in tickets[s] if t.reporter_type == "user"] for s in SPLITS}
     lengths = {s: values for s, values in lengths.items() if values}  # a tiny sample can hold no customer ticket

@@ -19,6 +19,7 @@ from importlib import resources
 from typing import Any
 
 from ..actions import ACTION_MODELS, BaseAction, action_type_of
+from ..chronology import current_releases
 from ..models import ActionResult, ObservationModel, Ticket
 from ..world import load_handbook
 
@@ -199,6 +200,7 @@ def build_messages(obs: ObservationModel, history: list[HistoryEntry]) -> list[d
             "history": describe_history(history),
             "teams": ", ".join(obs.available_teams),
             "components": ", ".join(obs.available_components),
+            "releases": current_releases(obs.releases),
             "queue_block": queue_block(obs),
             "ticket_block": ticket_block(obs.current_ticket),
         },

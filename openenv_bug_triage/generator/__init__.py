@@ -9,14 +9,15 @@ independently of the truth. The result goes through the same loader checks as a 
 
 One job per module: `levels` (profiles, splits, seeds), `facts` (latent facts and the truth
 they imply), `plan` (which scenario plays which role, environments, scopes, tiers, times,
-ids), `render` (text) and `titles` (a ticket's subject line). This module is the public API.
+ids), `timeline` (the queue's release calendar), `render` (text) and `titles` (a ticket's subject
+line). This module is the public API.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from ..models import TaskFixture
 from ..rules import severity_for
@@ -25,6 +26,7 @@ from .facts import TicketFacts, derive_truth, disposition_for, scope_options
 from .levels import SPLITS, TRAIN_MAX_SEED, Level, Split, check_seed, level_of, load_levels, partition_of, split_size
 from .plan import Planner
 from .render import Renderer
+from .timeline import draw_timeline
 
 
 @dataclass(frozen=True)
@@ -44,12 +46,14 @@ def generate(task_id: str, seed: int, split: str = "train") -> GeneratedTask:
     rng = random.Random(f"bug-triage/{task_id}/{split}/{seed}")
     planner = Planner(level, partition_of(split), rng)
     slots = planner.plan()
-    renderer = Renderer(planner)
-    base = datetime(2026, 1, 5, 6, 0) + timedelta(days=rng.randrange(320), minutes=rng.randrange(600))
+    base = datetime(2026, 1, 5, 6, 0, tzinfo=UTC) + timedelta(days=rng.randrange(320), minutes=rng.randrange(600))
+    end = base + timedelta(minutes=max(s.minute for s in slots))
+    timeline = draw_timeline(base, end, rng)
+    renderer = Renderer(planner, timeline, base)
     records, facts = [], {}
     world = planner.world
     for s in sorted(slots, key=lambda s: s.minute):
-        record, f = renderer.render(s, base)
+        record, f = renderer.render(s)
         record["truth"] = derive_truth(f, world).model_dump()
         records.append(record)
         facts[f.ticket_id] = f
@@ -61,6 +65,7 @@ def generate(task_id: str, seed: int, split: str = "train") -> GeneratedTask:
             "step_budget": level.step_budget,
             "sla_policy": level.sla_policy.model_dump(),
             "tickets": records,
+            "releases": [r.model_dump() for r in timeline.until(end)],
         }
     )
     # check_seed has refused any split outside SPLITS, but cannot narrow the str to the Split literal

@@ -55,6 +55,7 @@ class Teller(Protocol):
     @property
     def partition(self) -> Partition: ...
     def pick(self, pool: str, **values: object) -> str: ...
+    def local_to(self, scenario: Defect, text: str) -> str: ...
 
 
 EXPOSURE_TRAPS: tuple[str, ...] = ("environment", "retest")
@@ -175,7 +176,8 @@ def case_lines(renderer: Teller, s: SlotLike, evidence: list[tuple[str, str]], t
             lines.append(renderer.pick("case_regression_request"))
     else:
         assert s.second is not None
-        lines = [renderer.pick("case_second_problem", symptom=r.choice(s.second.symptoms))]
+        symptom = renderer.local_to(s.second, r.choice(s.second.symptoms))  # its dates, too, before the ticket
+        lines = [renderer.pick("case_second_problem", symptom=symptom)]
     evidence.extend((f"case:{s.case}", line) for line in lines)
     traps.append(s.case)
     return lines

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta
 from typing import Any
 
-from ..catalogue import Defect
-from ..models import ReporterType
+from .. import chronology
+from ..catalogue import Defect, Story
+from ..chronology import display
+from ..models import Platform, ReporterType
 from . import comments, kinds, titles
 from .facts import PLATFORM_OF, TicketFacts
 from .personas import draw_persona
 from .plan import Planner, Slot
+from .timeline import Timeline
 from .voice import Voice, client_tags
 
 
@@ -18,24 +22,46 @@ def _numbered(steps: list[str]) -> str:
     return "\n".join(f"{i}. {step}" for i, step in enumerate(steps, 1))
 
 
-_VERSION_FORMATS: dict[str, str] = {
-    "web": "web 2026.{a}.{b}",
-    "ios": "iOS app 5.{a}.{b}",
-    "android": "Android app 5.{a}.{b}",
-    "api": "API v2 build 2026.{a}.{b}",
-}
+_DATES: dict[tuple[str, str], tuple[list[tuple[datetime, bool]], int]] = {}
+
+
+def _dates_of(scenario: Defect | Story) -> tuple[list[tuple[datetime, bool]], int]:
+    """Every date a scenario's wordings name, and the step (days) its dates move by: a week
+    when it names a weekday, so that each date keeps its weekday, else a day (read once per process)."""
+    key = (type(scenario).__name__, scenario.id)
+    if key not in _DATES:
+        _DATES[key] = _read_dates(scenario)
+    return _DATES[key]
+
+
+def _read_dates(scenario: Defect | Story) -> tuple[list[tuple[datetime, bool]], int]:
+    if isinstance(scenario, Defect):
+        alert = [scenario.alert.title, scenario.alert.metric] if scenario.alert else []
+        texts = [*scenario.titles, *scenario.symptoms, *scenario.steps, *scenario.logs, *scenario.workaround, *alert]
+    else:
+        texts = [*scenario.titles, *scenario.texts]
+    found = [d for text in texts for d in chronology.anchors(text)]
+    return found, 7 if any(chronology.names_weekday(t) for t in texts) else 1
 
 
 class Renderer:
     """Turns planned slots into ticket records, recording which sentence carries each fact."""
 
-    def __init__(self, planner: Planner) -> None:
+    def __init__(self, planner: Planner, timeline: Timeline, base: datetime) -> None:
         self.b = planner
         self.r = planner.rng
         self.partition = planner.partition
         self.phrases = planner.phrases
         self.voice = Voice(self.phrases, self.partition, self.r)
         self.attachments = 0
+        self.timeline = timeline
+        self.base = base
+        # the ticket being rendered: when it was filed, its platform, the build it speaks of, and by
+        # how many days its scenario's dates move (set by `render`)
+        self.created = base
+        self.platform: Platform = "web"
+        self.reported = ""
+        self.shift = 0
 
     def pick(self, pool: str, **values: object) -> str:
         return self.voice.pick(pool, **values)
@@ -50,15 +76,43 @@ class Renderer:
         self.voice.cast(draw_persona(reporter, s.tier, self.partition, self.r), tags)
         self.attachments = self.r.choice([0, 0, 0, 1, 1, 2, 3])
 
-    def version(self, component: str, current: bool = False) -> str:
-        platform = PLATFORM_OF.get(component, "web")
-        a = 11 if current else self.r.randrange(8, 12)
-        b = 4 if current else self.r.randrange(0, 5)
-        return _VERSION_FORMATS[platform].format(a=a, b=b)
+    def current(self) -> str:
+        """The current release of this ticket's platform when it was filed, as a report names it."""
+        return display(self.platform, self.timeline.current(self.platform, self.created).version)
 
-    def render(self, s: Slot, base: datetime) -> tuple[dict[str, Any], TicketFacts]:
+    def local(self, text: str) -> str:
+        """A catalogue wording set in this ticket's time: its dates moved to just before the ticket
+        (`self.shift`), and any version not out then replaced by the build the report speaks of."""
+        return chronology.rewrite_versions(chronology.shift_dates(text, self.shift), self._version_for)
+
+    def local_to(self, scenario: Defect, text: str) -> str:
+        """`local` for a wording of another scenario told in this ticket (a second problem): its own
+        dates moved to just before the ticket."""
+        found, step = _dates_of(scenario)
+        shift = chronology.fitting_shift(found, self.created - timedelta(minutes=self.r.randrange(3, 240)), step)
+        return chronology.rewrite_versions(chronology.shift_dates(text, shift), self._version_for)
+
+    def _version_for(self, m: re.Match[str]) -> str:
+        """A version a wording names, kept when it fits the ticket's time, else the ticket's own build."""
+        version, pre = m["version"], m["pre"]
+        live = any(rel.version == version and rel.released_at <= self.created for rel in self.timeline.releases)
+        if live != bool(pre):
+            return m[0][m.start("version") - m.start() :]
+        calver = m.re is chronology.CALVER
+        if calver == (self.platform in ("web", "api")):
+            return self.reported.split(" ")[-1]
+        other: Platform = "web" if calver else "ios"
+        return self.timeline.current(other, self.created).version
+
+    def render(self, s: Slot) -> tuple[dict[str, Any], TicketFacts]:
         r, lv = self.r, self.b.level
-        self.reported = self.version(s.scenario.component)  # the one build this report speaks of
+        self.created = created = self.base + timedelta(minutes=s.minute)
+        self.platform = PLATFORM_OF.get(s.scenario.component, "web")
+        older = s.role in ("cannot_reproduce", "resolved")
+        # the one build this report speaks of
+        self.reported = self.timeline.reported(self.platform, created, s.environment, older, r)
+        found, step = _dates_of(s.scenario)
+        self.shift = chronology.fitting_shift(found, created - timedelta(minutes=r.randrange(3, 240)), step)
         self.follow_up: str | None = None  # the retest or upgrade that settles it, told as a comment
         evidence: list[tuple[str, str]] = []
         traps: list[str] = []
@@ -81,7 +135,7 @@ class Renderer:
             if s.role == "cannot_reproduce":  # retried with steps, and nothing in the logs shows it
                 repro, logs = True, False
             if logs:
-                log_excerpt = r.choice(d.logs)
+                log_excerpt = self.local(r.choice(d.logs))
             self._cast(s, reporter)
             if self.voice.length == "terse" and s.role != "cannot_reproduce":
                 repro = False  # a terse writer gives no steps
@@ -92,9 +146,10 @@ class Renderer:
         else:
             story = scenario
             self._cast(s, reporter)
-            title = r.choice(story.titles)
-            subjects = [title, *(t for t in story.titles if t != title)]
-            text = r.choice(story.texts)
+            chosen = r.choice(story.titles)
+            title = self.local(chosen)
+            subjects = [title, *(self.local(t) for t in story.titles if t != chosen)]
+            text = self.local(r.choice(story.texts))
             if s.kind != "invalid":  # why a report is invalid may take more than its first sentence
                 text = self.voice.shorten(text)
             evidence.append((s.kind, text))
@@ -109,7 +164,6 @@ class Renderer:
         title, body = noise.apply(title), noise.apply(body)
         evidence = [(rule, noise.apply(text)) for rule, text in evidence]
         version = self.reported if r.random() < 0.7 else None
-        created = base + timedelta(minutes=s.minute)
         record = {
             "ticket_id": s.ticket_id,
             "title": title,
@@ -177,15 +231,16 @@ class Renderer:
         platform = PLATFORM_OF.get(d.component, "web")
         if reporter == "monitoring":
             assert d.alert is not None
-            body = self.pick("monitoring_body", time=self._scope_values(s, d)["time"], metric=d.alert.metric)
+            metric = self.local(d.alert.metric)
+            body = self.pick("monitoring_body", time=self._scope_values(s, d)["time"], metric=metric)
             scope_line = self._scope_sentence(s, d, alert=True)
             evidence.append((f"scope:{s.scope}", scope_line))
-            evidence.append(("symptom", d.alert.metric))
-            mechanism = f"\n\n{r.choice(d.internal)}" if d.internal and r.random() < 0.5 else ""
-            return titles.alert_title(d.alert.title), f"{body} {scope_line}{mechanism}"
-        symptom = d.symptoms[s.symptom_variant]
+            evidence.append(("symptom", metric))
+            mechanism = f"\n\n{self.local(r.choice(d.internal))}" if d.internal and r.random() < 0.5 else ""
+            return self.local(titles.alert_title(d.alert.title)), f"{body} {scope_line}{mechanism}"
+        symptom = self.local(d.symptoms[s.symptom_variant])
         if d.impact != "critical":  # a terse customer writes only the first sentence
-            symptom = self.voice.shorten(symptom, d.titles[s.title_variant])
+            symptom = self.voice.shorten(symptom, self.local(d.titles[s.title_variant]))
         evidence.append(("critical" if d.impact == "critical" else "symptom", symptom))
         lines: list[str] = []
         if s.role == "wont_fix":
@@ -205,38 +260,43 @@ class Renderer:
             lines.append(sentence)
         lines += kinds.case_lines(self, s, evidence, traps)
         if s.role == "cannot_reproduce" or s.clean_retest:
-            sentence = self.pick("retest_clean", version=self.version(d.component, current=True))
+            sentence = self.pick("retest_clean", version=self.current())
             evidence.append(("retest", sentence))
         elif s.role == "resolved":
-            sentence = self.pick("resolved_after_upgrade", version=self.version(d.component, current=True))
+            sentence = self.pick("resolved_after_upgrade", version=self.current())
             evidence.append(("resolved", sentence))
         else:
             sentence = ""
-        title = titles.defect_title(d, s.title_variant, reporter, r, self.pick)
+        title = self.local(titles.defect_title(d, s.title_variant, reporter, r, self.pick))
+        steps = [self.local(step) for step in d.steps]
         if reporter == "qa":
-            how = [r.choice(d.internal)] if d.internal and r.random() < 0.6 else []  # only QA knows how it fails
+            how = [self.local(r.choice(d.internal))] if d.internal and r.random() < 0.6 else []  # only QA knows how it fails
             parts = [self.pick("opener_qa", version=self.reported), " ".join([symptom, *how, *lines])]
             if repro:
-                parts.append("Steps to reproduce:\n" + _numbered(kinds.retold_steps(self, s, d.steps)))
+                parts.append("Steps to reproduce:\n" + _numbered(kinds.retold_steps(self, s, steps)))
             self.follow_up = sentence or None
             return title, "\n\n".join(parts)
         body = " ".join([symptom, *lines])
         if repro:
-            body += "\n\n" + self.pick("steps_header_user") + "\n" + _numbered(kinds.retold_steps(self, s, d.steps))
+            body += "\n\n" + self.pick("steps_header_user") + "\n" + _numbered(kinds.retold_steps(self, s, steps))
         self.follow_up = sentence or None
         return title, self._user_wrap(body, traps)
 
     def _scope_values(self, s: Slot, d: Defect) -> dict[str, object]:
-        """Who is hit, the rate, the onset and the counts: drawn once per defect, shared by its duplicates."""
+        """Who is hit, the rate, the onset and the counts: drawn once per defect, shared by its duplicates.
+
+        The onset is shortly before the first report of the defect was filed.
+        """
         root = s.original or s
         if root.scope_values is None:
             r = self.r
+            onset = self.base + timedelta(minutes=root.minute - r.randrange(4, 90))
             root.scope_values = {
-                "feature": d.feature,
-                "who": r.choice(d.segment) if d.segment else "",
-                "workaround": r.choice(d.workaround) if d.workaround else "",
+                "feature": self.local(d.feature),
+                "who": self.local(r.choice(d.segment)) if d.segment else "",
+                "workaround": self.local(r.choice(d.workaround)) if d.workaround else "",
                 "pct": r.randrange(8, 51),  # severe degradation: more than 5% and at most half failing
-                "time": f"{r.randrange(24):02d}:{r.randrange(60):02d} UTC",
+                "time": f"{onset:%H:%M} UTC",
                 "m": r.randrange(12, 400),
                 "n": r.randrange(1, 4),
             }

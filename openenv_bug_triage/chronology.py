@@ -1,0 +1,333 @@
+"""Dates, weekdays and release versions named in ticket text, and whether they agree with when it was filed.
+
+A ticket cannot quote a log line written after it was filed, name a release that was not out
+yet, or call a date by another weekday. `problems` finds such slips in one piece of text (the
+fixture checks in `tasks.py` run it on every ticket, fixed or generated), and `shift_dates`
+moves every date in a text by whole days (the generator uses it to set a scenario's logs
+shortly before the ticket that quotes them). Both read dates with the same patterns.
+
+What counts as a date: ISO dates and timestamps (`2026-11-12`, `2026-11-12T09:14:03.221Z`,
+`2026-11-12 09:14:03 UTC`), dated deploy tags (`mailer-2026.11.13-1`) and day-month dates
+(`1 November`, `Nov 13`), the latter of the latest year that does not put them after the
+ticket. What counts as a version: Larkspur's calendar versions (`web 2026.11.2`, `API v2
+build 2026.3.1`, released in the month they name) and app versions after a word that says so
+(`app 5.14.0`, `larkspur-android 5.14.0`); a suffix `-rc.1`, `-rc1`, `-dev.2` or `-beta` marks a build
+not yet released.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from datetime import UTC, date, datetime, timedelta
+
+from .models import Platform, Release
+
+_DIGIT = re.compile(r"\d")
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
+_MONTH_OF = {m.lower(): i for i, m in enumerate(MONTHS, 1)} | {m[:3].lower(): i for i, m in enumerate(MONTHS, 1)}
+_MONTH_OF["sept"] = 9
+_MONTH = r"(?P<month>" + "|".join([*MONTHS, "Sept", *(m[:3] for m in MONTHS)]) + r")\.?"
+_WEEKDAY = r"(?P<weekday>" + "|".join(WEEKDAYS) + r")"
+
+ISO = re.compile(
+    r"(?P<y>20(?<!\d20)\d\d)-(?P<m>\d\d)-(?P<d>\d\d)"
+    r"(?:[T ](?P<H>\d\d):(?P<M>\d\d)(?::(?P<S>\d\d)(?:\.\d+)?(?P<tz>Z|[+-]\d\d:\d\d)?)?)?(?![\d])"
+)
+"""An ISO date, with its time of day when given (UTC unless an offset follows the seconds)."""
+DEPLOY_TAG = re.compile(r"(?P<y>20(?<=-20)\d\d)\.(?P<m>\d\d)\.(?P<d>\d\d)(?=-\d)")
+"""The date in a deploy tag such as `gw-2026.11.10-1`."""
+DAY_MONTH = re.compile(r"\b(?P<d>[0-3]?\d) " + _MONTH + r"(?![a-z])")
+MONTH_DAY = re.compile(r"\b" + _MONTH + r" (?P<d>[0-3]?\d)\b(?![:.]\d)")
+ISO_WEEKDAY_AFTER = re.compile(ISO.pattern + r" \(" + _WEEKDAY + r"\)")
+WEEKDAY_BEFORE = re.compile(_WEEKDAY + r",? (?=(?:20\d\d-|[0-3]?\d [A-Z]|[A-Z][a-z]+\.? [0-3]?\d\b))")
+
+CALVER = re.compile(
+    r"(?P<version>(?P<y>20(?<![\w.-]20)\d\d)\.(?P<m>1[0-2]|[1-9])\.(?P<n>\d{1,2}))(?P<pre>-(?:rc|dev|beta)\.?\d*)?(?!\w|[.-]\w)"
+)
+"""A calendar version: web and API releases are named by the year and month they go out."""
+APP_VERSION = re.compile(
+    r"(?:a(?<!\wa)pp(?: version)?|l(?<!\wl)arkspur-(?:ios|android)|b(?<!\wb)uild:?)\s+(?P<version>\d{1,2}\.\d{1,2}\.\d{1,2})(?P<pre>-(?:rc|dev|beta)\.?\d*)?(?!\w|[.-]\w)"
+)
+"""An app version, recognised by the word before it (`app 5.14.0`, `build: 5.14.0`; `iOS 17.4.1` is the phone's)."""
+
+
+def _iso(m: re.Match[str]) -> tuple[datetime, bool]:
+    """The instant an ISO match names (UTC), and whether it had a time of day."""
+    y, mo, d = int(m["y"]), int(m["m"]), int(m["d"])
+    if m["H"] is None:
+        return datetime(y, mo, d, tzinfo=UTC), False
+    at = datetime(y, mo, d, int(m["H"]), int(m["M"]), int(m["S"] or 0), tzinfo=UTC)
+    tz = m["tz"]
+    if tz and tz != "Z":
+        sign = 1 if tz[0] == "+" else -1
+        at -= sign * timedelta(hours=int(tz[1:3]), minutes=int(tz[4:6]))
+    return at, True
+
+
+def _valid(y: int, mo: int, d: int) -> bool:
+    try:
+        date(y, mo, d)
+    except ValueError:
+        return False
+    return True
+
+
+def _yearless(day: int, month: int, filed: datetime) -> date | None:
+    """The latest `day` `month` on or before the day `filed` (None for a day that does not exist)."""
+    for year in (filed.year, filed.year - 1, filed.year - 2):
+        if _valid(year, month, day) and date(year, month, day) <= filed.date():
+            return date(year, month, day)
+    return None
+
+
+def _as_utc(at: datetime) -> datetime:
+    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)
+
+
+def problems(text: str, filed: datetime, releases: Sequence[Release] = ()) -> list[str]:
+    """Every date, weekday or version in `text` that a ticket filed at `filed` could not contain.
+
+    With a release calendar (`releases`), every final version named must be a release out by
+    `filed`, and a pre-release must be a build of a version not yet out. Without one, a
+    calendar version must not name a month after `filed`.
+    """
+    if not _DIGIT.search(text):  # every date and version has a digit
+        return []
+    filed = _as_utc(filed)
+    found: list[str] = []
+    for m in ISO.finditer(text):
+        if not _valid(int(m["y"]), int(m["m"]), int(m["d"])):
+            found.append(f"'{m[0]}' is not a date")
+            continue
+        at, timed = _iso(m)
+        if (at > filed) if timed else (at.date() > filed.date()):
+            found.append(f"'{m[0]}' is after the ticket was filed ({filed:%Y-%m-%dT%H:%M}Z)")
+    for m in DEPLOY_TAG.finditer(text) if "-20" in text else ():
+        y, mo, d = int(m["y"]), int(m["m"]), int(m["d"])
+        if _valid(y, mo, d) and date(y, mo, d) > filed.date():
+            found.append(f"deploy tag date '{m[0]}' is after the ticket was filed ({filed:%Y-%m-%d})")
+    found.extend(_weekday_problems(text, filed) if "day" in text and _WEEKDAY_ANY.search(text) else [])
+    found.extend(_version_problems(text, filed, releases))
+    return found
+
+
+_WEEKDAY_ANY = re.compile("|".join(WEEKDAYS))
+_MONTH_ANY = re.compile("|".join(m[:3] for m in MONTHS))
+
+
+def _weekday_problems(text: str, filed: datetime) -> list[str]:
+    found: list[str] = []
+    for m in ISO_WEEKDAY_AFTER.finditer(text):
+        if _valid(int(m["y"]), int(m["m"]), int(m["d"])):
+            day = date(int(m["y"]), int(m["m"]), int(m["d"]))
+            if WEEKDAYS[day.weekday()] != m["weekday"]:
+                found.append(f"'{m[0]}': {day} is a {WEEKDAYS[day.weekday()]}")
+    for m in WEEKDAY_BEFORE.finditer(text):
+        rest = text[m.end() :]
+        named = _date_at_start(rest, filed)
+        if named is not None and WEEKDAYS[named.weekday()] != m["weekday"]:
+            found.append(f"'{m[0]}{rest[:12].strip()}': {named} is a {WEEKDAYS[named.weekday()]}")
+    return found
+
+
+def _date_at_start(text: str, filed: datetime) -> date | None:
+    """The date `text` starts with, if any (a day-month date of the latest year not after `filed`)."""
+    for pattern in (ISO, DAY_MONTH, MONTH_DAY):
+        m = pattern.match(text)
+        if m is None:
+            continue
+        if pattern is ISO:
+            y, mo, d = int(m["y"]), int(m["m"]), int(m["d"])
+            return date(y, mo, d) if _valid(y, mo, d) else None
+        return _yearless(int(m["d"]), _MONTH_OF[m["month"].lower().rstrip(".")], filed)
+    return None
+
+
+_NAMED_BY: tuple[tuple[str, Platform], ...] = (
+    ("API v2 build ", "api"),
+    ("web ", "web"),
+    ("iOS app ", "ios"),
+    ("Android app ", "android"),
+    ("larkspur-ios ", "ios"),
+    ("larkspur-android ", "android"),
+)
+"""Words before a version that say whose it is (web and API versions share one scheme)."""
+PLATFORMS: tuple[Platform, ...] = ("web", "ios", "android", "api")
+
+
+def _platforms(text: str, start: int) -> tuple[Platform, ...]:
+    """Whose version starts at `start`: the platform the words before it name, else any."""
+    before = text[max(0, start - 16) : start]
+    for words, platform in _NAMED_BY:
+        if before.endswith(words):
+            return (platform,)
+    return PLATFORMS
+
+
+def _out_by(releases: Sequence[Release], platform: Platform, version: str, filed: datetime) -> bool:
+    return any(r.platform == platform and r.version == version and _as_utc(r.released_at) <= filed for r in releases)
+
+
+_VERSIONISH = re.compile(r"\.(?<=\d\.)\d\d?\.\d")
+"""What every version has: a quick test before the full patterns."""
+
+
+def _version_problems(text: str, filed: datetime, releases: Sequence[Release]) -> list[str]:
+    out: list[str] = []
+    if not _VERSIONISH.search(text):
+        return out
+    matches = [*CALVER.finditer(text), *(APP_VERSION.finditer(text) if releases else ())]
+    for m in matches:
+        version, pre = m["version"], m["pre"]
+        whose = _platforms(text, m.start("version"))
+        if releases:
+            known = any(r.version == version for r in releases)
+            if pre and all(_out_by(releases, p, version, filed) for p in whose):
+                out.append(f"'{version}{pre}' is a pre-release of {version}, which was already out")
+            elif not pre and not any(_out_by(releases, p, version, filed) for p in whose):
+                why = "was released after the ticket was filed" if known else "is not in the release calendar"
+                out.append(f"version '{version}' {why}")
+        elif not pre and m.re is CALVER and date(int(m["y"]), int(m["m"]), 1) > filed.date():
+            out.append(f"version '{version}' names a month after the ticket was filed ({filed:%Y-%m})")
+    return out
+
+
+# --------------------------------------------------------------------------- naming releases
+
+_DISPLAY: dict[Platform, str] = {
+    "web": "web {v}",
+    "ios": "iOS app {v}",
+    "android": "Android app {v}",
+    "api": "API v2 build {v}",
+}
+"""How a report names a version of each platform."""
+
+
+def display(platform: Platform, version: str) -> str:
+    """A version as a report names it: `web 2026.3.1`, `iOS app 5.14.0`."""
+    return _DISPLAY[platform].format(v=version)
+
+
+def current_releases(releases: Sequence[Release]) -> str:
+    """Each platform's latest release and its day, in one line: what "the current release" means."""
+    latest = {r.platform: r for r in sorted(releases, key=lambda r: r.released_at)}
+    named = [f"{display(p, latest[p].version)} ({latest[p].released_at:%Y-%m-%d})" for p in PLATFORMS if p in latest]
+    return ", ".join(named) or "none listed"
+
+
+# --------------------------------------------------------------------------- moving dates
+
+
+CATALOGUE_YEAR = 2026
+"""The year the scenario catalogue is written in: its day-month dates are read in it."""
+
+
+def anchors(text: str) -> list[tuple[datetime, bool]]:
+    """Every date in `text` (UTC), with whether it had a time of day; day-month dates in `CATALOGUE_YEAR`."""
+    out = [_iso(m) for m in ISO.finditer(text) if _valid(int(m["y"]), int(m["m"]), int(m["d"]))]
+    for m in DEPLOY_TAG.finditer(text):
+        if _valid(int(m["y"]), int(m["m"]), int(m["d"])):
+            out.append((datetime(int(m["y"]), int(m["m"]), int(m["d"]), tzinfo=UTC), False))
+    for pattern in (DAY_MONTH, MONTH_DAY):
+        for m in pattern.finditer(text):
+            month, day = _MONTH_OF[m["month"].lower().rstrip(".")], int(m["d"])
+            if _valid(CATALOGUE_YEAR, month, day):
+                out.append((datetime(CATALOGUE_YEAR, month, day, tzinfo=UTC), False))
+    return out
+
+
+def names_weekday(text: str) -> bool:
+    """True when `text` names a day of the week (moving its dates then keeps their weekdays)."""
+    return any(day in text for day in WEEKDAYS)
+
+
+def fitting_shift(found: Sequence[tuple[datetime, bool]], before: datetime, step_days: int) -> int:
+    """The largest multiple of `step_days` by which every date `found` can move and stay on or before `before`.
+
+    Timed dates stay at or before `before`, dates without a time on or before its day. With no
+    dates, the catalogue's own time (1 December of `CATALOGUE_YEAR`) moves to just before `before`.
+    """
+    before = _as_utc(before)
+    if not found:
+        found = [(datetime(CATALOGUE_YEAR, 12, 1, tzinfo=UTC), False)]
+    days = min(((before - at).days if timed else (before.date() - at.date()).days) for at, timed in found)
+    return (days // step_days) * step_days
+
+
+def shift_dates(text: str, days: int) -> str:
+    """`text` with every date moved by `days` days, each written as before; a weekday next to a date follows it."""
+    if not days or not _DIGIT.search(text):
+        return text
+
+    def iso(m: re.Match[str]) -> str:
+        y, mo, d = int(m["y"]), int(m["m"]), int(m["d"])
+        if not _valid(y, mo, d):
+            return m[0]
+        return (date(y, mo, d) + timedelta(days=days)).isoformat() + m[0][10:]
+
+    def tag(m: re.Match[str]) -> str:
+        y, mo, d = int(m["y"]), int(m["m"]), int(m["d"])
+        return (date(y, mo, d) + timedelta(days=days)).strftime("%Y.%m.%d") if _valid(y, mo, d) else m[0]
+
+    text = ISO.sub(iso, text)
+    if "-20" in text:
+        text = DEPLOY_TAG.sub(tag, text)
+    if _MONTH_ANY.search(text):
+        text = _sub_day_month(text, days)
+    return ISO_WEEKDAY_AFTER.sub(_fix_weekday, text) if _WEEKDAY_ANY.search(text) else text
+
+
+def _sub_day_month(text: str, days: int) -> str:
+    """Day-month dates moved by `days` (read in the catalogue's year; only day and month are written).
+
+    Both patterns are read on the original text, so that a moved date is never moved twice.
+    """
+
+    def move(m: re.Match[str]) -> str:
+        name = m["month"].rstrip(".")
+        month, day = _MONTH_OF[name.lower()], int(m["d"])
+        if not _valid(CATALOGUE_YEAR, month, day):
+            return m[0]
+        new = date(CATALOGUE_YEAR, month, day) + timedelta(days=days)
+        new_name = MONTHS[new.month - 1] if len(name) > 4 else MONTHS[new.month - 1][:3]
+        if m.re is DAY_MONTH:
+            return f"{new.day} {new_name}"
+        return f"{new_name}{m['month'][len(name) :]} {new.day}"
+
+    out, end = [], 0
+    for m in sorted([*DAY_MONTH.finditer(text), *MONTH_DAY.finditer(text)], key=lambda m: m.start()):
+        if m.start() >= end:
+            out += [text[end : m.start()], move(m)]
+            end = m.end()
+    return "".join([*out, text[end:]])
+
+
+def _fix_weekday(m: re.Match[str]) -> str:
+    y, mo, d = int(m["y"]), int(m["m"]), int(m["d"])
+    if not _valid(y, mo, d):
+        return m[0]
+    right = WEEKDAYS[date(y, mo, d).weekday()]
+    return m[0][: m.start("weekday") - m.start()] + right + ")"
+
+
+def rewrite_versions(text: str, replace: Callable[[re.Match[str]], str]) -> str:
+    """`text` with every calendar and app version (with its pre-release suffix) replaced by `replace(match)`."""
+    if not _VERSIONISH.search(text):
+        return text
+    text = CALVER.sub(replace, text)
+    return APP_VERSION.sub(lambda m: m[0][: m.start("version") - m.start()] + replace(m), text)

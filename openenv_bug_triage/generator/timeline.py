@@ -1,0 +1,97 @@
+"""One timeline per queue: the release calendar every ticket of the queue speaks of.
+
+The web app ships about every two weeks, the iOS and Android apps about monthly (sometimes
+with a patch release a few days later) and the API in weekly builds. The calendar is drawn
+from the queue's RNG around the queue's dates, so a ticket can name only releases out when it
+was filed: the build it was seen on, "the current release" (the latest one then), and, in
+staging or development, a pre-release of the next version, ahead of production.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from ..chronology import display
+from ..models import Environment, Platform, Release
+
+_CADENCE: dict[Platform, tuple[int, int]] = {"web": (12, 16), "api": (6, 8), "ios": (27, 34), "android": (27, 34)}
+"""Days between two releases of each platform, drawn uniformly from the range."""
+_PATCH_RATE = 0.35
+"""Share of app releases followed by a patch release a few days later."""
+
+
+@dataclass(frozen=True)
+class Timeline:
+    """Every release of every platform from before the queue to after it, oldest first."""
+
+    releases: tuple[Release, ...]
+
+    def live(self, platform: Platform, at: datetime) -> list[Release]:
+        """Releases of `platform` out by `at`, oldest first."""
+        return [r for r in self.releases if r.platform == platform and r.released_at <= at]
+
+    def current(self, platform: Platform, at: datetime) -> Release:
+        """The latest release of `platform` out by `at`: its current release then."""
+        return self.live(platform, at)[-1]
+
+    def upcoming(self, platform: Platform, at: datetime) -> Release:
+        """The first release of `platform` after `at`: what staging and development are building."""
+        return next(r for r in self.releases if r.platform == platform and r.released_at > at)
+
+    def until(self, at: datetime) -> list[Release]:
+        """Every release out by `at`, oldest first: the calendar an agent sees."""
+        return [r for r in self.releases if r.released_at <= at]
+
+    def reported(
+        self, platform: Platform, at: datetime, environment: Environment, older: bool, rng: random.Random
+    ) -> str:
+        """The version a report filed at `at` was seen on, as it names it.
+
+        In production mostly the current release, sometimes one or two before it, and always
+        an earlier one when `older` (a report the current release since fixed or no longer
+        shows); in staging a release candidate and in development a dev build of the next version.
+        """
+        if environment != "production":
+            nxt = self.upcoming(platform, at).version
+            suffix = f"-rc.{rng.randrange(1, 5)}" if environment == "staging" else f"-dev.{rng.randrange(2, 60)}"
+            return display(platform, nxt + suffix)
+        live = self.live(platform, at)
+        if older:
+            return display(platform, rng.choice(live[-3:-1]).version)
+        x = rng.random()
+        back = 0 if x < 0.6 else 1 if x < 0.9 else 2
+        return display(platform, live[-1 - back].version)
+
+
+def _release_time(day: datetime, rng: random.Random) -> datetime:
+    """A working-hours moment of `day` (UTC)."""
+    return day.replace(hour=rng.randrange(8, 17), minute=rng.randrange(60), second=0, microsecond=0)
+
+
+def draw_timeline(start: datetime, end: datetime, rng: random.Random) -> Timeline:
+    """Releases of every platform from before `start` to after `end`, drawn from `rng`.
+
+    Every platform has at least three releases out by `start` and one after `end`.
+    """
+    out: list[Release] = []
+    for platform, (low, high) in _CADENCE.items():
+        day = start - timedelta(days=3 * high + rng.randrange(high))
+        minor = rng.randrange(9, 14)
+        per_month: dict[tuple[int, int], int] = {}
+        while day <= end + timedelta(days=2 * high):
+            at = _release_time(day, rng)
+            if platform in ("web", "api"):
+                n = per_month.get((at.year, at.month), 0)
+                per_month[(at.year, at.month)] = n + 1
+                out.append(Release(platform=platform, version=f"{at.year}.{at.month}.{n}", released_at=at))
+            else:
+                out.append(Release(platform=platform, version=f"5.{minor}.0", released_at=at))
+                if rng.random() < _PATCH_RATE:
+                    patch = _release_time(at + timedelta(days=rng.randrange(3, 9)), rng)
+                    out.append(Release(platform=platform, version=f"5.{minor}.1", released_at=patch))
+                minor += 1
+            day += timedelta(days=rng.randrange(low, high + 1))
+    out.sort(key=lambda r: (r.released_at, r.platform))
+    return Timeline(tuple(out))

@@ -1,0 +1,219 @@
+"""One timeline per queue: no ticket names a date, weekday or release it could not know when it was filed."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import re
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from openenv_bug_triage import chronology
+from openenv_bug_triage.env import BugTriageEnv
+from openenv_bug_triage.errors import FixtureError
+from openenv_bug_triage.generator import generate, load_levels
+from openenv_bug_triage.generator.facts import PLATFORM_OF
+from openenv_bug_triage.models import Release
+from openenv_bug_triage.tasks import build_task, parse_fixture
+from openenv_bug_triage.world import DATA_DIR
+
+LEVELS = tuple(level.task_id for level in load_levels().levels)
+SWEEP = int(os.environ.get("CHRONOLOGY_SWEEP", "25"))
+"""Seeds per level and split the property test generates and reads."""
+
+
+def easy_fixture() -> dict[str, Any]:
+    return json.loads((DATA_DIR / "tasks" / "bug_triage_easy.json").read_text(encoding="utf-8"))
+
+
+def load(raw: dict[str, Any]) -> None:
+    build_task(parse_fixture(raw))
+
+
+def ticket(raw: dict[str, Any], ticket_id: str) -> dict[str, Any]:
+    return next(t for t in raw["tickets"] if t["ticket_id"] == ticket_id)
+
+
+# --------------------------------------------------------------------------- the loader invariant
+
+
+def test_the_fixed_fixtures_pass_the_invariant_as_shipped() -> None:
+    load(easy_fixture())
+
+
+def test_a_log_line_written_after_the_ticket_is_refused() -> None:
+    raw = easy_fixture()
+    alert = ticket(raw, "BT-101")  # filed 2026-11-09T06:12:00Z
+    alert["log_excerpt"] += "\n2026-11-09T06:40:12.004Z crashreporter INFO  window closed"
+    with pytest.raises(FixtureError, match=r"BT-101, field 'log_excerpt': '2026-11-09T06:40:12.004Z' is after"):
+        load(raw)
+
+
+def test_a_release_out_after_the_ticket_is_refused() -> None:
+    raw = easy_fixture()
+    ticket(raw, "BT-102")["version"] = "web 2026.11.3"  # released 2026-11-13, filed 2026-11-09
+    with pytest.raises(FixtureError, match=r"BT-102, field 'version': version '2026.11.3' is not in the release"):
+        load(raw)
+    raw["releases"].append({"platform": "web", "version": "2026.11.3", "released_at": "2026-11-13T13:00:00Z"})
+    with pytest.raises(FixtureError, match=r"version '2026.11.3' was released after the ticket was filed"):
+        load(raw)
+
+
+def test_without_a_calendar_a_version_of_a_later_month_is_refused() -> None:
+    raw = easy_fixture()
+    del raw["releases"]
+    load(raw)
+    ticket(raw, "BT-104")["description"] += " Still broken on web 2026.12.1."
+    with pytest.raises(FixtureError, match=r"BT-104, field 'description': version '2026.12.1' names a month after"):
+        load(raw)
+
+
+def test_a_pre_release_of_a_version_already_out_is_refused() -> None:
+    raw = easy_fixture()
+    ticket(raw, "BT-105")["version"] = "web 2026.11.2-rc1"
+    with pytest.raises(FixtureError, match=r"BT-105, field 'version': '2026.11.2-rc1' is a pre-release of 2026.11.2"):
+        load(raw)
+
+
+def test_a_weekday_that_does_not_match_its_date_is_refused() -> None:
+    raw = easy_fixture()
+    ticket(raw, "BT-106")["description"] += " It started on 2026-11-08 (Monday)."
+    with pytest.raises(FixtureError, match=r"BT-106, field 'description': .*2026-11-08 is a Sunday"):
+        load(raw)
+    raw = easy_fixture()
+    ticket(raw, "BT-106")["description"] += " It started on Saturday, 8 November."
+    with pytest.raises(FixtureError, match=r"2026-11-08 is a Sunday"):
+        load(raw)
+
+
+def test_one_crafted_fixture_breaking_all_three_rules_names_each() -> None:
+    raw = easy_fixture()
+    t = ticket(raw, "BT-108")  # filed 2026-11-09T15:45:00Z
+    t["description"] += " Seen again on web 2026.11.3, 2026-11-08 (Friday)."
+    t["log_excerpt"], t["logs_present"] = "2026-11-10T08:00:00Z web-app ERROR boom", True
+    with pytest.raises(FixtureError) as err:
+        load(raw)
+    assert "field 'description'" in str(err.value)
+    found = chronology.problems(
+        t["description"], datetime(2026, 11, 9, 15, 45, tzinfo=UTC), parse_fixture(raw).releases
+    )
+    assert len(found) == 2 and any("Sunday" in p for p in found) and any("2026.11.3" in p for p in found)
+    t["description"] = ticket(easy_fixture(), "BT-108")["description"]
+    with pytest.raises(FixtureError, match=r"field 'log_excerpt': '2026-11-10T08:00:00Z' is after"):
+        load(raw)
+
+
+def test_other_numbers_are_not_taken_for_dates_or_versions() -> None:
+    filed = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
+    releases = [Release(platform="ios", version="5.12.0", released_at=filed - timedelta(days=3))]
+    text = (
+        "550 5.7.515 Access denied; iPhone with iOS 17.4.1; invoice INV-2026-120417; "
+        "window 2026-03-02 11:40-12:10 UTC; GET /v2/timesheets?week=2026-W09; app 5.12.0"
+    )
+    assert chronology.problems(text, filed, releases) == []
+
+
+# --------------------------------------------------------------------------- moving a scenario's dates
+
+
+def test_shift_dates_moves_every_date_and_keeps_its_format() -> None:
+    text = (
+        "2026-11-12T09:14:03.221Z ERROR x; run for send_date=2026-11-15 (Sunday); "
+        "deploy mailer-2026.11.13-1; charged twice on 1 November and on Nov 2"
+    )
+    moved = chronology.shift_dates(text, -250)
+    assert moved == (
+        "2026-03-07T09:14:03.221Z ERROR x; run for send_date=2026-03-10 (Tuesday); "
+        "deploy mailer-2026.03.08-1; charged twice on 24 February and on Feb 25"
+    )
+    assert chronology.shift_dates(text, -245).count("(Sunday)") == 1  # whole weeks keep the weekday
+    assert chronology.shift_dates("charged on 1 Nov 2 times", -250) == "charged on 24 Feb 2 times"  # moved once
+
+
+def test_the_shift_puts_the_latest_date_just_before_the_ticket() -> None:
+    found = chronology.anchors("2026-11-12T09:14:03Z a\n2026-11-12T09:20:00Z b; due 2026-11-10")
+    filed = datetime(2026, 4, 20, 10, 0, tzinfo=UTC)
+    days = chronology.fitting_shift(found, filed, 1)
+    assert datetime(2026, 11, 12, 9, 20, tzinfo=UTC) + timedelta(days=days) == datetime(2026, 4, 20, 9, 20, tzinfo=UTC)
+    weeks = chronology.fitting_shift(found, filed, 7)
+    assert weeks % 7 == 0 and 0 <= (filed - datetime(2026, 11, 12, 9, 20, tzinfo=UTC) - timedelta(days=weeks)).days < 7
+
+
+# --------------------------------------------------------------------------- generated queues
+
+
+_LOG_TIME = re.compile(r"\b20\d\d-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d)?")
+_ONSET = re.compile(r"\b(\d\d):(\d\d) UTC\b")
+
+
+@pytest.mark.parametrize("task_id", LEVELS)
+def test_generated_queues_hold_no_chronology_violation(task_id: str) -> None:
+    """Every ticket of many seeds of every split: the invariant's reading finds nothing, logs are
+    mostly from the week before the ticket, alerts fire before they are filed, and "current" is the latest release."""
+    checked = 0
+    gaps: list[timedelta] = []
+    for split in ("train", "validation", "test"):
+        for seed in range(SWEEP):
+            made = generate(task_id, seed, split)
+            task = made.task
+            releases = task.releases
+            assert releases and list(releases) == sorted(releases, key=lambda r: r.released_at)
+            assert max(r.released_at for r in releases) <= max(t.created_at for t in task.tickets)
+            for t in task.tickets:
+                for text in (t.title, t.description, t.log_excerpt or "", t.version or ""):
+                    assert chronology.problems(text, t.created_at, releases) == [], (task_id, split, seed, t.ticket_id)
+                checked += 1
+                if t.log_excerpt and _LOG_TIME.search(t.log_excerpt):
+                    stamps = [datetime.fromisoformat(s.replace(" ", "T")) for s in _LOG_TIME.findall(t.log_excerpt)]
+                    latest = max(s.replace(tzinfo=UTC) for s in stamps)
+                    assert latest <= t.created_at
+                    gaps.append(t.created_at - latest)
+                if t.reporter_type == "monitoring":
+                    onset = _ONSET.search(t.description)
+                    assert onset is not None
+                    filed_minute = t.created_at.hour * 60 + t.created_at.minute
+                    lead = (filed_minute - int(onset[1]) * 60 - int(onset[2])) % (24 * 60)
+                    assert 0 < lead < 24 * 60, (t.ticket_id, onset[0], t.created_at)
+                facts = made.facts[t.ticket_id]
+                for rule, sentence in facts.evidence:
+                    if rule in ("retest", "resolved"):
+                        platform = PLATFORM_OF.get(facts.component, "web")
+                        live = [r for r in releases if r.platform == platform and r.released_at <= t.created_at]
+                        assert live[-1].version in sentence, (t.ticket_id, sentence)
+    assert checked >= SWEEP * 3 * 8
+    # a log may quote an old event (a bounce weeks ago), but most were written in the week before the report
+    assert sum(gap <= timedelta(days=7) for gap in gaps) >= 0.9 * len(gaps)
+
+
+def test_the_agent_sees_the_calendar_and_no_label_in_it() -> None:
+    obs = BugTriageEnv().reset(task_id="generated_hard", seed=5, split="test")
+    assert obs.releases and {r.platform for r in obs.releases} == {"web", "ios", "android", "api"}
+    dumped = obs.model_dump(mode="json")["releases"]
+    assert all(set(r) == {"platform", "version", "released_at"} for r in dumped)
+    fixed = BugTriageEnv().reset(task_id="bug_triage_hard", seed=1)
+    assert [r.version for r in fixed.releases if r.platform == "web"][-1] == "2026.11.2"
+
+
+def test_the_calendar_is_the_same_bytes_for_the_same_seed() -> None:
+    a = generate("generated_medium", 11, "train").task.releases
+    b = generate("generated_medium", 11, "train").task.releases
+    c = generate("generated_medium", 12, "train").task.releases
+    assert a == b and a != c
+    assert copy.deepcopy(a) == a
+
+
+def test_an_llm_agent_reads_each_platforms_current_release() -> None:
+    from openenv_bug_triage.agents.prompt import build_messages
+    from openenv_bug_triage.tools.text import opening_text
+
+    obs = BugTriageEnv().reset(task_id="bug_triage_hard", seed=1)
+    line = (
+        "Current releases: web 2026.11.2 (2026-11-05), iOS app 5.14.0 (2026-11-09), "
+        "Android app 5.14.0 (2026-11-09), API v2 build 2026.11.1 (2026-11-11)"
+    )
+    assert line in build_messages(obs, [])[1]["content"]
+    assert line in opening_text(obs)
+    assert chronology.current_releases([]) == "none listed"
