@@ -67,6 +67,8 @@ class Defect(_Model):
     or everyone in the situation; None: not stated."""
     internal: list[Line] = Field(default_factory=list)
     """The mechanism as QA or an alert would put it; never rendered into a customer's words."""
+    exposure: bool = False
+    """Customer data shown to the wrong people: sev0 and escalated anywhere, never closed on a retest."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
@@ -78,6 +80,8 @@ class Defect(_Model):
             raise ValueError("core and critical defects need `segment` phrases or `global: true`")
         if self.alert is not None and not self.global_ and not self.segment:
             raise ValueError("an alert needs a scope monitoring can see (`global` or `segment`)")
+        if self.exposure and self.impact != "critical":
+            raise ValueError("an `exposure` defect exposes customer data, so its impact must be `critical`")
         if self.component in self.misfiled:
             raise ValueError("`misfiled` must not hold the defect's own component")
         return self
@@ -250,6 +254,9 @@ REQUIRED_POOLS: tuple[str, ...] = (
     "terse_title",
     "title_affix",
     "feature_title",
+    "comment_author",
+    "comment_ack_support",
+    "comment_still_reporter",
 )
 """Pools the generator reads; `load_phrases` refuses a file that lacks one."""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 Severity = Literal["sev0", "sev1", "sev2", "sev3"]
 Priority = Literal["p0", "p1", "p2", "p3"]
@@ -49,6 +49,29 @@ class Strict(BaseModel):
 
 # --------------------------------------------------------------------------- tickets
 
+CommentRole = Literal["reporter", "qa", "support"]
+
+
+class Comment(Strict):
+    """One comment on a ticket after it was filed: a retest, an update from the reporter, a note from support."""
+
+    author: str = Field(min_length=1, max_length=120)
+    role: CommentRole
+    time: datetime
+    text: str = Field(min_length=1, max_length=2000)
+
+
+def _no_comments(comments: list[Comment]) -> bool:
+    return not comments
+
+
+def _comments_after_filing(created_at: datetime, comments: list[Comment]) -> None:
+    for comment in comments:
+        if comment.time <= created_at:
+            raise ValueError(f"comment by {comment.author!r} at {comment.time} must come after created_at {created_at}")
+    if [c.time for c in comments] != sorted(c.time for c in comments):
+        raise ValueError("comments must be in time order, oldest first")
+
 
 class Ticket(Strict):
     """What an agent sees of a bug report. Never holds hidden truth."""
@@ -70,6 +93,16 @@ class Ticket(Strict):
     attachments_count: int = Field(ge=0)
     suspected_duplicate_ids: list[str] = Field(default_factory=list)
     sla_deadline_step: int | None = Field(default=None, ge=1)
+    comments: list[Comment] = Field(
+        default_factory=list,
+        exclude_if=_no_comments,
+        description="Comments after filing, oldest first (retests, updates); left out of the output when empty.",
+    )
+
+    @model_validator(mode="after")
+    def _comment_times(self) -> Ticket:
+        _comments_after_filing(self.created_at, self.comments)
+        return self
 
 
 class Truth(Strict):
@@ -108,6 +141,12 @@ class TicketRecord(Strict):
     logs_present: bool
     attachments_count: int = Field(ge=0)
     truth: Truth
+    comments: list[Comment] = Field(default_factory=list, exclude_if=_no_comments)
+
+    @model_validator(mode="after")
+    def _comment_times(self) -> TicketRecord:
+        _comments_after_filing(self.created_at, self.comments)
+        return self
 
 
 class SlaPolicy(Strict):

@@ -55,11 +55,14 @@ _CLOSE_PATTERNS: list[tuple[CloseReason, str]] = [
     ("won't_fix", r"internet explorer|\bie ?11\b|api v1\b|/v1/|android [4-9]\b(?!\.\d)|ios 1[0-5]\b(?!\.\d)"),
     (
         "resolved",
-        r"after (?:upgrading|updating)|fixed (?:in|since|after)|went away after|no longer .* after (?:the )?update",
+        r"after (?:upgrading|updating)|fixed (?:in|since|after)|went away after|no longer .* after (?:the )?update|"
+        r"went away (?:once|since)|(?:fixed|cured) it\b|(?:gone|fixed|disappeared|resolved) (?:since|after|once|on our side)|"
+        r"after moving to",
     ),
     (
         "cannot_reproduce",
-        r"can(?:no|')t reproduce|could not reproduce|unable to reproduce|no longer (?:happens|reproduces)",
+        r"can(?:no|')t reproduce|could not reproduce|unable to reproduce|no longer (?:happens|reproduces)|"
+        r"not reproducible after|(?:does not|doesn't|did not|didn't) happen (?:again|any ?more)",
     ),
     ("invalid", r"works as (?:documented|designed|intended)|\bspam\b|test ticket|please ignore"),
 ]
@@ -100,6 +103,11 @@ _COMPONENT_PATTERNS: list[tuple[str, str]] = [
 
 def _text(t: Ticket) -> str:
     return f"{t.title}\n{t.description}\n{t.log_excerpt or ''}".lower()
+
+
+def _thread(t: Ticket) -> str:
+    """The comment thread, where retests and upgrades are reported."""
+    return "\n".join(c.text for c in t.comments).lower()
 
 
 def heuristic_severity(t: Ticket) -> Severity:
@@ -154,7 +162,7 @@ def heuristic_plan(t: Ticket, titles: Mapping[str, str] | None = None) -> list[d
     ):
         return settle_actions(t, "needs_info")
     for reason, pattern in _CLOSE_PATTERNS:
-        if re.search(pattern, text):
+        if re.search(pattern, f"{text}\n{_thread(t)}"):
             return settle_actions(t, CLOSE_DISPOSITION[reason])
     if re.search(_DEFER_PATTERN, text):
         return settle_actions(t, "defer")
@@ -224,7 +232,12 @@ def oracle_actions(task: Task | str) -> list[dict[str, Any]]:
     for ticket in urgency_order(task.tickets):
         t = task.truth[ticket.ticket_id]
         actions += settle_moves(
-            ticket, t.disposition, severity=t.true_severity, component=t.true_component, duplicate_of=t.duplicate_of
+            ticket,
+            t.disposition,
+            severity=t.true_severity,
+            component=t.true_component,
+            duplicate_of=t.duplicate_of,
+            escalate=t.should_escalate,
         )
     return actions
 

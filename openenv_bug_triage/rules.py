@@ -14,6 +14,7 @@ from typing import Any
 
 from .models import (
     CLOSE_DISPOSITION,
+    SEVERITIES,
     CloseReason,
     Disposition,
     Environment,
@@ -34,14 +35,19 @@ SEVERE: frozenset[Severity] = frozenset({"sev0", "sev1"})
 """Severities of a major incident: at most sev2 outside production, escalated in it."""
 
 
-def severity_for(impact: str | None, scope: str | None, environment: Environment) -> Severity:
+def severity_for(
+    impact: str | None, scope: str | None, environment: Environment, *, exposure: bool = False
+) -> Severity:
     """Severity from the impact class of a defect, the scope it is stated to hit, and its environment.
 
-    `critical` (data lost, corrupted or exposed; nobody can pay) is sev0; a broken core
-    workflow is sev0 for everyone, sev1 for a group or under severe degradation, else sev2;
-    a `minor` defect is sev2 and any other (cosmetic) sev3. Outside production, sev0 and sev1
-    become sev2.
+    An `exposure` of customer data to the wrong people is sev0 in any environment. Otherwise
+    `critical` (data lost or corrupted; nobody can pay) is sev0; a broken core workflow is
+    sev0 for everyone (more than half of attempts failing), sev1 for a group or under severe
+    degradation (more than 5% and at most half failing), else sev2; a `minor` defect is sev2
+    and any other (cosmetic) sev3. Outside production, sev0 and sev1 become sev2.
     """
+    if exposure:
+        return "sev0"
     if impact == "critical":
         severity: Severity = "sev0"
     elif impact == "core":
@@ -59,16 +65,29 @@ def cap_outside_production(severity: Severity, environment: Environment) -> Seve
     return "sev2" if environment != "production" and severity in SEVERE else severity
 
 
+def exposure_outside_production(severity: Severity, environment: Environment) -> bool:
+    """True for a sev0 outside production: the cap leaves only an exposure of customer data there."""
+    return environment != "production" and severity == "sev0"
+
+
 def priority_for(severity: Severity, tier: Tier, world: World | None = None) -> Priority:
     """The priority table: how soon a defect of `severity` for a `tier` customer is worked on."""
     return (world or load_world()).priority_for(severity, tier)
 
 
 def should_escalate(
-    disposition: Disposition, severity: Severity, environment: Environment, world: World | None = None
+    disposition: Disposition,
+    severity: Severity,
+    environment: Environment,
+    world: World | None = None,
+    *,
+    exposure: bool = False,
 ) -> bool:
-    """Escalate exactly the bugs to fix whose severity and environment page the incident commander."""
-    return disposition == "fix" and (world or load_world()).needs_escalation(severity, environment)
+    """Escalate exactly the bugs to fix whose severity and environment page the incident commander,
+    and every exposure of customer data, whatever its environment."""
+    if disposition != "fix":
+        return False
+    return exposure or (world or load_world()).needs_escalation(severity, environment)
 
 
 # --------------------------------------------------------------------------- settling a ticket
@@ -83,9 +102,16 @@ def disposition_for(
     retest_clean: bool,
     fixed_in_current: bool,
     feature: bool,
+    exposure: bool = False,
+    defect: bool = False,
 ) -> Disposition:
     """How a ticket is settled, the handbook's rules in their order: duplicate, request info,
-    close (invalid, won't fix, cannot reproduce, resolved), defer, else fix."""
+    close (invalid, won't fix, cannot reproduce, resolved), defer, else fix.
+
+    An exposure of customer data is never closed on a clean retest or an upgrade: a leak that
+    cannot be reproduced may still have happened. A report that describes a `defect` is not
+    deferred for the request it also makes (a feature, the old behaviour back).
+    """
     if duplicate:
         return "duplicate"
     if vague:
@@ -94,13 +120,18 @@ def disposition_for(
         return "close_invalid"
     if unsupported:
         return "close_wont_fix"
-    if retest_clean:
+    if retest_clean and not exposure:
         return "close_cannot_reproduce"
-    if fixed_in_current:
+    if fixed_in_current and not exposure:
         return "close_resolved"
-    if feature:
+    if feature and not defect:
         return "defer"
     return "fix"
+
+
+def triaged_problem(severities: list[Severity]) -> int:
+    """Which of the unrelated problems one report describes is triaged: the most severe, the first on ties."""
+    return min(range(len(severities)), key=lambda i: (SEVERITIES.index(severities[i]), i))
 
 
 def may_need_info(reporter_type: ReporterType, repro_steps_present: bool, logs_present: bool) -> bool:
@@ -158,11 +189,12 @@ def settle_moves(
     duplicate_of: str | None = None,
     summary: str | None = None,
     world: World | None = None,
+    escalate: bool | None = None,
 ) -> list[dict[str, Any]]:
     """The actions that settle `ticket` as `disposition` by the handbook, as action dicts.
 
-    A bug to fix is escalated first when its severity and environment require it (with
-    `summary` when given), then classified (priority from the table, `component` default the
+    A bug to fix is escalated first when `escalate` says so, or when it is None, when its
+    severity and environment require it (with `summary` when given), then classified (priority from the table, `component` default the
     reporter's first candidate) and assigned to the owning team. A duplicate links to
     `duplicate_of`, which the caller must give.
     """
@@ -180,11 +212,13 @@ def settle_moves(
     world = world or load_world()
     component = component or ticket.component_candidates[0]
     moves: list[dict[str, Any]] = []
-    if should_escalate(disposition, severity, ticket.environment, world):
-        escalate: dict[str, Any] = {"action_type": "escalate_incident", "ticket_id": tid}
+    if escalate is None:
+        escalate = should_escalate(disposition, severity, ticket.environment, world)
+    if escalate:
+        page: dict[str, Any] = {"action_type": "escalate_incident", "ticket_id": tid}
         if summary is not None:
-            escalate["summary"] = summary
-        moves.append(escalate)
+            page["summary"] = summary
+        moves.append(page)
     moves.append(
         {
             "action_type": "classify",
@@ -242,6 +276,7 @@ __all__ = [
     "cap_outside_production",
     "correct_steps",
     "disposition_for",
+    "exposure_outside_production",
     "is_critical",
     "late",
     "may_need_info",
@@ -254,4 +289,5 @@ __all__ = [
     "should_escalate",
     "sla_deadlines",
     "sla_first",
+    "triaged_problem",
 ]

@@ -226,16 +226,23 @@ def _check_record(fx: TaskFixture, rec: TicketRecord, by_id: dict[str, TicketRec
             "truth.disposition",
             "needs_info requires a non-monitoring report with no repro steps and no logs",
         )
-    wanted_escalation = rules.should_escalate(t.disposition, t.true_severity, rec.environment, world)
+    exposure = rules.exposure_outside_production(t.true_severity, rec.environment)
+    wanted_escalation = rules.should_escalate(t.disposition, t.true_severity, rec.environment, world, exposure=exposure)
     if t.should_escalate != wanted_escalation:
         raise _fail(
             task,
             tid,
             "truth.should_escalate",
-            f"must be {wanted_escalation}: escalate exactly the bugs to fix that are sev0/sev1 in production",
+            f"must be {wanted_escalation}: escalate exactly the bugs to fix that are sev0/sev1 in production"
+            " and exposures of customer data (sev0) anywhere",
         )
-    if rules.cap_outside_production(t.true_severity, rec.environment) != t.true_severity:
-        raise _fail(task, tid, "truth.true_severity", "a defect outside production is at most sev2")
+    if not exposure and rules.cap_outside_production(t.true_severity, rec.environment) != t.true_severity:
+        raise _fail(
+            task,
+            tid,
+            "truth.true_severity",
+            "a defect outside production is at most sev2, unless it exposes data (sev0)",
+        )
     if rec.log_excerpt and not rec.logs_present:
         raise _fail(task, tid, "logs_present", "must be true when log_excerpt is given")
 

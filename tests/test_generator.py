@@ -9,6 +9,8 @@ import statistics
 import subprocess
 import sys
 from collections import Counter
+from dataclasses import replace
+from datetime import timedelta
 
 import pytest
 from test_gaming import DEGENERATE, Constant
@@ -188,6 +190,97 @@ def test_severity_rules_follow_the_handbook() -> None:
         assert "few" not in scope_options(d) or d.impact in ("minor", "cosmetic")
 
 
+def test_exposure_traps_stay_sev0_escalated_bugs_to_fix() -> None:
+    """Hard and expert queues tell some exposures outside production and some with a clean retest."""
+    seen: Counter = Counter()
+    for made in [generate(level, seed) for level in LEVELS[2:] for seed in range(20)]:
+        for tid, facts in made.facts.items():
+            truth = made.task.truth[tid]
+            if not facts.exposure or truth.disposition == "duplicate":
+                continue
+            assert (truth.disposition, truth.true_severity, truth.should_escalate) == ("fix", "sev0", True), tid
+            if facts.environment != "production":
+                seen["environment"] += 1
+            if facts.retest_clean or any(rule == "retest" for rule, _ in facts.evidence):
+                seen["retest"] += 1
+    assert seen["environment"] and seen["retest"], seen
+    for level in LEVELS[:2]:
+        assert load_levels().levels[LEVELS.index(level)].rates.exposure == 0.0
+
+
+def test_retests_and_upgrades_arrive_as_comments_after_filing() -> None:
+    """The settling retest or upgrade is the last comment, never in the description; any kind may have a thread."""
+    with_thread: Counter = Counter()
+    for made in sample("train", 6) + sample("test", 6):
+        last_filed = max(t.created_at for t in made.task.tickets)
+        for t in made.task.tickets:
+            facts = made.facts[t.ticket_id]
+            for c in t.comments:
+                assert t.created_at < c.time <= last_filed + timedelta(days=2), t.ticket_id
+            settling = [s for rule, s in facts.evidence if rule in ("retest", "resolved")]
+            if settling:
+                assert t.comments and t.comments[-1].text == settling[0]
+                assert settling[0] not in t.description
+                assert t.comments[-1].role == ("qa" if t.reporter_type == "qa" else "reporter")
+            if t.comments:
+                with_thread[made.task.truth[t.ticket_id].disposition] += 1
+    assert {"fix", "close_cannot_reproduce", "close_resolved", "defer", "needs_info"} <= set(with_thread), with_thread
+
+
+HARD = tuple(level for level in LEVELS if load_levels().levels[LEVELS.index(level)].difficulty in ("hard", "expert"))
+
+
+def test_hard_cases_are_drawn_above_medium_only() -> None:
+    for level in load_levels().levels:
+        rates = level.rates
+        drawn = [rates.feature_attached, rates.wrong_cause, rates.two_problems, rates.regression, rates.retold]
+        assert all(drawn) if level.task_id in HARD else not any(drawn), level.task_id
+
+
+def test_each_hard_case_gets_the_handbooks_truth() -> None:
+    """A bug with a request is fixed, a wrong guess at the cause is routed by the evidence, two problems
+    are triaged by the more severe, a regression stays a bug, a re-told duplicate links to the original."""
+    world = load_world()
+    seen: Counter = Counter()
+    for made in [generate(level, seed, split) for level in HARD for split in ("train", "test") for seed in range(12)]:
+        for t in made.task.tickets:
+            facts, truth = made.facts[t.ticket_id], made.task.truth[t.ticket_id]
+            if facts.case is None:
+                continue
+            seen[facts.case] += 1
+            assert truth.disposition == "fix" and truth.true_component == facts.component, facts.case
+            assert truth == derive_truth(facts, world)
+            cased = [text for rule, text in facts.evidence if rule == f"case:{facts.case}"]
+            assert cased and all(text in t.description for text in cased)
+            if facts.case == "wrong_cause":
+                assert t.component_candidates[0] != facts.component
+            if facts.case == "two_problems":
+                assert facts.second_impact == "cosmetic" and facts.second_component != facts.component
+                assert truth.true_severity != "sev3"
+        steps = {d.id: d.steps for d in load_catalogue().defects}
+        for t in made.task.tickets:
+            facts = made.facts[t.ticket_id]
+            if "retold" not in facts.traps:
+                continue
+            seen["retold"] += 1
+            assert made.task.truth[t.ticket_id].duplicate_of == facts.duplicate_of is not None
+            full = "\n".join(f"{i}. {step}" for i, step in enumerate(steps[facts.scenario], 1))
+            if facts.repro and len(steps[facts.scenario]) > 2:
+                assert full not in t.description  # its own steps, not the catalogue's list copied
+    assert set(seen) >= {"feature_attached", "wrong_cause", "two_problems", "regression", "retold"}, seen
+
+
+def test_the_more_severe_of_two_problems_is_triaged() -> None:
+    world = load_world()
+    made = generate("generated_hard", 0)
+    facts = next(f for f in made.facts.values() if f.kind == "defect" and f.duplicate_of is None)
+    cosmetic = replace(facts, impact="cosmetic", scope=None, exposure=False)
+    cosmetic = replace(cosmetic, second_component="search", second_impact="minor")
+    truth = derive_truth(cosmetic, world)
+    assert (truth.true_component, truth.true_severity) == ("search", "sev2")
+    assert derive_truth(replace(cosmetic, second_impact="cosmetic"), world).true_component == facts.component
+
+
 RULES = (
     "scope:everyone",
     "scope:segment",
@@ -211,6 +304,7 @@ def test_every_deciding_fact_is_visible_in_the_ticket() -> None:
         for t in made.task.tickets:
             facts = made.facts[t.ticket_id]
             text = f"{t.title}\n{t.description}\n{t.log_excerpt or ''}"
+            text += "".join(f"\n{c.text}" for c in t.comments)
             for rule, sentence in facts.evidence:
                 assert sentence in text, (t.ticket_id, rule)
                 seen[rule] += 1

@@ -184,7 +184,7 @@ def test_about_a_fifth_of_customer_tickets_are_noisy_and_noise_stays_out_of_the_
     share = statistics.fmean(f.noisy for _, f in customers)
     assert 0.14 <= share <= 0.26, share
     for t, f in customers:
-        text = f"{t.title}\n{t.description}"
+        text = "\n".join([t.title, t.description, *(c.text for c in t.comments)])  # follow-ups are comments
         for _, sentence in f.evidence:
             assert sentence in text
     noisy = " ".join(t.description for t, f in customers if f.noisy)

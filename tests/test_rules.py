@@ -61,6 +61,42 @@ def test_the_settling_rules_apply_in_the_handbooks_order() -> None:
     assert got == expected
 
 
+@pytest.mark.parametrize("environment", ["production", "staging", "development"])
+def test_an_exposure_of_customer_data_is_sev0_and_escalated_in_any_environment(environment) -> None:
+    severity = rules.severity_for("critical", None, environment, exposure=True)
+    assert severity == "sev0"
+    assert rules.should_escalate("fix", severity, environment, exposure=True)
+    assert not rules.should_escalate("duplicate", severity, environment, exposure=True)
+    assert rules.severity_for("critical", None, environment) == ("sev0" if environment == "production" else "sev2")
+
+
+def test_an_exposure_is_never_closed_on_a_clean_retest_or_an_upgrade() -> None:
+    facts = dict(duplicate=False, vague=False, invalid=False, unsupported=False, feature=False)
+    assert rules.disposition_for(**facts, retest_clean=True, fixed_in_current=False, exposure=True) == "fix"
+    assert rules.disposition_for(**facts, retest_clean=False, fixed_in_current=True, exposure=True) == "fix"
+    assert rules.disposition_for(**facts, retest_clean=True, fixed_in_current=False) == "close_cannot_reproduce"
+
+
+def test_the_catalogue_flags_the_exposures_of_customer_data() -> None:
+    from openenv_bug_triage.catalogue import load_catalogue
+
+    flagged = {d.id for d in load_catalogue().defects if d.exposure}
+    assert {
+        "api-gateway-cache-serves-other-tenant",
+        "login-session-crossover",
+        "sso-okta-idp-initiated-wrong-workspace",
+        "permissions-guests-see-all-projects",
+        "permissions-removed-members-keep-doc-access",
+        "invoicing-pdf-shows-other-customer",
+        "data-export-json-contains-other-workspace",
+        "file-storage-download-serves-wrong-file",
+        "permissions-private-tasks-visible",
+        "login-sign-out-leaves-session-open",
+        "permissions-workspace-link-opens-to-anyone",
+    } <= flagged
+    assert {d.partition for d in load_catalogue().defects if d.exposure} == {"train", "validation", "test"}
+
+
 def test_priority_and_escalation_come_from_the_worlds_tables() -> None:
     assert rules.priority_for("sev1", "enterprise") == "p0" and rules.priority_for("sev1", "pro") == "p1"
     assert rules.should_escalate("fix", "sev1", "production")

@@ -30,6 +30,7 @@ TITLE_LIMIT = 160
 QUEUE_TITLE_LIMIT = 120
 DESCRIPTION_LIMIT = 2500
 LOG_LIMIT = 1500
+COMMENT_LIMIT = 600
 FIELD_LIMIT = 200
 QUEUE_LIMIT = 60
 HISTORY_SHOWN = 8
@@ -117,6 +118,8 @@ def _untrusted(value: Any, limit: int = FIELD_LIMIT) -> Any:
         return neutralise(clip(value, limit))
     if isinstance(value, list):
         return [_untrusted(v, limit) for v in value[:10]]
+    if isinstance(value, dict):
+        return {k: _untrusted(v, limit) for k, v in value.items()}
     return value
 
 
@@ -125,7 +128,12 @@ def ticket_block(ticket: Ticket | None) -> str:
     if ticket is None:
         body = '{"note": "no ticket is focused: every ticket here is settled or the focus moved"}'
     else:
-        limits = {"title": TITLE_LIMIT, "description": DESCRIPTION_LIMIT, "log_excerpt": LOG_LIMIT}
+        limits = {
+            "title": TITLE_LIMIT,
+            "description": DESCRIPTION_LIMIT,
+            "log_excerpt": LOG_LIMIT,
+            "comments": COMMENT_LIMIT,
+        }
         fields = {k: _untrusted(v, limits.get(k, FIELD_LIMIT)) for k, v in ticket.model_dump(mode="json").items()}
         body = json.dumps(fields, ensure_ascii=False, indent=1)
     return f"{TICKET_OPEN}\n{body}\n{TICKET_CLOSE}"

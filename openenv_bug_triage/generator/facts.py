@@ -57,6 +57,17 @@ class TicketFacts:
     """How much a customer wrote: `terse`, `plain`, `padded` or `long` (empty for QA and alerts)."""
     noisy: bool = field(default=False, compare=False)
     """The customer's text went through the noise pass (typos, lower-case "i", markdown...)."""
+    exposure: bool = False
+    """The defect shows customer data to the wrong people (sev0 and escalated anywhere)."""
+    case: str | None = None
+    """A hard case of a bug to fix (`kinds.CASES`): feature_attached, wrong_cause, two_problems, regression."""
+    second_component: str | None = None
+    second_impact: str | None = None
+    """The second problem of a `two_problems` report: its component and impact class."""
+
+
+REQUESTING_CASES: frozenset[str] = frozenset({"feature_attached", "regression"})
+"""Cases whose report also asks for something (a feature, the old behaviour back)."""
 
 
 def disposition_for(f: TicketFacts) -> Disposition:
@@ -68,22 +79,31 @@ def disposition_for(f: TicketFacts) -> Disposition:
         unsupported=f.unsupported,
         retest_clean=f.retest_clean,
         fixed_in_current=f.fixed_in_current,
-        feature=f.kind == "feature",
+        feature=f.kind == "feature" or f.case in REQUESTING_CASES,
+        exposure=f.exposure,
+        defect=f.kind == "defect",
     )
 
 
 def derive_truth(f: TicketFacts, world: World) -> Truth:
     """The hidden truth of a ticket, from its facts by the handbook's rules."""
     disposition = disposition_for(f)
-    severity = rules.severity_for(f.impact, f.scope, f.environment) if f.kind == "defect" else "sev3"
+    severity = (
+        rules.severity_for(f.impact, f.scope, f.environment, exposure=f.exposure) if f.kind == "defect" else "sev3"
+    )
+    component = f.component
+    if f.second_component is not None:  # two problems in one report: triage the more severe
+        second = rules.severity_for(f.second_impact, None, f.environment)
+        if rules.triaged_problem([severity, second]) == 1:
+            component, severity = f.second_component, second
     return Truth(
         true_severity=severity,
         true_priority=rules.priority_for(severity, f.tier, world),
-        true_component=f.component,
-        true_assignee_team=world.owner[f.component],
+        true_component=component,
+        true_assignee_team=world.owner[component],
         duplicate_of=f.duplicate_of,
         needs_more_info=disposition == "needs_info",
-        should_escalate=rules.should_escalate(disposition, severity, f.environment, world),
+        should_escalate=rules.should_escalate(disposition, severity, f.environment, world, exposure=f.exposure),
         disposition=disposition,
     )
 

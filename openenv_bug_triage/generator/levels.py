@@ -39,6 +39,20 @@ class Rates(_Model):
     supported_decoy: float = Field(ge=0, le=1)
     monitoring: float = Field(ge=0, le=1)
     terse_title: float = Field(ge=0, le=1)
+    comment: float = Field(default=0.2, ge=0, le=1)
+    """A support comment acknowledging the report, on any kind of ticket (so a thread says nothing)."""
+    exposure: float = Field(default=0.0, ge=0, le=1)
+    """A bug to fix that exposes customer data, told as a trap (staging, or a clean retest)."""
+    feature_attached: float = Field(default=0.0, ge=0, le=1)
+    """A customer's bug report that also asks for a feature (still a bug to fix)."""
+    wrong_cause: float = Field(default=0.0, ge=0, le=1)
+    """A customer's bug report that blames the wrong component (routed by the evidence)."""
+    two_problems: float = Field(default=0.0, ge=0, le=1)
+    """A customer's report of two unrelated problems (triaged by the more severe)."""
+    regression: float = Field(default=0.0, ge=0, le=1)
+    """A customer's bug report that says it worked before an update."""
+    retold: float = Field(default=0.0, ge=0, le=1)
+    """A duplicate re-told by its own reporter: own steps, numbers and build."""
 
 
 class Outcomes(_Model):

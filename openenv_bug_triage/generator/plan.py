@@ -11,6 +11,7 @@ from .. import rules
 from ..catalogue import Catalogue, Defect, Partition, Phrases, Story, load_catalogue, load_phrases
 from ..models import Disposition, Environment, Tier
 from ..world import World, load_world
+from . import kinds
 from .facts import Kind, Scope, scope_options, unsupported_report
 from .levels import Level
 
@@ -34,6 +35,18 @@ class Slot:
     ticket_id: str = ""
     scope_values: dict[str, object] | None = None
     """Who, rate, time and counts its scope sentence states; a duplicate reuses its original's."""
+    exposure_trap: str | None = None
+    """How an exposure of customer data is told as a trap: `environment` or `retest` (see `kinds`)."""
+    clean_retest: bool = False
+    """A retest on the current release passed, though the truth stays a bug to fix (an exposure)."""
+    case: str | None = None
+    """A hard case of a bug to fix (`kinds.CASES`), or None."""
+    blamed: str | None = None
+    """The component a `wrong_cause` reporter blames."""
+    second: Defect | None = None
+    """The second, less severe problem of a `two_problems` report."""
+    retold: bool = False
+    """A duplicate re-told by its own reporter: own steps, numbers and build."""
 
 
 def _tokens(text: str) -> set[str]:
@@ -99,6 +112,9 @@ class Planner:
             d = take(lambda d: d.alert is not None and d.impact in ("core", "critical"))
             slots.append(Slot("defect", d))
             originals.append(slots[-1])
+        exposure = kinds.draw_exposure(self, defects, lv.fix_count - len(slots))
+        if exposure is not None:  # a leak of customer data, told as a trap
+            slots.append(Slot("defect", exposure[0], exposure_trap=exposure[1]))
         while len(slots) < lv.fix_count:
             slots.append(Slot("defect", take(lambda d: True)))
         fixes = list(slots)
@@ -107,7 +123,7 @@ class Planner:
             if reason == "invalid":
                 closes.append(Slot("invalid", invalid.pop(), role="invalid"))
             elif reason != "won't_fix":
-                closes.append(Slot("defect", take(lambda d: True), role=reason))
+                closes.append(Slot("defect", take(lambda d: not d.exposure), role=reason))
         slots.extend(closes)
         for story in r.sample(self.features, lv.outcomes.defer):
             slots.append(Slot("feature", story, role="defer"))
@@ -147,6 +163,8 @@ class Planner:
                     s.monitoring = True
                     if s.scope not in ("everyone", "segment"):
                         s.scope = self._alert_scope(scenario)
+        kinds.place_exposure_traps(self, slots)
+        kinds.assign_cases(self, slots, defects)
         for s in slots:  # a duplicate reports what its original does (an alert may have re-scoped it)
             if s.original is not None:
                 s.scope, s.environment = s.original.scope, s.original.environment
@@ -253,8 +271,10 @@ def _correct_steps(s: Slot, world: World) -> int:
     if disposition != "fix":
         return rules.correct_steps(disposition, escalate=False)
     impact = s.scenario.impact if isinstance(s.scenario, Defect) else None
-    severity = rules.severity_for(impact, s.scope, s.environment)
-    return rules.correct_steps("fix", rules.should_escalate("fix", severity, s.environment, world))
+    exposure = isinstance(s.scenario, Defect) and s.scenario.exposure
+    severity = rules.severity_for(impact, s.scope, s.environment, exposure=exposure)
+    escalate = rules.should_escalate("fix", severity, s.environment, world, exposure=exposure)
+    return rules.correct_steps("fix", escalate)
 
 
 def _sla_feasible(slots: list[Slot], deadline: dict[Tier, int | None], world: World) -> bool:

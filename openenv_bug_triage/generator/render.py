@@ -7,7 +7,7 @@ from typing import Any
 
 from ..catalogue import Defect
 from ..models import ReporterType
-from . import titles
+from . import comments, kinds, titles
 from .facts import PLATFORM_OF, TicketFacts
 from .personas import draw_persona
 from .plan import Planner, Slot
@@ -59,6 +59,7 @@ class Renderer:
     def render(self, s: Slot, base: datetime) -> tuple[dict[str, Any], TicketFacts]:
         r, lv = self.r, self.b.level
         self.reported = self.version(s.scenario.component)  # the one build this report speaks of
+        self.follow_up: str | None = None  # the retest or upgrade that settles it, told as a comment
         evidence: list[tuple[str, str]] = []
         traps: list[str] = []
         reporter: ReporterType = "user"
@@ -72,7 +73,7 @@ class Renderer:
             elif s.role == "cannot_reproduce":
                 reporter = "qa" if r.random() < 0.6 else "user"
             elif s.role in ("fix", "near", "duplicate"):
-                reporter = "qa" if r.random() < 0.3 else "user"
+                reporter = "qa" if s.case is None and r.random() < 0.3 else "user"
             if s.environment != "production" and not s.monitoring:  # only testers run non-production builds
                 reporter = "qa"
             repro = reporter != "monitoring" and r.random() < (0.85 if reporter == "qa" else 0.45)
@@ -99,7 +100,7 @@ class Renderer:
             evidence.append((s.kind, text))
             body = self._user_wrap(text, traps)
         title = titles.dress(subjects, self.reported, self.voice.persona, r, self.pick, lv.rates, traps)
-        candidates = self._candidates(s.scenario.component, s.scenario.misfiled, traps)
+        candidates = kinds.blamed_first(s, self._candidates(s.scenario.component, s.scenario.misfiled, traps))
         attachments = self.attachments
         if reporter != "user":
             note = self.voice.attachment_note(attachments)
@@ -125,6 +126,14 @@ class Renderer:
             "repro_steps_present": repro,
             "logs_present": logs,
             "attachments_count": attachments,
+            "comments": comments.thread(
+                self,
+                s,
+                reporter,
+                created,
+                noise.apply(self.follow_up) if self.follow_up else None,  # the reporter types as in the report
+                reporter_name=self.voice.persona.name or None,
+            ),
         }
         facts = TicketFacts(
             ticket_id=s.ticket_id,
@@ -138,16 +147,20 @@ class Renderer:
             scope=s.scope,
             duplicate_of=s.original.ticket_id if s.original else None,
             unsupported=s.role == "wont_fix",
-            retest_clean=s.role == "cannot_reproduce",
+            retest_clean=s.role == "cannot_reproduce" or s.clean_retest,
             fixed_in_current=s.role == "resolved",
             repro=repro,
             logs=logs,
-            traps=tuple(traps),
+            traps=(*traps, *(["retold"] if s.retold else [])),
             evidence=tuple(evidence),
             reporter_tags=self.voice.tags,
             noisy=noise.any,
             length=self.voice.length if reporter == "user" else "",
             organisation=org.name if (org := self.voice.persona.organisation) else None,
+            exposure=isinstance(scenario, Defect) and scenario.exposure,
+            case=s.case,
+            second_component=s.second.component if s.second else None,
+            second_impact=s.second.impact if s.second else None,
         )
         return record, facts
 
@@ -190,7 +203,8 @@ class Renderer:
             sentence = self._scope_sentence(s, d, alert=False)
             evidence.append((f"scope:{s.scope}", sentence))
             lines.append(sentence)
-        if s.role == "cannot_reproduce":
+        lines += kinds.case_lines(self, s, evidence, traps)
+        if s.role == "cannot_reproduce" or s.clean_retest:
             sentence = self.pick("retest_clean", version=self.version(d.component, current=True))
             evidence.append(("retest", sentence))
         elif s.role == "resolved":
@@ -203,15 +217,13 @@ class Renderer:
             how = [r.choice(d.internal)] if d.internal and r.random() < 0.6 else []  # only QA knows how it fails
             parts = [self.pick("opener_qa", version=self.reported), " ".join([symptom, *how, *lines])]
             if repro:
-                parts.append("Steps to reproduce:\n" + _numbered(d.steps))
-            if sentence:
-                parts.append(sentence)
+                parts.append("Steps to reproduce:\n" + _numbered(kinds.retold_steps(self, s, d.steps)))
+            self.follow_up = sentence or None
             return title, "\n\n".join(parts)
         body = " ".join([symptom, *lines])
         if repro:
-            body += "\n\n" + self.pick("steps_header_user") + "\n" + _numbered(d.steps)
-        if sentence:
-            body += "\n\n" + sentence
+            body += "\n\n" + self.pick("steps_header_user") + "\n" + _numbered(kinds.retold_steps(self, s, d.steps))
+        self.follow_up = sentence or None
         return title, self._user_wrap(body, traps)
 
     def _scope_values(self, s: Slot, d: Defect) -> dict[str, object]:
@@ -223,11 +235,15 @@ class Renderer:
                 "feature": d.feature,
                 "who": r.choice(d.segment) if d.segment else "",
                 "workaround": r.choice(d.workaround) if d.workaround else "",
-                "pct": r.randrange(8, 60),
+                "pct": r.randrange(8, 51),  # severe degradation: more than 5% and at most half failing
                 "time": f"{r.randrange(24):02d}:{r.randrange(60):02d} UTC",
                 "m": r.randrange(12, 400),
                 "n": r.randrange(1, 4),
             }
+        if s.retold:  # its own reporter: own numbers, the same defect
+            if s.scope_values is None:
+                s.scope_values = kinds.own_numbers(self, root.scope_values)
+            return s.scope_values
         return root.scope_values
 
     def _scope_sentence(self, s: Slot, d: Defect, alert: bool) -> str:

@@ -1,0 +1,67 @@
+"""A generated ticket's comment thread: what arrived after it was filed.
+
+Retest and upgrade evidence arrives as a comment (a QA or reporter retest on the current
+release that passes, a reporter saying it went away after upgrading), not in the
+description. Neutral comments (support acknowledging the report, a reporter saying it still
+happens on a bug to fix) appear on any kind of ticket, so that having a thread says nothing
+of the truth. Every comment comes after `created_at` and before the queue is read, at the
+end of the planning window.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from ..models import ReporterType
+from .kinds import SlotLike, Teller
+
+QUEUE_MINUTES = 3 * 24 * 60
+"""Tickets are filed over this many minutes from the queue's start; the queue is read at its end."""
+STILL_RATE = 0.15
+"""Chance that the reporter of a bug to fix comments that it still happens."""
+
+
+def _times(renderer: Teller, s: SlotLike, created: datetime, n: int) -> list[datetime]:
+    """`n` distinct comment times, oldest first, after `created` and before the queue is read."""
+    room = max(QUEUE_MINUTES - s.minute - 1, n)
+    offsets = sorted(renderer.r.sample(range(1, min(room, 2 * 24 * 60) + 1), n))
+    return [created + timedelta(minutes=m) for m in offsets]
+
+
+def thread(
+    renderer: Teller,
+    s: SlotLike,
+    reporter: ReporterType,
+    created: datetime,
+    follow_up: str | None,
+    reporter_name: str | None = None,
+) -> list[dict[str, Any]]:
+    """The comments of one ticket, oldest first, as record dicts.
+
+    `follow_up` is the retest or upgrade sentence that settles the ticket, if any: it comes
+    last, from QA when QA filed the ticket and from the reporter otherwise. `reporter_name`
+    is the reporter's own name when the ticket has one (else one is drawn).
+    """
+    r, rates = renderer.r, renderer.b.level.rates
+    drawn = r.choice(renderer.phrases.pool("comment_author", renderer.partition))
+    reporter_name = reporter_name or drawn
+    drafts: list[tuple[str, str, str]] = []  # (author, role, text)
+    if reporter != "monitoring" and r.random() < rates.comment:
+        staff = r.choice(renderer.phrases.pool("comment_author", renderer.partition))
+        drafts.append((staff, "support", renderer.pick("comment_ack_support")))
+    if (
+        reporter == "user"
+        and follow_up is None
+        and not s.clean_retest
+        and s.role in ("fix", "near", "duplicate")
+        and r.random() < STILL_RATE
+    ):
+        drafts.append((reporter_name, "reporter", renderer.pick("comment_still_reporter")))
+    if follow_up is not None:
+        drafts.append((reporter_name, "qa" if reporter == "qa" else "reporter", follow_up))
+    times = _times(renderer, s, created, len(drafts)) if drafts else []
+    return [
+        {"author": author, "role": role, "time": at.strftime("%Y-%m-%dT%H:%M:00Z"), "text": text}
+        for (author, role, text), at in zip(drafts, times, strict=True)
+    ]

@@ -1,0 +1,208 @@
+"""Scenario kinds that make real triage hard, drawn at per-level rates (`Rates` in `levels.json`).
+
+Exposures of customer data are told as traps: seen only in staging or development (still
+sev0 and escalated), or retested clean on the current release (still a bug to fix, since a
+leak that cannot be reproduced may still have happened).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Protocol
+
+from ..catalogue import Defect, Partition, Phrases, Story
+from ..models import Environment
+from .facts import Scope, scope_options
+from .levels import Level
+
+
+class SlotLike(Protocol):
+    """What these functions read and set of a planned slot (`plan.Slot`, which imports this module)."""
+
+    scenario: Defect | Story
+    role: str
+    monitoring: bool
+    environment: Environment
+    scope: Scope | None
+    minute: int
+    exposure_trap: str | None
+    clean_retest: bool
+    case: str | None
+    blamed: str | None
+    second: Defect | None
+    retold: bool
+
+
+class Drawer(Protocol):
+    """The planner: its RNG and level."""
+
+    @property
+    def rng(self) -> random.Random: ...
+    @property
+    def level(self) -> Level: ...
+
+
+class Teller(Protocol):
+    """The renderer: its RNG, its planner, the phrase pools of its partition."""
+
+    @property
+    def r(self) -> random.Random: ...
+    @property
+    def b(self) -> Drawer: ...
+    @property
+    def phrases(self) -> Phrases: ...
+    @property
+    def partition(self) -> Partition: ...
+    def pick(self, pool: str, **values: object) -> str: ...
+
+
+EXPOSURE_TRAPS: tuple[str, ...] = ("environment", "retest")
+"""How an exposure is told: outside production, or with a passing retest on the current release."""
+
+
+def draw_exposure(planner: Drawer, defects: list[Defect], room: int) -> tuple[Defect, str] | None:
+    """At most one bug to fix that exposes customer data, drawn at the level's `exposure` rate.
+
+    The defect is taken out of `defects` (the planner's remaining ones) and returned with the
+    trap it will be told as; `room` is how many bugs to fix are still to be drawn.
+    """
+    r = planner.rng
+    if room < 1 or not r.random() < planner.level.rates.exposure:
+        return None
+    exposures = [d for d in defects if d.exposure]
+    if not exposures:
+        return None
+    d = r.choice(exposures)
+    defects.remove(d)
+    return d, r.choice(EXPOSURE_TRAPS)
+
+
+def place_exposure_traps(planner: Drawer, slots: Sequence[SlotLike]) -> None:
+    """Tell each exposure trap: move it outside production, or give it a clean retest.
+
+    Either way it is a user's or QA's report (not an alert), and its truth stays sev0, a bug
+    to fix, escalated.
+    """
+    r = planner.rng
+    for s in slots:
+        if s.exposure_trap is None:
+            continue
+        s.monitoring = False
+        if s.exposure_trap == "environment":
+            s.environment = r.choice(["staging", "development"])
+            s.scope = None
+        else:
+            if s.environment != "production":
+                assert isinstance(s.scenario, Defect)
+                s.environment, s.scope = "production", r.choice(scope_options(s.scenario))
+            s.clean_retest = True
+
+
+# --------------------------------------------------------------------------- the hard parts of real triage
+
+CASES: tuple[str, ...] = ("feature_attached", "wrong_cause", "two_problems", "regression")
+"""Kinds of bug to fix told in a harder way; each has a rate of the same name in `Rates`."""
+
+AREA: dict[str, str] = {
+    "web-ui": "the web app's pages",
+    "editor": "the editor",
+    "ios-app": "the iPhone app",
+    "android-app": "the Android app",
+    "api-gateway": "your API servers",
+    "public-api": "the API",
+    "login": "the login system",
+    "sso": "single sign-on",
+    "permissions": "the sharing settings",
+    "payments": "the payment provider",
+    "invoicing": "the invoicing",
+    "email-delivery": "your email sending",
+    "push-notifications": "push notifications",
+    "search": "the search",
+    "reporting": "the reports",
+    "data-export": "the export feature",
+    "database": "your database",
+    "file-storage": "the file storage",
+}
+"""How a customer names the part of the product they blame (a guess, not evidence)."""
+
+DAYS: tuple[str, ...] = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
+
+
+def assign_cases(planner: Drawer, slots: Sequence[SlotLike], defects: list[Defect]) -> None:
+    """Draw which bugs to fix are told as a hard case, and which duplicates are re-told.
+
+    Only a customer's own report of a bug to fix (no alert, no near-duplicate, no exposure
+    trap) becomes a case; a second problem is a cosmetic defect of another component taken
+    from the planner's remaining `defects`, so the reported defect is always the more severe.
+    """
+    r, rates = planner.rng, planner.level.rates
+    for s in slots:
+        d = s.scenario
+        if s.role == "duplicate":
+            s.retold = r.random() < rates.retold
+            continue
+        if not isinstance(d, Defect) or s.role != "fix" or s.monitoring or s.exposure_trap is not None:
+            continue
+        for case in CASES:
+            if r.random() < getattr(rates, case):
+                s.case = case
+                break
+        if s.case == "wrong_cause":
+            s.blamed = r.choice(d.misfiled or [c for c in AREA if c != d.component])
+        elif s.case == "two_problems":
+            seconds = [x for x in defects if x.impact == "cosmetic" and x.component != d.component]
+            if not seconds or d.impact == "cosmetic":
+                s.case = None
+                continue
+            s.second = r.choice(seconds)
+            defects.remove(s.second)
+
+
+def case_lines(renderer: Teller, s: SlotLike, evidence: list[tuple[str, str]], traps: list[str]) -> list[str]:
+    """The sentences that tell a slot's case; each is recorded as evidence and as a trap."""
+    if s.case is None:
+        return []
+    r = renderer.r
+    if s.case == "feature_attached":
+        lines = [renderer.pick("case_feature_attached")]
+    elif s.case == "wrong_cause":
+        assert s.blamed is not None
+        lines = [renderer.pick("case_wrong_cause", area=AREA[s.blamed])]
+    elif s.case == "regression":
+        lines = [renderer.pick("case_regression", day=r.choice(DAYS))]
+        if r.random() < 0.5:
+            lines.append(renderer.pick("case_regression_request"))
+    else:
+        assert s.second is not None
+        lines = [renderer.pick("case_second_problem", symptom=r.choice(s.second.symptoms))]
+    evidence.extend((f"case:{s.case}", line) for line in lines)
+    traps.append(s.case)
+    return lines
+
+
+def blamed_first(s: SlotLike, candidates: list[str]) -> list[str]:
+    """The reporter's form names the component they blame first (a guess the evidence overrules)."""
+    if s.blamed is None:
+        return candidates
+    return [s.blamed, *(c for c in candidates if c != s.blamed)]
+
+
+def retold_steps(renderer: Teller, s: SlotLike, steps: list[str]) -> list[str]:
+    """A re-told duplicate's own steps: the reporter leaves some out (at least two, in order)."""
+    if not s.retold or len(steps) <= 2:
+        return steps
+    keep = sorted(renderer.r.sample(range(len(steps)), renderer.r.randrange(2, len(steps))))
+    return [steps[i] for i in keep]
+
+
+def own_numbers(renderer: Teller, shared: dict[str, object]) -> dict[str, object]:
+    """A re-told duplicate's own rate, onset and counts; who is hit and the workaround stay the original's."""
+    r = renderer.r
+    return {
+        **shared,
+        "pct": r.randrange(8, 51),
+        "time": f"{r.randrange(24):02d}:{r.randrange(60):02d} UTC",
+        "m": r.randrange(12, 400),
+        "n": r.randrange(1, 4),
+    }
