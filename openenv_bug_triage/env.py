@@ -8,7 +8,7 @@ in `grader`.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from . import reward as rw
@@ -26,7 +26,6 @@ from .models import (
     RewardModel,
     StateModel,
     TicketProgress,
-    Truth,
 )
 from .task_api import TaskSpec
 from .tasks import Task
@@ -40,7 +39,8 @@ SLA_RISK_WINDOW = 3
 
 @dataclass
 class _Episode:
-    """One episode's state; it is the `actions.Desk` the actions read and change."""
+    """One episode's state; it is the `actions.Desk` the actions read and change (a `Desk` has no truth:
+    the environment hands an action the truth only in `BaseAction.terms`, after the change)."""
 
     task: Task
     world: World
@@ -90,9 +90,6 @@ class _Episode:
         if self._open is None:
             self._open = [tid for tid in self.order if self.is_open(tid)]
         return self._open
-
-    def truth_of(self, tid: str) -> Truth:
-        return self.task.truth[tid]
 
     def move_focus(self, tid: str | None) -> str:
         """Focus `tid`, or with None the next open ticket after the focus (the focus stays if none is open)."""
@@ -162,7 +159,7 @@ class BugTriageEnv:
         ep.steps += 1
         before = dict(ep.progress)
         try:
-            taken, result = self._apply(ep, action)
+            taken, result = self._apply(ep, action, before)
         except BaseException:
             ep.steps -= 1  # nothing else has changed yet: leave the episode as it was
             raise
@@ -256,8 +253,9 @@ class BugTriageEnv:
             raise ResetNeededError("Cannot call step(), state() or grade() before reset(); call env.reset() first.")
         return self._ep
 
-    def _apply(self, ep: _Episode, raw: Any) -> tuple[Taken | None, ActionResult]:
-        """Parse, check and take the action; None for an invalid one (nothing changed, counted as invalid)."""
+    def _apply(self, ep: _Episode, raw: Any, before: dict[str, TicketProgress]) -> tuple[Taken | None, ActionResult]:
+        """Parse, check and take the action, then count its reward terms; None for an invalid one (nothing
+        changed, counted as invalid). The action sees the truth only in `terms`, after its state change."""
         try:
             action = parse_action(raw)
         except ActionParseError as exc:
@@ -270,7 +268,14 @@ class BugTriageEnv:
         taken = action.take(target, ep)
         if taken.no_op:
             ep.no_op_actions += 1
-        result = ActionResult(status="ok", action_type=action.action_type, ticket_id=taken.ticket_id, message=taken.message)
+        else:
+            tid = taken.ticket_id
+            earned = action.terms(before[tid], ep.progress[tid], ep.task.truth[tid])
+            if earned:
+                taken = replace(taken, terms={**taken.terms, **earned})
+        result = ActionResult(
+            status="ok", action_type=action.action_type, ticket_id=taken.ticket_id, message=taken.message
+        )
         return taken, result
 
     @staticmethod
