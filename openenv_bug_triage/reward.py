@@ -129,10 +129,17 @@ COMPONENTS: tuple[Component, ...] = (
         "a ticket settled on time (its final state came late)",
         sla_breaches,
     ),
-    Component("missed_escalation", -0.15, "each time, at the end, for each incident never escalated", missed_escalations),
-    Component("critical_done_bonus", 0.10, "at the end, if every sev0/sev1 bug ended exactly right", critical_all_right),
     Component(
-        "critical_left_penalty", -0.10, "at the end, if the budget ran out with a sev0/sev1 bug unsettled", critical_left
+        "missed_escalation", -0.15, "each time, at the end, for each incident never escalated", missed_escalations
+    ),
+    Component(
+        "critical_done_bonus", 0.10, "at the end, if every sev0/sev1 bug ended exactly right", critical_all_right
+    ),
+    Component(
+        "critical_left_penalty",
+        -0.10,
+        "at the end, if the budget ran out with a sev0/sev1 bug unsettled",
+        critical_left,
     ),
 )
 """Every reward component, in the order a step's breakdown lists them."""
