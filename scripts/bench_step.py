@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TASKS = ("bug_triage_easy", "bug_triage_medium", "bug_triage_hard")
 SEEDS = (1, 2, 3)
 
-CHILD = """
+CHILD = f"""
 import json, sys, time
 import openenv_bug_triage
 from openenv_bug_triage.policies import HeuristicPolicy, run_episode
@@ -43,12 +43,12 @@ def one_pass():
     return sum(run_episode(HeuristicPolicy(), task, seed).steps for task in TASKS for seed in SEEDS)
 
 
-TASKS, SEEDS = {tasks!r}, {seeds!r}
+TASKS, SEEDS = {TASKS!r}, {SEEDS!r}
 one_pass()  # warm-up: fixtures loaded and cached, imports done
 start = time.process_time()
 steps = sum(one_pass() for _ in range(repeat))
 print(json.dumps({{"steps": steps, "cpu_s": time.process_time() - start}}))
-""".format(tasks=TASKS, seeds=SEEDS)
+"""
 
 PROFILE = """
 import cProfile, pstats, sys
@@ -105,7 +105,11 @@ def sample(tree: Path, repeat: int) -> float:
 
 
 def compare(old: str, new: str, rounds: int, repeat: int) -> None:
-    with tempfile.TemporaryDirectory() as tmp, checkout(old, Path(tmp)) as old_tree, checkout(new, Path(tmp)) as new_tree:
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        checkout(old, Path(tmp)) as old_tree,
+        checkout(new, Path(tmp)) as new_tree,
+    ):
         trees = {old: old_tree, new: new_tree}
         samples: dict[str, list[float]] = {old: [], new: []}
         for i in range(rounds):
