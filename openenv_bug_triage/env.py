@@ -8,7 +8,8 @@ in `grader`.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from . import reward as rw
@@ -159,7 +160,7 @@ class BugTriageEnv:
         ep.steps += 1
         before = dict(ep.progress)
         try:
-            taken, result = self._apply(ep, action, before)
+            taken, terms, result = self._apply(ep, action, before)
         except BaseException:
             ep.steps -= 1  # nothing else has changed yet: leave the episode as it was
             raise
@@ -167,7 +168,7 @@ class BugTriageEnv:
         truncated = not terminated and ep.steps >= ep.task.step_budget
         ep.done = terminated or truncated
         facts = rw.StepFacts(
-            terms=taken.terms if taken is not None else {},
+            terms=terms,
             invalid=taken is None,
             no_op=taken is not None and taken.no_op,
             tickets=ep.task.tickets,
@@ -253,30 +254,33 @@ class BugTriageEnv:
             raise ResetNeededError("Cannot call step(), state() or grade() before reset(); call env.reset() first.")
         return self._ep
 
-    def _apply(self, ep: _Episode, raw: Any, before: dict[str, TicketProgress]) -> tuple[Taken | None, ActionResult]:
-        """Parse, check and take the action, then count its reward terms; None for an invalid one (nothing
-        changed, counted as invalid). The action sees the truth only in `terms`, after its state change."""
+    def _apply(
+        self, ep: _Episode, raw: Any, before: dict[str, TicketProgress]
+    ) -> tuple[Taken | None, Mapping[str, int], ActionResult]:
+        """Parse, check and take the action, then count its reward terms; None and no terms for an invalid
+        one (nothing changed, counted as invalid). The action sees the truth only in `terms`, after its
+        state change, and what it returns there goes to the reward alone."""
         try:
             action = parse_action(raw)
         except ActionParseError as exc:
-            return None, self._invalid(ep, None, None, str(exc))
+            return None, {}, self._invalid(ep, None, None, str(exc))
         target = action.named_ticket or ep.focused_id
         error = action.check(target, ep)
         if error:
             known = target if target in ep.progress else None  # never echo an unknown id back raw
-            return None, self._invalid(ep, action.action_type, known, error)
+            return None, {}, self._invalid(ep, action.action_type, known, error)
         taken = action.take(target, ep)
+        terms = taken.terms
         if taken.no_op:
             ep.no_op_actions += 1
         else:
             tid = taken.ticket_id
-            earned = action.terms(before[tid], ep.progress[tid], ep.task.truth[tid])
-            if earned:
-                taken = replace(taken, terms={**taken.terms, **earned})
+            if earned := action.terms(before[tid], ep.progress[tid], ep.task.truth[tid]):
+                terms = {**terms, **earned}
         result = ActionResult(
             status="ok", action_type=action.action_type, ticket_id=taken.ticket_id, message=taken.message
         )
-        return taken, result
+        return taken, terms, result
 
     @staticmethod
     def _invalid(ep: _Episode, action_type: str | None, ticket_id: str | None, message: str) -> ActionResult:

@@ -55,6 +55,8 @@ class Component:
     """When it fires, in a few words (the README's table)."""
     count: Callable[[StepFacts], int] | None = None
     """How many times it fires this step; None: as often as the action's `Taken.terms` says."""
+    at_end: bool = False
+    """It can only fire on the step that ends the episode (its `count` is not even asked on the others)."""
 
     def times(self, facts: StepFacts) -> int:
         """How many times this component fires in the step `facts` describe."""
@@ -130,29 +132,46 @@ COMPONENTS: tuple[Component, ...] = (
         sla_breaches,
     ),
     Component(
-        "missed_escalation", -0.15, "each time, at the end, for each incident never escalated", missed_escalations
+        "missed_escalation",
+        -0.15,
+        "each time, at the end, for each incident never escalated",
+        missed_escalations,
+        at_end=True,
     ),
     Component(
-        "critical_done_bonus", 0.10, "at the end, if every sev0/sev1 bug ended exactly right", critical_all_right
+        "critical_done_bonus",
+        0.10,
+        "at the end, if every sev0/sev1 bug ended exactly right",
+        critical_all_right,
+        at_end=True,
     ),
     Component(
         "critical_left_penalty",
         -0.10,
         "at the end, if the budget ran out with a sev0/sev1 bug unsettled",
         critical_left,
+        at_end=True,
     ),
 )
 """Every reward component, in the order a step's breakdown lists them."""
 WEIGHTS: dict[str, float] = {c.name: c.weight for c in COMPONENTS}
+_ORDER = {c.name: i for i, c in enumerate(COMPONENTS)}
+_BY_ACTION = frozenset(c.name for c in COMPONENTS if c.count is None)
+_EVERY_STEP = tuple(c for c in COMPONENTS if c.count is not None and not c.at_end)
+_AT_END = tuple(c for c in COMPONENTS if c.at_end)
 
 
 def evaluate(facts: StepFacts) -> Components:
-    """The components that fire in this step, each `weight * count`, in `COMPONENTS` order."""
-    out: Components = {}
-    for component in COMPONENTS:
-        if times := component.times(facts):
-            out[component.name] = round(component.weight * times, 10)
-    return out
+    """The components that fire in this step, each `weight * count`, in `COMPONENTS` order.
+
+    Only the components that can fire are asked (those `Taken.terms` names, the step-wide ones, and on
+    the last step the end-of-episode ones); the result is what asking every component would give."""
+    counts = {name: n for name, n in facts.terms.items() if n and name in _BY_ACTION}
+    for component in _EVERY_STEP + _AT_END if facts.done else _EVERY_STEP:
+        if n := component.times(facts):
+            counts[component.name] = n
+    names = sorted(counts, key=_ORDER.__getitem__) if len(counts) > 1 else counts
+    return {name: round(WEIGHTS[name] * counts[name], 10) for name in names}
 
 
 def combine(*parts: Components) -> tuple[float, Components]:
