@@ -3,8 +3,8 @@
 - `ResetOptions`: what starts an episode (task_id, seed, split, index, episode_id). `resolve_reset`
   is the one place the task id, the seed, the split and the Task API index are checked (raising
   `UnknownTaskError`, `InvalidSeedError`, `InvalidSplitError` or `TaskApiError`) and the defaults
-  are filled in; `check_task_id` and `check_fixed_seed` are its checks, for transports that check
-  a request before they touch an environment.
+  are filled in (a transport calls it and nothing else, so every transport gives the same message,
+  e.g. the range of the split a generated task's seed is drawn from).
 - `StepResult`: what one step returns (observation, reward, terminated, truncated, info), typed;
   `as_tuple()` is the `(observation, reward, done, info)` view `BugTriageEnv.step` has always given.
 """
@@ -82,23 +82,22 @@ class ResetOptions(BaseModel):
         return cls.model_construct(task_id=task_id, seed=seed, split=split, index=index, episode_id=episode_id)
 
 
-def check_task_id(task_id: object, *, echo: bool = True) -> str:
-    """`task_id` when some task source serves it, else `UnknownTaskError` naming the choices.
-
-    With `echo=False` the message leaves the given value out (for answers to remote clients).
-    """
+def check_task_id(task_id: object) -> str:
+    """`task_id` when some task source serves it, else `UnknownTaskError` naming the choices (and the
+    given value, quoted short)."""
     known = [info.task_id for info in task_infos()]
     if not isinstance(task_id, str) or task_id not in known:
-        shown = f" {quote(task_id)}" if echo else ""
-        raise UnknownTaskError(f"unknown task_id{shown}; choose one of {known}")
+        raise UnknownTaskError(f"unknown task_id {quote(task_id)}; choose one of {known}")
     return task_id
 
 
-def check_fixed_seed(seed: object, *, echo: bool = True) -> int:
-    """`seed` when it is an integer in [0, MAX_SEED] (any fixed task's range), else `InvalidSeedError`."""
+def check_fixed_seed(seed: object) -> int:
+    """`seed` when it is an integer in [0, MAX_SEED] (any fixed task's range), else `InvalidSeedError`
+    (which shows the given value only when it has no more digits than MAX_SEED)."""
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-        shown = f", got {quote(seed)}" if echo else ""
-        raise InvalidSeedError(f"seed must be an integer from 0 to {MAX_SEED}{shown}")
+        raise InvalidSeedError(
+            f"seed must be an integer from 0 to {MAX_SEED}, got {quote(seed, digits=len(str(MAX_SEED)))}"
+        )
     return seed
 
 

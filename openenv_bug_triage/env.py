@@ -8,6 +8,7 @@ in `grader`.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,7 +27,6 @@ from .models import (
     RewardModel,
     StateModel,
     TicketProgress,
-    Truth,
 )
 from .task_api import TaskSpec
 from .tasks import Task
@@ -40,7 +40,8 @@ SLA_RISK_WINDOW = 3
 
 @dataclass
 class _Episode:
-    """One episode's state; it is the `actions.Desk` the actions read and change."""
+    """One episode's state; it is the `actions.Desk` the actions read and change (a `Desk` has no truth:
+    the environment hands an action the truth only in `BaseAction.terms`, after the change)."""
 
     task: Task
     world: World
@@ -90,9 +91,6 @@ class _Episode:
         if self._open is None:
             self._open = [tid for tid in self.order if self.is_open(tid)]
         return self._open
-
-    def truth_of(self, tid: str) -> Truth:
-        return self.task.truth[tid]
 
     def move_focus(self, tid: str | None) -> str:
         """Focus `tid`, or with None the next open ticket after the focus (the focus stays if none is open)."""
@@ -162,7 +160,7 @@ class BugTriageEnv:
         ep.steps += 1
         before = dict(ep.progress)
         try:
-            taken, result = self._apply(ep, action)
+            taken, terms, result = self._apply(ep, action, before)
         except BaseException:
             ep.steps -= 1  # nothing else has changed yet: leave the episode as it was
             raise
@@ -170,7 +168,7 @@ class BugTriageEnv:
         truncated = not terminated and ep.steps >= ep.task.step_budget
         ep.done = terminated or truncated
         facts = rw.StepFacts(
-            terms=taken.terms if taken is not None else {},
+            terms=terms,
             invalid=taken is None,
             no_op=taken is not None and taken.no_op,
             tickets=ep.task.tickets,
@@ -256,22 +254,33 @@ class BugTriageEnv:
             raise ResetNeededError("Cannot call step(), state() or grade() before reset(); call env.reset() first.")
         return self._ep
 
-    def _apply(self, ep: _Episode, raw: Any) -> tuple[Taken | None, ActionResult]:
-        """Parse, check and take the action; None for an invalid one (nothing changed, counted as invalid)."""
+    def _apply(
+        self, ep: _Episode, raw: Any, before: dict[str, TicketProgress]
+    ) -> tuple[Taken | None, Mapping[str, int], ActionResult]:
+        """Parse, check and take the action, then count its reward terms; None and no terms for an invalid
+        one (nothing changed, counted as invalid). The action sees the truth only in `terms`, after its
+        state change, and what it returns there goes to the reward alone."""
         try:
             action = parse_action(raw)
         except ActionParseError as exc:
-            return None, self._invalid(ep, None, None, str(exc))
+            return None, {}, self._invalid(ep, None, None, str(exc))
         target = action.named_ticket or ep.focused_id
         error = action.check(target, ep)
         if error:
             known = target if target in ep.progress else None  # never echo an unknown id back raw
-            return None, self._invalid(ep, action.action_type, known, error)
+            return None, {}, self._invalid(ep, action.action_type, known, error)
         taken = action.take(target, ep)
+        terms = taken.terms
         if taken.no_op:
             ep.no_op_actions += 1
-        result = ActionResult(status="ok", action_type=action.action_type, ticket_id=taken.ticket_id, message=taken.message)
-        return taken, result
+        else:
+            tid = taken.ticket_id
+            if earned := action.terms(before[tid], ep.progress[tid], ep.task.truth[tid]):
+                terms = {**terms, **earned}
+        result = ActionResult(
+            status="ok", action_type=action.action_type, ticket_id=taken.ticket_id, message=taken.message
+        )
+        return taken, terms, result
 
     @staticmethod
     def _invalid(ep: _Episode, action_type: str | None, ticket_id: str | None, message: str) -> ActionResult:

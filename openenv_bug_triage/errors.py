@@ -5,9 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 
-def quote(value: Any, limit: int = 60) -> str:
+def quote(value: Any, limit: int = 60, digits: int | None = None) -> str:
     """`repr(value)` clipped to `limit` characters, for showing a caller's value in a message:
-    control and bidi characters come out escaped, and a long value cannot swell the answer."""
+    control and bidi characters come out escaped, and a long value cannot swell the answer.
+    With `digits`, an integer of more digits than that is not shown, only said to be that long."""
+    if digits is not None and isinstance(value, int) and abs(value) >= 10**digits:
+        return f"an integer of more than {digits} digits"
     try:
         text = repr(value)
     except ValueError:  # an int too long to print

@@ -21,21 +21,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TypeVar
 
-from .grading import load_grading
+from . import grading
 from .models import SEVERITIES, Difficulty, GraderResult, TicketProgress, Truth
 from .rules import SETTLING_ACTION, is_critical, outcome_correct, settled_on_time
 from .tasks import Task
 
 _T = TypeVar("_T")
 
-GRADING = load_grading()
-"""Weights and costs from `data/grading.json`; the names below are its fields."""
+GRADING = grading.load_grading()
+"""Weights and costs from `data/grading.json`; the names below are its fields. `grade_episode` reads the
+per-difficulty ones through `grading.load_grading()` when it grades, so a difficulty is data only."""
 LABEL_WEIGHTS: dict[str, float] = {k: w for k, w in GRADING.label_weights.items()}
 RELABEL_DECAY = GRADING.relabel_decay
 DESTRUCTIVE_COST = GRADING.destructive_cost
 HYGIENE_COST = GRADING.hygiene_cost
 PASS_THRESHOLD = GRADING.pass_threshold
-EASY_MAX_MAJOR_MISTAKES = GRADING.easy_max_major_mistakes
 WEIGHTS: dict[Difficulty, dict[str, float]] = {d: {k: x for k, x in w.items()} for d, w in GRADING.weights.items()}
 CRITICAL_TICKET_WEIGHT: dict[Difficulty, float] = GRADING.critical_ticket_weight
 
@@ -142,7 +142,9 @@ def grade_episode(
         mistakes.extend(f"{tid}: not escalated, expected escalate_incident" for tid in missed)
         mistakes.extend(_expected(f"{tid}: escalated", "no escalation") for tid in sorted(escalated - must_escalate))
 
-    weight = {tid: CRITICAL_TICKET_WEIGHT[task.difficulty] if is_critical(t) else 1.0 for tid, t in truth.items()}
+    profile = grading.load_grading()
+    critical_weight = profile.critical_ticket_weight[task.difficulty]
+    weight = {tid: critical_weight if is_critical(t) else 1.0 for tid, t in truth.items()}
     sla_tickets = [t for t in task.tickets if t.sla_deadline_step is not None]
     on_time = [credits[t.ticket_id] if settled_on_time(t, progress[t.ticket_id]) else 0.0 for t in sla_tickets]
     critical = [
@@ -164,7 +166,7 @@ def grade_episode(
         "sla": sum(on_time) / len(on_time) if on_time else 1.0,
         "critical": sum(critical) / len(critical) if critical else 1.0,
     }
-    weights = WEIGHTS[task.difficulty]
+    weights: dict[str, float] = {k: w for k, w in profile.weights[task.difficulty].items()}
     destroyed = sum(
         1
         for tid, t in truth.items()
@@ -175,5 +177,6 @@ def grade_episode(
     score = round(min(1.0, max(0.0, raw)), 6)
     reported = {k: round(v, 6) for k, v in subscores.items() if k in weights}
     reported["penalty"] = round(penalty, 6)
-    passed = score >= PASS_THRESHOLD and (task.difficulty != "easy" or major <= EASY_MAX_MAJOR_MISTAKES)
+    most = profile.max_major_mistakes[task.difficulty]
+    passed = score >= PASS_THRESHOLD and (most is None or major <= most)
     return GraderResult(task_id=task.task_id, score=score, subscores=reported, mistakes=mistakes, passed=passed)

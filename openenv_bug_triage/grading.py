@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from functools import cache
-from typing import Literal, get_args
+from typing import Annotated, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -14,6 +14,8 @@ from .world import DATA_DIR
 
 Label = Literal["severity", "priority", "component", "team"]
 Subscore = Literal["tickets", "duplicates", "request_info", "escalation", "sla", "critical"]
+PER_DIFFICULTY = ("weights", "critical_ticket_weight", "max_major_mistakes", "candidates_hold_truth")
+"""The fields that give a value for each difficulty: a new difficulty needs an entry in each."""
 
 
 class Grading(BaseModel):
@@ -30,7 +32,10 @@ class Grading(BaseModel):
     hygiene_cost: float = Field(ge=0)
     """Penalty per invalid or no-op action."""
     pass_threshold: float = Field(ge=0, le=1)
-    easy_max_major_mistakes: int = Field(ge=0)
+    max_major_mistakes: dict[Difficulty, Annotated[int, Field(ge=0)] | None]
+    """Per difficulty, the most major mistakes a passing episode may make beside the pass mark (null: no limit)."""
+    candidates_hold_truth: dict[Difficulty, bool]
+    """Per difficulty, whether every ticket's `component_candidates` must hold its true component."""
     weights: dict[Difficulty, dict[Subscore, float]]
     """Subscore weights per difficulty (the difficulties there are); each difficulty's add up to 1."""
     critical_ticket_weight: dict[Difficulty, float]
@@ -40,11 +45,13 @@ class Grading(BaseModel):
     def _complete(self) -> Grading:
         if set(self.label_weights) != set(get_args(Label)) or not math.isclose(sum(self.label_weights.values()), 1):
             raise ValueError(f"label_weights must weigh each of {list(get_args(Label))} and add up to 1")
-        if set(self.critical_ticket_weight) != set(self.weights):
-            raise ValueError(
-                f"weights and critical_ticket_weight must give every difficulty alike: weights has "
-                f"{list(self.weights)}, critical_ticket_weight {list(self.critical_ticket_weight)}"
-            )
+        for name in PER_DIFFICULTY[1:]:
+            given: dict[str, object] = getattr(self, name)
+            if set(given) != set(self.weights):
+                raise ValueError(
+                    f"{', '.join(PER_DIFFICULTY)} must give every difficulty alike: weights has "
+                    f"{list(self.weights)}, {name} {list(given)}"
+                )
         for difficulty, weights in self.weights.items():
             if not math.isclose(sum(weights.values()), 1):
                 raise ValueError(f"weights.{difficulty} must add up to 1, not {sum(weights.values())}")
@@ -57,7 +64,7 @@ def check_difficulty(difficulty: str, grading: Grading | None = None) -> str:
     if difficulty not in known:
         raise FixtureError(
             f"difficulty {difficulty!r} has no weights in data/grading.json (it has {known}); "
-            "add its `weights` and `critical_ticket_weight` there"
+            f"add it to each of {', '.join(f'`{name}`' for name in PER_DIFFICULTY)} there"
         )
     return difficulty
 

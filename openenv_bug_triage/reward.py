@@ -2,8 +2,9 @@
 
 A step's reward is `sum(weight * count)` over `COMPONENTS`, clamped to [-1, 1]; `RewardModel`
 reports each component that fired, under its name and in the list's order. A component counts
-either what the action's own rules named (`count` left None: the action's `take` counted it in
-`Taken.terms`, see the modules under `actions/`), or something about the step as a whole (a
+either what the action's own rules named (`count` left None: the action counted it, in `Taken.terms`
+when it needs no truth, else in `BaseAction.terms`, which the environment calls with the truth after
+the change; see the modules under `actions/`), or something about the step as a whole (a
 function of `StepFacts`). `reward_table()` prints the README's table from the same list.
 
 Nothing here can be farmed: labels earn only on the first `classify` / `assign` of a
@@ -31,7 +32,7 @@ class StepFacts:
     """Everything a reward component may look at: what the action counted and the episode around it."""
 
     terms: Mapping[str, int] = field(default_factory=dict)
-    """The reward components the action's own rules counted (`Taken.terms`)."""
+    """The reward components the action's own rules counted (`Taken.terms` and `BaseAction.terms`)."""
     invalid: bool = False
     no_op: bool = False
     tickets: Iterable[Ticket] = ()
@@ -54,7 +55,9 @@ class Component:
     when: str
     """When it fires, in a few words (the README's table)."""
     count: Callable[[StepFacts], int] | None = None
-    """How many times it fires this step; None: as often as the action's `Taken.terms` says."""
+    """How many times it fires this step; None: as often as the action's terms (`StepFacts.terms`) say."""
+    at_end: bool = False
+    """It can only fire on the step that ends the episode (its `count` is not even asked on the others)."""
 
     def times(self, facts: StepFacts) -> int:
         """How many times this component fires in the step `facts` describe."""
@@ -129,23 +132,47 @@ COMPONENTS: tuple[Component, ...] = (
         "a ticket settled on time (its final state came late)",
         sla_breaches,
     ),
-    Component("missed_escalation", -0.15, "each time, at the end, for each incident never escalated", missed_escalations),
-    Component("critical_done_bonus", 0.10, "at the end, if every sev0/sev1 bug ended exactly right", critical_all_right),
     Component(
-        "critical_left_penalty", -0.10, "at the end, if the budget ran out with a sev0/sev1 bug unsettled", critical_left
+        "missed_escalation",
+        -0.15,
+        "each time, at the end, for each incident never escalated",
+        missed_escalations,
+        at_end=True,
+    ),
+    Component(
+        "critical_done_bonus",
+        0.10,
+        "at the end, if every sev0/sev1 bug ended exactly right",
+        critical_all_right,
+        at_end=True,
+    ),
+    Component(
+        "critical_left_penalty",
+        -0.10,
+        "at the end, if the budget ran out with a sev0/sev1 bug unsettled",
+        critical_left,
+        at_end=True,
     ),
 )
 """Every reward component, in the order a step's breakdown lists them."""
 WEIGHTS: dict[str, float] = {c.name: c.weight for c in COMPONENTS}
+_ORDER = {c.name: i for i, c in enumerate(COMPONENTS)}
+_BY_ACTION = frozenset(c.name for c in COMPONENTS if c.count is None)
+_EVERY_STEP = tuple(c for c in COMPONENTS if c.count is not None and not c.at_end)
+_AT_END = tuple(c for c in COMPONENTS if c.at_end)
 
 
 def evaluate(facts: StepFacts) -> Components:
-    """The components that fire in this step, each `weight * count`, in `COMPONENTS` order."""
-    out: Components = {}
-    for component in COMPONENTS:
-        if times := component.times(facts):
-            out[component.name] = round(component.weight * times, 10)
-    return out
+    """The components that fire in this step, each `weight * count`, in `COMPONENTS` order.
+
+    Only the components that can fire are asked (those the action's terms name, the step-wide ones, and on
+    the last step the end-of-episode ones); the result is what asking every component would give."""
+    counts = {name: n for name, n in facts.terms.items() if n and name in _BY_ACTION}
+    for component in _EVERY_STEP + _AT_END if facts.done else _EVERY_STEP:
+        if n := component.times(facts):
+            counts[component.name] = n
+    names = sorted(counts, key=_ORDER.__getitem__) if len(counts) > 1 else counts
+    return {name: round(WEIGHTS[name] * counts[name], 10) for name in names}
 
 
 def combine(*parts: Components) -> tuple[float, Components]:

@@ -265,8 +265,11 @@ def late(settled_at_step: int | None, deadline: int | None) -> bool:
 
 
 def settled_on_time(ticket: Ticket, progress: TicketProgress) -> bool:
-    """True when the ticket's deadline is met: the state it is in was reached by then (or it has no deadline)."""
-    return not late(progress.settled_at_step, ticket.sla_deadline_step)
+    """True when the ticket's deadline is met: the state it is in was reached by then (or it has no deadline).
+
+    `not late(...)` written out: the reward asks it for every ticket with a deadline at every step."""
+    deadline, settled = ticket.sla_deadline_step, progress.settled_at_step
+    return deadline is None or (settled is not None and settled <= deadline)
 
 
 __all__ = [

@@ -12,9 +12,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from . import chronology, rules
+from . import chronology, grading, rules
 from .errors import FixtureError, UnknownTaskError
-from .grading import check_difficulty
 from .models import Difficulty, Release, TaskFixture, Ticket, TicketRecord, Truth
 from .world import DATA_DIR, World, load_world
 
@@ -197,8 +196,8 @@ def _check_record(fx: TaskFixture, rec: TicketRecord, by_id: dict[str, TicketRec
             "truth.true_assignee_team",
             f"'{t.true_component}' is owned by '{world.owner[t.true_component]}', not '{t.true_assignee_team}'",
         )
-    if fx.difficulty in ("easy", "medium") and t.true_component not in rec.component_candidates:
-        raise _fail(task, tid, "component_candidates", "must hold the true component in easy and medium tasks")
+    if grading.load_grading().candidates_hold_truth[fx.difficulty] and t.true_component not in rec.component_candidates:
+        raise _fail(task, tid, "component_candidates", f"must hold the true component in {fx.difficulty} tasks")
     expected_priority = rules.priority_for(t.true_severity, rec.customer_tier, world)
     if t.true_priority != expected_priority:
         raise _fail(
@@ -288,7 +287,7 @@ def _check_budget(fx: TaskFixture, tickets: list[Ticket], truth: dict[str, Truth
 def build_task(fx: TaskFixture, world: World | None = None) -> Task:
     """Validate a parsed fixture against the handbook and derive its visible hints."""
     try:
-        check_difficulty(fx.difficulty)
+        grading.check_difficulty(fx.difficulty)
     except FixtureError as exc:
         raise _fail(fx.task_id, None, "difficulty", str(exc)) from None
     world = world or load_world()

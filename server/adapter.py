@@ -16,7 +16,7 @@ from openenv.core.env_server.interfaces import Environment
 from openenv.core.env_server.types import EnvironmentMetadata
 
 from openenv_bug_triage import BugTriageEnv, ObservationModel, __version__
-from openenv_bug_triage.contract import ResetOptions, StepInfo, check_task_id
+from openenv_bug_triage.contract import ResetOptions, StepInfo
 from openenv_bug_triage.protocol import BugTriageAction, BugTriageObservation, BugTriageState
 from openenv_bug_triage.sources import TaskInfo, task_infos
 
@@ -80,8 +80,6 @@ class BugTriageEnvironment(Environment[BugTriageAction, BugTriageObservation, Bu
         for name, value, kind in (("split", split, str), ("index", index, int)):
             if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
                 raise InvalidResetError(f"{name} must be {'a string' if kind is str else 'an integer'} or omitted")
-        if task_id is not None:
-            check_task_id(task_id, echo=False)
         if episode_id is not None and not (isinstance(episode_id, str) and is_valid_episode_id(episode_id)):
             raise InvalidEpisodeIdError("episode_id must be 1 to 128 letters, digits or ._:- (or omitted)")
         episode_id = episode_id or uuid.uuid4().hex

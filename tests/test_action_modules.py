@@ -154,3 +154,78 @@ def test_an_action_without_a_ticket_id_field_acts_on_the_focus_and_has_a_prompt_
     assert info["action_valid"] and after.last_action_result is not None
     assert after.last_action_result.ticket_id == obs.queue[0].ticket_id == env.state().ticket_order[0]
     assert reward.components == {"no_op": -0.02}
+
+
+def test_state_changes_read_only_the_agents_view_so_their_messages_cannot_name_hidden_truth() -> None:
+    from dataclasses import dataclass, field
+
+    from openenv_bug_triage.actions import ActionParseError, parse_action
+    from openenv_bug_triage.env import BugTriageEnv
+    from openenv_bug_triage.models import UNSETTLED_STATUSES, TicketProgress
+    from openenv_bug_triage.sources import load_task
+    from openenv_bug_triage.world import World, load_world
+
+    @dataclass
+    class PublicDesk:  # the agent's own view and the focus: no task, no truth
+        progress: dict[str, TicketProgress]
+        world: World
+        steps: int
+        order: list[str]
+        focus: int
+        updated: list[str] = field(default_factory=list)
+
+        @property
+        def focused_id(self) -> str:
+            return self.order[self.focus]
+
+        def is_open(self, tid: str) -> bool:
+            return self.progress[tid].status in UNSETTLED_STATUSES
+
+        def update(self, tid: str, progress: TicketProgress) -> None:
+            self.progress[tid] = progress
+            self.updated.append(tid)
+
+        def move_focus(self, tid: str | None) -> str:
+            if tid is not None:
+                self.focus = self.order.index(tid)
+            else:
+                n = len(self.order)
+                opened = [i for i in range(1, n + 1) if self.is_open(self.order[(self.focus + i) % n])]
+                self.focus = (self.focus + opened[0]) % n if opened else self.focus
+            return self.focused_id
+
+    env, policy, taken_kinds = BugTriageEnv(), RandomPolicy(), set()
+    for task_id in ("bug_triage_hard", "generated_medium"):
+        obs = env.reset(task_id, seed=5)
+        truth = load_task(task_id, seed=5, split="train" if task_id.startswith("generated") else None).truth
+        policy.reset(task_id, 5)
+        for _ in range(120):
+            raw = policy.act(obs)
+            state = env.state()
+            desk = PublicDesk(
+                dict(state.progress), load_world(), state.step_count + 1, state.ticket_order, state.focus_index
+            )
+            assert not any("truth" in name or "task" in name for name in vars(desk))
+            try:
+                action = parse_action(raw)
+            except ActionParseError:
+                action = None
+            obs, reward, done, info = env.step(raw)
+            target = action and (action.named_ticket or desk.focused_id)
+            if action is not None and target is not None and action.check(target, desk) is None:
+                taken = action.take(target, desk)
+                result = obs.last_action_result
+                assert result is not None and info["action_valid"]
+                assert (taken.message, taken.ticket_id) == (result.message, result.ticket_id)
+                after = env.state()
+                assert desk.progress == after.progress and desk.focus == after.focus_index
+                counts = dict(taken.terms)
+                if not taken.no_op:
+                    tid = taken.ticket_id
+                    counts |= action.terms(state.progress[tid], after.progress[tid], truth[tid])
+                own = {c.name: round(c.weight * n, 10) for c in rw.COMPONENTS if (n := counts.get(c.name, 0))}
+                assert own == {k: v for k, v in reward.components.items() if k in type(action).TERMS}
+                taken_kinds.add(action.kind)
+            if done:
+                break
+    assert taken_kinds == set(ACTION_TYPES)  # every action's state change ran on the truth-free view

@@ -34,7 +34,12 @@ SSO = {"true_component": "sso", "true_assignee_team": "identity"}
 
 def small_task(difficulty: str = "easy") -> Task:
     """Six tickets, one of each outcome; A is a sev1 incident with an enterprise SLA."""
-    raw = {
+    return build_task(TaskFixture.model_validate(small_fixture(difficulty)))
+
+
+def small_fixture(difficulty: str) -> dict:
+    """The raw fixture of `small_task`."""
+    return {
         "task_id": "tiny",
         "difficulty": difficulty,
         "description": "hand-built",
@@ -90,7 +95,6 @@ def small_task(difficulty: str = "easy") -> Task:
             _ticket("F", "free", {**SSO, "true_severity": "sev3", "true_priority": "p3", "disposition": "defer"}, 6),
         ],
     }
-    return build_task(TaskFixture.model_validate(raw))
 
 
 def perfect() -> dict[str, TicketProgress]:
@@ -200,6 +204,37 @@ def test_easy_fails_with_two_major_mistakes_even_above_threshold():
     medium = grade_episode(small_task("medium"), progress)
     assert easy.score >= 0.75 and not easy.passed
     assert medium.score >= 0.75 and medium.passed
+
+
+def test_a_new_difficulty_is_data_only_and_both_per_difficulty_rules_follow_the_data(monkeypatch):
+    from openenv_bug_triage import grading
+    from openenv_bug_triage.errors import FixtureError
+
+    with pytest.raises(FixtureError, match=r"difficulty .legendary. has no weights in data/grading\.json"):
+        small_task("legendary")
+    shipped = grading.load_grading().model_dump()
+
+    def add_legendary(max_major: int | None, candidates: bool) -> grading.Grading:
+        raw = {**shipped, **{name: dict(shipped[name]) for name in grading.PER_DIFFICULTY}}
+        raw["weights"]["legendary"] = shipped["weights"]["medium"]
+        raw["critical_ticket_weight"]["legendary"] = 1.0
+        raw["max_major_mistakes"]["legendary"] = max_major
+        raw["candidates_hold_truth"]["legendary"] = candidates
+        return grading.Grading.model_validate(raw)
+
+    two_majors = with_(perfect(), "A", severity="sev3", escalated=False)
+    unlisted = small_fixture("legendary")
+    unlisted["tickets"][1]["component_candidates"] = ["sso", "web-ui"]  # B's true component is search
+    strict = add_legendary(max_major=1, candidates=True)
+    monkeypatch.setattr(grading, "load_grading", lambda: strict)
+    result = grade_episode(small_task("legendary"), two_majors)
+    assert result.score >= 0.75 and not result.passed
+    with pytest.raises(FixtureError, match=r"component_candidates.*must hold the true component in legendary tasks"):
+        build_task(TaskFixture.model_validate(unlisted))
+    lenient = add_legendary(max_major=None, candidates=False)
+    monkeypatch.setattr(grading, "load_grading", lambda: lenient)
+    assert grade_episode(small_task("legendary"), two_majors).passed
+    assert build_task(TaskFixture.model_validate(unlisted)).difficulty == "legendary"
 
 
 def test_hard_weighs_critical_tickets_more():

@@ -182,3 +182,27 @@ def test_changing_a_triaged_ticket_re_dates_its_settlement():
     assert moved.settled_at_step == 8
     closed = ACTION_ADAPTER.validate_python({"action_type": "close", "reason": "invalid"}).apply(p, step=9)
     assert closed.settled_at_step == 9
+
+
+def test_evaluate_asks_only_the_components_that_can_fire_and_gives_what_asking_all_would(monkeypatch) -> None:
+    from openenv_bug_triage.env import BugTriageEnv
+    from openenv_bug_triage.episode import start
+    from openenv_bug_triage.policies import HeuristicPolicy, RandomPolicy
+
+    seen: list[rw.StepFacts] = []
+    score = rw.score
+    monkeypatch.setattr(rw, "score", lambda facts: seen.append(facts) or score(facts))
+    for policy, task_id in ((RandomPolicy(), "bug_triage_hard"), (HeuristicPolicy(), "bug_triage_medium")):
+        for seed in (1, 2):
+            start(BugTriageEnv(), policy, task_id, seed).play()
+    idle = BugTriageEnv()
+    idle.reset("bug_triage_hard", seed=1)
+    while not idle.step({"action_type": "next_ticket"})[2]:  # the budget runs out with every ticket open
+        pass
+    assert len(seen) > 100 and any(f.done for f in seen) and any(f.truncated for f in seen)
+    for facts in seen:
+        every = {c.name: round(c.weight * n, 10) for c in rw.COMPONENTS if (n := c.times(facts))}
+        assert rw.evaluate(facts) == every and list(rw.evaluate(facts)) == list(every)
+        if not facts.done:
+            assert all(c.times(facts) == 0 for c in rw.COMPONENTS if c.at_end)
+    assert {c.name for c in rw.COMPONENTS if c.at_end} == {c.name for c in rw.COMPONENTS if "at the end" in c.when}

@@ -193,6 +193,9 @@ def test_the_grader_weighs_with_the_shipped_grading_data() -> None:
     [
         (lambda g: g["weights"]["easy"].update(tickets=0.7), "weights.easy must add up to 1"),
         (lambda g: g["weights"].pop("expert"), "every difficulty"),
+        (lambda g: g["max_major_mistakes"].pop("hard"), "every difficulty"),
+        (lambda g: g["candidates_hold_truth"].update(legendary=True), "every difficulty"),
+        (lambda g: g["max_major_mistakes"].update(easy=-1), "max_major_mistakes.easy"),
         (lambda g: g["label_weights"].pop("team"), "label_weights"),
         (lambda g: g["weights"]["hard"].update(speed=0.0), "speed"),
     ],

@@ -98,6 +98,8 @@ CASES = [
     ("POST", "/reset", {"json": {"seed": "1"}}, 422),
     ("POST", "/reset", {"json": {"seed": 1.5}}, 422),
     ("POST", "/reset", {"json": {"seed": True}}, 422),
+    ("POST", "/reset", {"json": {"task_id": "generated_easy", "split": "validation", "seed": -5}}, 422),
+    ("POST", "/reset", {"json": {"task_id": "generated_easy", "seed": 10**300}}, 422),
     ("POST", "/reset", {"json": {"episode_id": "has space"}}, 422),
     ("POST", "/reset", {"json": {"episode_id": ""}}, 422),
     ("POST", "/reset", {"json": {"episode_id": "x" * 129}}, 422),
@@ -154,6 +156,30 @@ def test_bad_requests_get_the_named_status_and_a_json_error(
             assert unsafe not in reply.content
     if status == 200 and path == "/step":
         assert reply.json()["observation"]["task_id"] == "bug_triage_easy"
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (
+            {"task_id": "generated_easy", "split": "validation", "seed": -5},
+            "seed for the validation split must be an integer from 0 to 199, got -5",
+        ),
+        (
+            {"task_id": "generated_easy", "seed": 10**300},
+            "seed for the train split must be an integer from 0 to 2147483647, got an integer of more than 10 digits",
+        ),
+        ({"seed": 2**63}, "seed must be an integer from 0 to 9223372036854775807, got 9223372036854775808"),
+        ({"task_id": "nope"}, "unknown task_id 'nope'; choose one of ["),
+    ],
+)
+def test_a_reset_error_names_the_range_of_the_split_the_seed_is_for(body: dict, message: str) -> None:
+    with in_process(build_app(Settings())) as client:
+        reply = client.post("/reset", json=body)
+    assert reply.status_code == 422
+    error = reply.json()["error"]
+    assert error["type"] == ("unknown_task" if "task_id" in message else "invalid_seed")
+    assert error["message"].startswith(message)
 
 
 def test_stepping_before_any_reset_is_409() -> None:

@@ -151,6 +151,26 @@ def test_malformed_messages_get_error_replies_and_the_server_stays_up(server: Li
     assert httpx.get(f"{server.url}/health").status_code == 200
 
 
+def test_a_reset_error_names_the_range_of_the_split_the_seed_is_for_as_over_http() -> None:
+    cases = [
+        (
+            {"task_id": "generated_easy", "split": "validation", "seed": -5},
+            "seed for the validation split must be an integer from 0 to 199, got -5",
+        ),
+        (
+            {"task_id": "generated_easy", "seed": 10**300},
+            "seed for the train split must be an integer from 0 to 2147483647, got an integer of more than 10 digits",
+        ),
+        ({"seed": 2**63}, "seed must be an integer from 0 to 9223372036854775807, got 9223372036854775808"),
+    ]
+    with in_process(build_app(Settings())) as http, http.websocket_connect("/ws") as ws:
+        for body, message in cases:
+            ws.send_text(json.dumps({"type": "reset", "data": body}))
+            reply = json.loads(ws.receive_text())
+            assert reply["type"] == "error" and reply["data"]["message"] == message
+            assert http.post("/reset", json=body).json()["error"]["message"] == message
+
+
 def test_websocket_sessions_are_capped() -> None:
     with in_process(build_app(Settings(max_sessions=1))) as http, http.websocket_connect("/ws") as first:
         first.send_text(json.dumps({"type": "reset", "data": {}}))

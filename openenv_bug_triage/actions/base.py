@@ -6,13 +6,17 @@ its class:
 
 - `check(target, queue)`: why it cannot be carried out on ticket `target`, worded for an LLM, or None
   (it reads only the `Queue`, the agent's own view, so its message cannot name hidden truth);
-- `take(target, desk)`: carry it out; a `Taken` says what happened and which reward terms it earned;
+- `take(target, desk)`: carry it out; a `Taken` says what happened (it reads and changes only the
+  `Desk`, the agent's own view plus the focus, so neither its message nor its effect can depend on
+  hidden truth);
+- `terms(before, after, truth)`: the reward terms the change earned, a pure function the environment
+  calls after `take` with the ticket's hidden truth (the only place an action meets truth);
 - `sample(rng, obs)`: the fields a random policy draws for it;
 - `PROMPT_VALUES`: the placeholder values the agent prompt shows for its free-text fields.
 
 The class docstring's first line is the action's one-line description (prompt, tools, playground).
-A ticket action (`TicketAction`) changes one ticket's `TicketProgress` through `change` and names
-its reward terms in `terms`; the shared flow (no-op detection, message, focus) lives here once.
+A ticket action (`TicketAction`) changes one ticket's `TicketProgress` through `change`; the shared
+flow (no-op detection, message, focus) lives here once.
 """
 
 from __future__ import annotations
@@ -46,7 +50,10 @@ class Queue(Protocol):
 
 
 class Desk(Queue, Protocol):
-    """What an action may read and change of the episode under way (the environment's episode is one)."""
+    """What an action may read and change of the episode under way (the environment's episode is one).
+
+    Nothing here is hidden from the agent: truth reaches an action only through `BaseAction.terms`.
+    """
 
     @property
     def steps(self) -> int:
@@ -62,10 +69,6 @@ class Desk(Queue, Protocol):
         """True while ticket `tid` is unsettled."""
         ...
 
-    def truth_of(self, tid: str) -> Truth:
-        """Ticket `tid`'s hidden truth, for reward terms only (never for a message)."""
-        ...
-
     def update(self, tid: str, progress: TicketProgress) -> None:
         """Record ticket `tid`'s new progress."""
         ...
@@ -77,13 +80,14 @@ class Desk(Queue, Protocol):
 
 @dataclass(frozen=True)
 class Taken:
-    """What a valid action did: the ticket it names, the message for the agent, and its reward terms."""
+    """What a valid action did: the ticket it names, the message for the agent, and its truth-free reward terms."""
 
     ticket_id: str
     message: str
     no_op: bool = False
     terms: Mapping[str, int] = field(default_factory=dict)
-    """How many times each of the action's own reward components fired (names from `reward.COMPONENTS`)."""
+    """How many times each of the action's own reward components that need no truth fired (names from
+    `reward.COMPONENTS`); those that need truth come from `BaseAction.terms`."""
 
 
 class BaseAction(Strict):
@@ -116,6 +120,12 @@ class BaseAction(Strict):
         """Carry out the checked action on `target` (the named ticket, else the focused one)."""
         raise NotImplementedError(f"{type(self).__name__} must implement take()")
 
+    def terms(self, before: TicketProgress, after: TicketProgress, truth: Truth) -> dict[str, int]:
+        """The reward components this action earned on the ticket `Taken` names, which went from `before`
+        to `after` and whose hidden truth is `truth`, with how many times each (zero counts may be left in).
+        The environment calls it after a `take` that was not a no-op; it never reaches the agent's messages."""
+        return {}
+
     @classmethod
     def sample(cls, rng: random.Random, obs: ObservationModel) -> dict[str, Any]:
         """The fields (beyond `action_type`) a random policy draws for this action, from what `obs` lists."""
@@ -147,10 +157,6 @@ class TicketAction(BaseAction):
         """The progress fields this action sets on a ticket that had `before` (empty: nothing changes)."""
         raise NotImplementedError(f"{type(self).__name__} must implement change()")
 
-    def terms(self, before: TicketProgress, after: TicketProgress, truth: Truth) -> dict[str, int]:
-        """The reward components this change earns, with how many times each (zero counts may be left in)."""
-        return {}
-
     def apply(self, before: TicketProgress, step: int) -> TicketProgress:
         """The ticket's progress after this action, taken at step number `step`."""
         update = self.change(before)
@@ -170,7 +176,7 @@ class TicketAction(BaseAction):
             taken = Taken(target, f"no change: ticket {target} already looks like that", no_op=True)
         else:
             message = f"{self.kind} applied to {target}; ticket is now {after.status.replace('_', ' ')}"
-            taken = Taken(target, message, terms=self.terms(before, after, desk.truth_of(target)))
+            taken = Taken(target, message)
         if target == desk.focused_id and after.settled:
             desk.move_focus(None)
         return taken

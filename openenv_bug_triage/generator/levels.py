@@ -138,11 +138,14 @@ def split_size(split: str) -> int | None:
 
 
 def check_seed(split: str, seed: object) -> int:
-    """`seed` if it names an instance of `split`, else a typed error saying the range."""
+    """`seed` if it names an instance of `split`, else a typed error saying the range (and the given value,
+    unless it has more digits than the range's top)."""
     size = split_size(split)
     top = TRAIN_MAX_SEED if size is None else size - 1
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= top:
-        raise InvalidSeedError(f"seed for the {split} split must be an integer from 0 to {top}, got {quote(seed)}")
+        raise InvalidSeedError(
+            f"seed for the {split} split must be an integer from 0 to {top}, got {quote(seed, digits=len(str(top)))}"
+        )
     return seed
 
 
