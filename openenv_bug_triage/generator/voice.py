@@ -127,7 +127,9 @@ class Voice:
         r, length = self.rng, self.length
         head: list[str] = [opener] if opener else []
         if length == "terse":  # only the facts, and whatever the writer cannot keep to themselves
-            sign = [self.pick("closer_user")] if self._signs(0.35) else []
+            sign = [self.pick("closer_user")] if r.random() < 0.35 else []
+            if not sign and self.persona.channel == "email" and self.persona.first:
+                sign = [f"- {self.persona.first}"]  # a short email still carries its sender's name
             return "\n\n".join([" ".join([*head, body]), *([" ".join(extra)] if extra else []), *sign])
         if length == "plain" and len(body) < r.randrange(100, 560):
             length = self.length = "padded"  # towards a length drawn apart from the truth: length says nothing of it
@@ -169,14 +171,9 @@ class Voice:
             parts.append(" ".join(tail))
         if self.noise.placeholder:
             parts.append(self.noise.placeholder)
-        if self._signs(0.7):
+        if r.random() < 0.7:
             parts.append(self.pick("closer_user"))
         return "\n\n".join(parts)
-
-    def _signs(self, chance: float) -> bool:
-        """Whether the ticket ends with the writer's sign-off: always by email (a mail client adds the
-        signature block), else by `chance`."""
-        return self.rng.random() < chance or self.persona.channel == "email"
 
     def attachment_note(self, attachments: int) -> str | None:
         """What is attached, by file name, said most of the time there is an attachment."""
