@@ -27,6 +27,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from figures import run_writing
+
 from openenv_bug_triage.generator import generate
 from openenv_bug_triage.models import ObservationModel, Severity, Ticket, Truth
 from openenv_bug_triage.policies import POLICIES, PlanPolicy, run_episode, settle_actions
@@ -165,6 +167,7 @@ def main() -> None:
     parser.add_argument("--episodes", type=int, default=30, help="episodes per level, split and policy")
     parser.add_argument("--levels", nargs="+", help="generated task ids (default: all)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--write", action="store_true", help="also write the report into its figure block in README.md")
     args = parser.parse_args()
     levels = args.levels or [info.task_id for info in task_infos() if info.splits is not None]
     sizes = {info.task_id: info.splits for info in task_infos() if info.splits is not None}
@@ -234,4 +237,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_writing(main, "shallow_baseline", "shallow_baseline.py")

@@ -54,6 +54,7 @@ MEASURED = {
     "reference_scores/test-1000",
     "generator_stats",
     "surface_audit",
+    "shallow_baseline",
     "install_sizes",
     "bench_server",
 }
