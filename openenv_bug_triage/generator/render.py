@@ -150,8 +150,10 @@ class Renderer:
             title = self.local(chosen)
             subjects = [title, *(self.local(t) for t in story.titles if t != chosen)]
             text = self.local(r.choice(story.texts))
-            if s.kind != "invalid":  # why a report is invalid may take more than its first sentence
+            if s.kind == "vague":  # why a report is invalid may take more than its first sentence
                 text = self.voice.shorten(text)
+            elif s.kind == "feature":  # a terse writer keeps the sentence that asks
+                text = self.voice.shorten_request(text)
             evidence.append((s.kind, text))
             body = self._user_wrap(text, traps)
         title = titles.dress(subjects, self.reported, self.voice.persona, r, self.pick, lv.rates, traps)

@@ -37,6 +37,12 @@ def client_tags(platform: str | None, text: str) -> set[str]:
 
 
 _SENTENCE_END = re.compile(r"(?<=[a-z)'\"][.!?])\s+(?=[A-Z])")
+_REQUEST = re.compile(
+    r"\b(please|could you|would you|can you|could we|can we|would it be|it would be|i'd love|we'd love|"
+    r"wish|allow|let us|let me|option to|support for|why can't|why is there no|add)\b",
+    re.IGNORECASE,
+)
+"""Words that mark the sentence of a feature request that asks for something."""
 
 Length = str
 """`terse` (only the facts), `plain` (greeting and sign-off), `padded` (a plain ticket whose facts
@@ -110,6 +116,16 @@ class Voice:
         if headline and len(headline.split()) < len(first.split()):
             return headline.rstrip(".") + "."
         return first
+
+    def shorten_request(self, text: str) -> str:
+        """A terse writer's feature request: the first sentence that asks for something (the whole
+        text when none plainly does), so the request itself is never cut away."""
+        if self.length != "terse":
+            return text
+        for sentence in _SENTENCE_END.split(text):
+            if _REQUEST.search(sentence):
+                return sentence
+        return text
 
     def own_counts(self, values: dict[str, object]) -> dict[str, object]:
         """Scope values as this reporter can know them: a customer counts people in their own workspace."""
