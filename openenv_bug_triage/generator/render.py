@@ -80,17 +80,21 @@ class Renderer:
         """The current release of this ticket's platform when it was filed, as a report names it."""
         return display(self.platform, self.timeline.current(self.platform, self.created).version)
 
-    def local(self, text: str) -> str:
-        """A catalogue wording set in this ticket's time: its dates moved to just before the ticket
-        (`self.shift`), and any version not out then replaced by the build the report speaks of."""
-        return chronology.rewrite_versions(chronology.shift_dates(text, self.shift), self._version_for)
+    def _shift_for(self, scenario: Defect | Story) -> int:
+        """How many days a scenario's dates move so that they fall just before this ticket was filed."""
+        found, step = _dates_of(scenario)
+        return chronology.fitting_shift(found, self.created - timedelta(minutes=self.r.randrange(3, 240)), step)
+
+    def local(self, text: str, shift: int | None = None) -> str:
+        """A catalogue wording set in this ticket's time: its dates moved by `shift` (default
+        `self.shift`, the ticket's own scenario's), and any version not out then replaced by the
+        build the report speaks of."""
+        moved = chronology.shift_dates(text, self.shift if shift is None else shift)
+        return chronology.rewrite_versions(moved, self._version_for)
 
     def local_to(self, scenario: Defect, text: str) -> str:
-        """`local` for a wording of another scenario told in this ticket (a second problem): its own
-        dates moved to just before the ticket."""
-        found, step = _dates_of(scenario)
-        shift = chronology.fitting_shift(found, self.created - timedelta(minutes=self.r.randrange(3, 240)), step)
-        return chronology.rewrite_versions(chronology.shift_dates(text, shift), self._version_for)
+        """`local` for a wording of another scenario told in this ticket (a second problem)."""
+        return self.local(text, self._shift_for(scenario))
 
     def _version_for(self, m: re.Match[str]) -> str:
         """A version a wording names, kept when it fits the ticket's time, else the ticket's own build."""
@@ -111,8 +115,7 @@ class Renderer:
         older = s.role in ("cannot_reproduce", "resolved")
         # the one build this report speaks of
         self.reported = self.timeline.reported(self.platform, created, s.environment, older, r)
-        found, step = _dates_of(s.scenario)
-        self.shift = chronology.fitting_shift(found, created - timedelta(minutes=r.randrange(3, 240)), step)
+        self.shift = self._shift_for(s.scenario)
         self.follow_up: str | None = None  # the retest or upgrade that settles it, told as a comment
         evidence: list[tuple[str, str]] = []
         traps: list[str] = []
