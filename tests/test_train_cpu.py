@@ -1,6 +1,6 @@
 """Real TRL `GRPOTrainer` steps on the CPU with `environment_factory`, through `scripts/train_grpo.py`.
 
-The model and tokenizer are built here (`tiny_lm.py`): nothing is downloaded. These tests need the
+The model and tokenizer are built here (`scripts/tiny_model.py`, sampling scripted by `tiny_lm.py`): nothing is downloaded. These tests need the
 training stack (`pip install -r requirements-train.txt`) and run with `make test-train`; without
 it they are skipped.
 """
@@ -14,10 +14,13 @@ import pytest
 
 pytest.importorskip("trl", reason="the training stack is not installed: pip install -r requirements-train.txt")
 
+import measure_prompt
 import torch
 import train_grpo
 from datasets import Dataset
-from tiny_lm import load_scripted, save_tiny_model
+from tiny_lm import load_scripted
+from tiny_model import save_tiny_model
+from transformers import PreTrainedTokenizerFast
 
 from openenv_bug_triage.tools import EVAL_FIRST_SEED, BugTriageToolEnv, eval_rows, train_rows
 
@@ -112,6 +115,13 @@ def test_two_grpo_steps_on_cpu_log_the_environment_reward_and_reach_the_environm
     assert len(spy.actions) == 4  # two training steps and one evaluation of two rows, half of the rollouts calling
     for opening, action in spy.actions:  # the call the script read off the queue, with its argument
         assert action == {"action_type": "next_ticket", "ticket_id": second_ticket(opening)}
+    # the prompt scripts/measure_prompt.py measures is the one the trainer tokenized: the first step's tokens are
+    # two such prompts and two completions (tool results included) of at most --max-completion-length (256) each
+    tokenizer = PreTrainedTokenizerFast.from_pretrained(tiny_model)
+    (row,) = [r for r in train_rows(MIXED, 2) if {k: r[k] for k in spy.resets[0]} == spy.resets[0]]
+    prompt_tokens = len(tokenizer(measure_prompt.render(tokenizer, BugTriageToolEnv(), row))["input_ids"])
+    assert 2 * prompt_tokens < steps[0]["num_tokens"] <= 2 * (prompt_tokens + 256)
+
     played = {(r["task_id"], r["seed"], r["split"]) for r in spy.resets}
     named = [{(r["task_id"], r["seed"], r["split"]) for r in rows} for rows in (train_rows(MIXED, 2), eval_rows(MIXED, 1))]
     assert named[1] == {("bug_triage_easy", EVAL_FIRST_SEED, None), ("generated_easy", 0, "validation")}
