@@ -24,20 +24,23 @@ canary (`fields_only`) and the shallow reference fit on train instances 0 to T-1
 scored on the tickets it fitted (its best case). With `--split train` the played seeds start at
 1,000,000, away from the fitted ones. `--source MODULE` imports a module that registers task
 sources (`openenv_bug_triage.sources.register_source`) before the audit looks up `--tasks`.
-`--write` puts the report into the `<!-- figures:gaming_audit -->` block of README.md.
+`--write` puts the report, with its command, date and time, into the `<!-- figures:gaming_audit -->`
+block of README.md.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import importlib
 import statistics
 import sys
+import time
 from collections.abc import Callable, Sequence
 from itertools import pairwise
 from typing import Literal
 
-from figures import run_writing
+from figures import replace_blocks, report_written
 from pydantic import BaseModel, ConfigDict, computed_field
 from reference_scores import pick_tasks
 
@@ -284,22 +287,30 @@ def table(audit: Audit) -> str:
     lines.append("| floor gap (heuristic − best canary) | " + " | ".join(f"{a.floor_gap:+.3f}" for a in tasks) + " |")
     lines.append("| headroom (oracle − heuristic) | " + " | ".join(f"{a.headroom:+.3f}" for a in tasks) + " |")
     lines.append("")
-    lines.extend(notes)
-    for s in audit.separation:
-        heuristic = " → ".join(f"{v:.3f}" for v in s.heuristic)
-        normalised = " → ".join(f"{v:.3f}" for v in s.normalised)
-        verdict = "falls" if s.falls else "does NOT fall"
+    lines.extend(f"- {note}" for note in notes)
+    for sep in audit.separation:
+        heuristic = " → ".join(f"{v:.3f}" for v in sep.heuristic)
+        normalised = " → ".join(f"{v:.3f}" for v in sep.normalised)
+        verdict = "falls" if sep.falls else "does NOT fall"
         lines.append(
-            f"separation, {s.source} ({', '.join(s.levels)}): heuristic {heuristic}; "
-            f"share of oracle {normalised}: {verdict}"
+            f"- separation, {sep.source} ({', '.join(sep.levels)}): heuristic {heuristic}; "
+            f"share of the oracle {normalised}: {verdict}"
         )
-    lines.append("")
     if audit.failures:
-        lines.append("FAIL: a canary beats the heuristic:")
-        lines.extend(f"  {failure}" for failure in audit.failures)
+        lines.append("- FAIL: a canary beats the heuristic:")
+        lines.extend(f"  - {failure}" for failure in audit.failures)
     else:
-        lines.append("PASS: no canary beats the heuristic on any task")
+        lines.append("- PASS: no canary beats the heuristic on any task")
     return "\n".join(lines) + "\n"
+
+
+def write_block(report: str, seconds: float) -> None:
+    """Put `report` into the documents' `gaming_audit` block, captioned with its command, date and time."""
+    arguments = [a for a in sys.argv[1:] if a != "--write"]
+    command = " ".join(["python scripts/audit.py", *arguments])
+    today = datetime.datetime.now(datetime.UTC).date().isoformat()
+    caption = f"`{command}`, measured {today} on one shared 2-core machine ({seconds:.0f} s):"
+    report_written("gaming_audit", replace_blocks("gaming_audit", f"{caption}\n\n{report}"))
 
 
 def main() -> int:
@@ -333,12 +344,14 @@ def main() -> int:
     unknown = [t for t in tasks if t not in known]
     if unknown:
         parser.error(f"unknown tasks {unknown}; choose from {sorted(known)} or fixed / generated / all")
+    started = time.perf_counter()
     audit = run_audit(tasks, args.split, args.episodes, args.train_instances, not args.no_shallow)
-    print(audit.model_dump_json(indent=2) if args.json else table(audit), end="\n" if args.json else "")
+    report = table(audit)
+    print(audit.model_dump_json(indent=2) if args.json else report, end="\n" if args.json else "")
+    if args.write:
+        write_block(report, time.perf_counter() - started)
     return 1 if audit.failures else 0
 
 
 if __name__ == "__main__":
-    status: list[int] = []
-    run_writing(lambda: status.append(main()), "gaming_audit", "audit.py")
-    sys.exit(status[0])
+    sys.exit(main())
