@@ -11,12 +11,14 @@ learner could find instead of triage:
 - `escalate_everything`: the incident commander paged about every ticket;
 - `fields_only`: a decision tree over structured fields and the title's shape, fitted on the
   truth of training tickets (`fit_rules`);
-- `reward_prober`: tries every severity on each ticket and keeps the one the reward favoured;
-- `memoriser`: remembers, by title, what the reward paid on earlier instances and replays it;
+- `reward_prober`: tries each constant answer on one ticket after another, then keeps the one the
+  reward paid most for;
+- `memoriser`: remembers, by title, which settlement and labels the reward paid for on earlier
+  instances and replays them (it learns on instance i and plays i+1);
 - `random`: uniform over the action union.
 
-`CANARIES` builds each by name; `play` runs one episode and feeds a `Learner` its steps, so the
-tests (`tests/test_gaming.py`) and the audit (`scripts/audit.py`) play the same code.
+`make_canary` builds each of `CANARY_NAMES`; `play` runs one episode and feeds a `Learner` its
+steps, so the tests (`tests/test_gaming.py`) and the audit (`scripts/audit.py`) play the same code.
 """
 
 from __future__ import annotations
@@ -141,14 +143,14 @@ class KeywordStuffing(PlanPolicy):
     """
 
     name: str = "keyword_stuffing"
+    text: str = STUFFING
 
     def plan(self, ticket: Ticket, obs: ObservationModel) -> list[dict[str, Any]]:
         tid = ticket.ticket_id
-        words = STUFFING.split()
         return [
-            {"action_type": "escalate_incident", "ticket_id": tid, "summary": STUFFING},
-            {"action_type": "request_info", "ticket_id": tid, "missing": words[:10], "question": STUFFING},
-            {"action_type": "defer", "ticket_id": tid, "reason": STUFFING},
+            {"action_type": "escalate_incident", "ticket_id": tid, "summary": self.text},
+            {"action_type": "request_info", "ticket_id": tid, "missing": self.text.split()[:10], "question": self.text},
+            {"action_type": "defer", "ticket_id": tid, "reason": self.text},
         ]
 
 
