@@ -52,6 +52,9 @@ def audit(*args: str, pythonpath: list[Path] = ()) -> subprocess.CompletedProces
 
 
 def test_the_audit_passes_on_our_tasks_and_reports_every_policy_and_gap() -> None:
+    """The fixed tasks and the easy level, on three instances. The other levels are left out: at 50
+    instances `fields_only` beats the heuristic on generated_medium (the README's table), and on three
+    instances the memoriser and the heuristic are within noise on generated_expert."""
     done = audit("--tasks", "fixed", "generated_easy", "--json")
     assert done.returncode == 0, done.stdout + done.stderr
     report = json.loads(done.stdout)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import pytest
 
 from openenv_bug_triage.canaries import (
+    CANARY_NAMES,
     DEGENERATE,
     MAX_DEPTH,
     Constant,
@@ -16,6 +17,7 @@ from openenv_bug_triage.canaries import (
     Memoriser,
     RewardProber,
     fit_rules,
+    make_canary,
     play,
     training_rows,
 )
@@ -158,3 +160,12 @@ def test_rules_over_structured_fields_alone_score_below_the_heuristic(depth):
         assert fields < heuristic, (
             f"{task_id}: rules over fields {fields:.3f} >= heuristic {heuristic:.3f}\n{rules.describe()}"
         )
+
+
+def test_every_canary_is_built_by_name_and_a_wrong_name_says_the_choices():
+    rules = fit_rules(training_rows([("bug_triage_easy", None, None)]))
+    assert [make_canary(name, rules).name for name in CANARY_NAMES] == list(CANARY_NAMES)
+    with pytest.raises(ValueError, match="needs fitted rules"):
+        make_canary("fields_only")
+    with pytest.raises(ValueError, match="choose one of"):
+        make_canary("fix_everything_sev9")
