@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 # `make serve` listens on loopback unless HOST says otherwise (the Dockerfile sets HOST=0.0.0.0).
 HOST ?= 127.0.0.1
 
-.PHONY: test test-all lint typecheck serve scores clean
+.PHONY: test test-all lint typecheck serve scores audit clean
 
 $(STAMP): requirements.txt requirements-dev.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,9 @@ serve: $(STAMP)
 
 scores: $(STAMP)
 	$(BIN)/python scripts/reference_scores.py
+
+audit: $(STAMP)
+	$(BIN)/python scripts/audit.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis artifacts

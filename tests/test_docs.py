@@ -55,6 +55,7 @@ MEASURED = {
     "generator_stats",
     "surface_audit",
     "shallow_baseline",
+    "gaming_audit",
     "install_sizes",
     "bench_server",
 }
