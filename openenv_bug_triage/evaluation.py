@@ -146,6 +146,10 @@ class EvaluationReport(_Strict):
     mean_score: float | None
     """Mean of the task means (None when a task did not finish)."""
     tasks: dict[str, TaskStats]
+    settings: dict[str, str | int | float | None] = Field(default_factory=dict)
+    """The run's other settings as the script that made it records them (seed, version, endpoint, ...)."""
+    created_at: str | None = None
+    """When the run ended, for a run that records it (the report's only time-dependent field)."""
 
 
 class TaskComparison(_Strict):
@@ -176,6 +180,19 @@ class Comparison(_Strict):
     bootstrap_seed: int
     resamples: int
     tasks: dict[str, TaskComparison]
+
+
+def instance_id(seed: int, split: str | None) -> str:
+    """An instance's id within its task: `seed-42` for a fixed task, `test/7` for seed 7 of a generated task's split."""
+    return f"seed-{seed}" if split is None else f"{split}/{seed}"
+
+
+def deterministic_note(agent: str) -> tuple[Variation, str]:
+    """What a report says of a deterministic policy's repeats (it plays each instance once)."""
+    return "none", (
+        f"{agent} is deterministic: every repeat would replay the same episode, so each instance was played "
+        "once; pass@k = pass^k = pass@1 for every k and there is no spread across repeats"
+    )
 
 
 def _round(x: float) -> float:
@@ -386,3 +403,118 @@ def compare_reports(
         resamples=resamples,
         tasks={t: compare_tasks(a.tasks[t], b.tasks[t], seed, resamples) for t in a.tasks},
     )
+
+
+def build_report(
+    *,
+    agent: str,
+    model: str,
+    split: str | None,
+    repeats_requested: int,
+    variation: tuple[Variation, str],
+    records: Mapping[str, Sequence[EpisodeRecord]],
+    pass_threshold: float,
+    components: Sequence[str] = (),
+    seed: int = 0,
+    resamples: int = RESAMPLES,
+    error: str | None = None,
+    settings: Mapping[str, str | int | float | None] | None = None,
+    created_at: str | None = None,
+) -> EvaluationReport:
+    """A report over every task of `records` (task id -> its episodes); `error` marks a run that stopped early.
+
+    A stopped run reports only the tasks it finished, and no `mean_score`.
+    """
+    tasks = {
+        task_id: summarise_task(task_id, episodes, pass_threshold, seed, resamples, components)
+        for task_id, episodes in records.items()
+        if episodes
+    }
+    if variation[0] == "none":  # a deterministic agent's k tries are one try: pass@k = pass^k = pass@1, exactly
+        tasks = {
+            task_id: stats.model_copy(
+                update={
+                    "pass_at_k": dict.fromkeys(range(1, repeats_requested + 1), stats.pass_at_k[1]),
+                    "pass_hat_k": dict.fromkeys(range(1, repeats_requested + 1), stats.pass_hat_k[1]),
+                }
+            )
+            for task_id, stats in tasks.items()
+        }
+    return EvaluationReport(
+        agent=agent,
+        model=model,
+        split=split,
+        repeats_requested=repeats_requested,
+        variation=variation[0],
+        variation_note=variation[1],
+        bootstrap_seed=seed,
+        resamples=resamples,
+        completed=error is None,
+        error=error,
+        mean_score=mean_of_tasks(tasks) if error is None else None,
+        tasks=tasks,
+        settings=dict(settings or {}),
+        created_at=created_at,
+    )
+
+
+def _short(task_id: str) -> str:
+    return task_id.removeprefix("bug_triage_")
+
+
+def _grid(header: list[str], rows: list[list[str]]) -> list[str]:
+    """Rows under a header, the first column left-aligned and the others right-aligned."""
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    lines = []
+    for row in [header, None, *rows]:
+        if row is None:
+            lines.append("  ".join("-" * w for w in widths))
+            continue
+        cells = [row[0].ljust(widths[0]), *(c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True))]
+        lines.append("  ".join(cells).rstrip())
+    return lines
+
+
+def _figure(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
+
+
+def format_report(report: EvaluationReport) -> str:
+    """The report as readable tables: scores with intervals and pass rates, then subscores and reward components."""
+    tasks = list(report.tasks.values())
+    k = report.repeats_requested
+    level = f"{CONFIDENCE:.0%}"
+    header = ["task", "inst x rep", "mean", f"{level} interval", "pass@1", f"pass@{k}", f"pass^{k}"]
+    header += ["sd(rep means)", "mean sd within"]
+    rows = [
+        [
+            _short(t.task_id),
+            f"{t.instances} x {t.repeats}",
+            f"{t.mean:.3f}",
+            f"[{t.interval.low:.3f}, {t.interval.high:.3f}]",
+            f"{t.pass_at_k[1]:.3f}",
+            f"{t.pass_at_k[k]:.3f}" if k in t.pass_at_k else "-",
+            f"{t.pass_hat_k[k]:.3f}" if k in t.pass_hat_k else "-",
+            _figure(t.repeat_means_std),
+            _figure(t.within_instance_std),
+        ]
+        for t in tasks
+    ]
+    threshold = tasks[0].pass_threshold if tasks else 0.0
+    lines = [f"{report.model} ({report.agent}): {report.variation_note}"]
+    lines += [f"pass = the grader's verdict (score >= {threshold:g}); intervals: bootstrap over instances", ""]
+    lines += _grid(header, rows)
+    if report.mean_score is not None:
+        lines.append(f"mean of task means: {report.mean_score:.3f}")
+    if report.error is not None:
+        lines.append(f"stopped early: {report.error}")
+    names = [_short(t.task_id) for t in tasks]
+    for title, field, style in (
+        ("subscores (mean per episode)", "subscores", ".3f"),
+        ("reward components (sum per episode, mean)", "reward_components", "+.3f"),
+    ):
+        keys = list(dict.fromkeys(name for t in tasks for name in getattr(t, field)))
+        if keys:
+            table = [[key, *(format(getattr(t, field).get(key, 0.0), style) for t in tasks)] for key in keys]
+            lines += ["", title, *_grid(["", *names], table)]
+    return "\n".join(lines)
