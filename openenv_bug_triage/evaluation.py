@@ -370,7 +370,8 @@ def compare_tasks(a: TaskStats, b: TaskStats, seed: int = 0, resamples: int = RE
         only_a, only_b = sorted(set(ids_a) - set(ids_b)), sorted(set(ids_b) - set(ids_a))
         raise InstanceMismatchError(
             f"task {a.task_id}: the reports played different instances (only in A: {only_a[:5] or 'none'}; "
-            f"only in B: {only_b[:5] or 'none'}); run both on the same tasks, --split and seeds"
+            f"only in B: {only_b[:5] or 'none'}); run both with the same --tasks, --split and seeds "
+            "(--seed and --instances, or --seeds and --episodes)"
         )
     xs = [i.mean for i in a.per_instance]
     ys = [ids_b[i].mean for i in ids_a]
