@@ -480,8 +480,9 @@ def _figure(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f}"
 
 
-def format_report(report: EvaluationReport) -> str:
-    """The report as readable tables: scores with intervals and pass rates, then subscores and reward components."""
+def format_report(report: EvaluationReport, detail: bool = True) -> str:
+    """The report as readable tables: scores with intervals and pass rates, then (with `detail`) the mean
+    subscores and reward components."""
     tasks = list(report.tasks.values())
     k = report.repeats_requested
     level = f"{CONFIDENCE:.0%}"
@@ -509,6 +510,8 @@ def format_report(report: EvaluationReport) -> str:
         lines.append(f"mean of task means: {report.mean_score:.3f}")
     if report.error is not None:
         lines.append(f"stopped early: {report.error}")
+    if not detail:
+        return "\n".join(lines)
     names = [_short(t.task_id) for t in tasks]
     for title, field, style in (
         ("subscores (mean per episode)", "subscores", ".3f"),

@@ -32,7 +32,7 @@ def plot_reports(reports: Sequence[tuple[str, EvaluationReport]], path: Path) ->
     if not reports:
         raise EvaluationError("plot_reports needs at least one report")
     task_ids = list(dict.fromkeys(t for _, r in reports for t in r.tasks))
-    figure = Figure(figsize=(max(6.0, 1.6 * len(task_ids) + 2.5), 4.8), dpi=110)
+    figure = Figure(figsize=(max(6.5, 2.0 * len(task_ids) + 1.5), 5.2), dpi=110)
     FigureCanvasAgg(figure)
     axes = figure.add_subplot()
     spacing = 0.8 / len(reports)
@@ -72,7 +72,7 @@ def plot_reports(reports: Sequence[tuple[str, EvaluationReport]], path: Path) ->
     axes.set_ylabel("mean score")
     axes.set_title("Mean score per task, 95% bootstrap interval over instances", fontsize=11)
     axes.grid(axis="y", alpha=0.3)
-    axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
+    axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.09), ncol=min(len(reports), 3), fontsize=8, frameon=False)
     figure.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(path, metadata={"Software": None})

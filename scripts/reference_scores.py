@@ -28,7 +28,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from figures import replace_blocks, report_written
+from figures import REPO, fenced, replace_blocks, report_written
 
 from openenv_bug_triage.evaluation import (
     EpisodeRecord,
@@ -149,8 +149,17 @@ def evaluate_policy(
     )
 
 
-def evaluate(args: argparse.Namespace, tasks: list[str]) -> None:
-    """`--repeats`: write each policy's report and the plot, print the tables."""
+def evaluation_block(tasks: list[str], args: argparse.Namespace) -> tuple[str, str]:
+    """The figure block's name and the plot's file name (under docs/images/) for a `--repeats` run."""
+    if any(is_generated(t) for t in tasks):
+        name = f"reference_scores/{args.split}-{args.episodes}x{args.repeats}"
+    else:
+        name = "reference_scores/seed-" + "-".join(map(str, args.seeds)) + f"x{args.repeats}"
+    return name, name.replace("/", "-") + ".png"
+
+
+def evaluate(args: argparse.Namespace, tasks: list[str], arguments: list[str]) -> None:
+    """`--repeats`: write each policy's report and the plot, print the tables; with `--write`, the figure block."""
     reports = []
     for name in args.policies:
         report = evaluate_policy(name, tasks, args.seeds, args.split, args.episodes, args.repeats)
@@ -163,6 +172,16 @@ def evaluate(args: argparse.Namespace, tasks: list[str]) -> None:
         print(f"wrote {plot_reports(reports, args.report_dir / 'scores.png')}")
     except PlotUnavailableError:
         print(f"no plot: matplotlib is not installed ({INSTALL_HINT}); the reports are written", file=sys.stderr)
+        if args.write:
+            sys.exit("--write puts the plot into docs/images/ too, so it needs matplotlib: " + INSTALL_HINT)
+    if args.write:
+        block_name, image = evaluation_block(tasks, args)
+        plot_reports(reports, REPO / "docs" / "images" / image)
+        tables = "\n\n".join(format_report(r, detail=False) for _, r in reports)
+        caption = f"`{command(arguments)}` (each policy's report under `{DEFAULT_REPORT_DIR}/`):"
+        alt = "Mean score per task and policy with 95% bootstrap intervals over instances"
+        body = f"{fenced(tables, caption)}\n![{alt}](images/{image})\n"
+        report_written(block_name, replace_blocks(block_name, body))
 
 
 def main() -> None:
@@ -182,12 +201,12 @@ def main() -> None:
         "--report-dir", type=Path, default=DEFAULT_REPORT_DIR, help=f"with --repeats (default: {DEFAULT_REPORT_DIR})"
     )
     args = parser.parse_args()
-    if args.repeats is not None:
-        if args.repeats < 1 or args.write:
-            parser.error("--repeats takes a count of at least 1, and writes reports, not figure blocks (drop --write)")
-        evaluate(args, pick_tasks(args.tasks))
-        return
     arguments = [a for a in sys.argv[1:] if a != "--write"]
+    if args.repeats is not None:
+        if args.repeats < 1:
+            parser.error("--repeats takes a count of at least 1")
+        evaluate(args, pick_tasks(args.tasks), arguments)
+        return
     name, body = block(pick_tasks(args.tasks), args.seeds, args.split, args.episodes, arguments)
     print(body, end="")
     if args.write:
