@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from openenv_bug_triage.agents.repeated import variation
 from openenv_bug_triage.evaluation import (
     EpisodeRecord,
     EvaluationError,
@@ -22,6 +23,15 @@ from openenv_bug_triage.evaluation import (
     summarise_task,
     verdict_of,
 )
+from openenv_bug_triage.policies import (
+    DETERMINISTIC,
+    POLICIES,
+    HeuristicPolicy,
+    RandomPolicy,
+    policy_for_repeat,
+    run_episode,
+)
+from openenv_bug_triage.reward import WEIGHTS
 
 scores = st.floats(min_value=0.0, max_value=1.0, allow_nan=False)
 
@@ -194,3 +204,27 @@ def test_verdict_follows_the_interval() -> None:
     interval = bootstrap_interval([0.1, 0.2, 0.3])
     assert verdict_of(interval) == "A higher"
     assert verdict_of(bootstrap_interval([-0.1, 0.1])) == "no clear difference"
+
+
+def test_random_repeats_draw_anew_and_repeat_zero_is_the_plain_run() -> None:
+    plain = run_episode(RandomPolicy(), "bug_triage_easy", 7)
+    again = run_episode(policy_for_repeat("random", 0), "bug_triage_easy", 7)
+    other = run_episode(policy_for_repeat("random", 1), "bug_triage_easy", 7)
+    assert again.rewards == plain.rewards and other.rewards != plain.rewards
+    assert all(type(policy_for_repeat(name, 3)) is POLICIES[name] for name in POLICIES)
+    heuristic = [run_episode(policy_for_repeat("heuristic", r), "bug_triage_easy", 7).rewards for r in range(2)]
+    assert "heuristic" in DETERMINISTIC and heuristic[0] == heuristic[1]
+
+
+def test_an_episodes_reward_components_sum_its_steps() -> None:
+    result = run_episode(HeuristicPolicy(), "bug_triage_medium", 42)
+    assert set(result.reward_components) <= set(WEIGHTS) and result.reward_components
+    assert math.isclose(sum(result.reward_components.values()), sum(result.rewards), abs_tol=1e-9)  # no step clamped
+
+
+def test_the_variation_note_says_what_makes_repeats_differ() -> None:
+    assert variation("heuristic", None, 42)[0] == "none"
+    assert variation("random", None, 42)[0] == "repeat_seed"
+    kind, note = variation("llm", 0.0, 42)
+    assert kind == "sampling" and "temperature 0" in note and "API seed 42 + r" in note and "not deterministic" in note
+    assert "default temperature" in variation("llm", None, 42)[1]

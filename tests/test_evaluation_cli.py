@@ -203,6 +203,13 @@ def test_without_matplotlib_the_report_is_written_and_the_plot_explained(tmp_pat
     assert ref.code == 0 and "pip install matplotlib" in ref.stderr and (tmp_path / "ref" / "oracle.json").exists()
 
 
+def test_min_score_applies_to_the_evaluated_mean(tmp_path: Path) -> None:
+    args = ("--agent", "heuristic", "--tasks", "easy", "--repeats", "1", "--instances", "2")
+    low = run_main(*args, "--min-score", "0.9", "--output", str(tmp_path / "a.json"))
+    assert low.code == 1 and "below --min-score 0.900" in low.stderr
+    assert run_main(*args, "--min-score", "0.5", "--output", str(tmp_path / "b.json")).code == 0
+
+
 def test_instances_need_repeats() -> None:
     run = run_main("--agent", "heuristic", "--instances", "3")
     assert run.code == 2 and "--instances needs --repeats" in run.stderr
