@@ -210,6 +210,8 @@ def test_min_score_applies_to_the_evaluated_mean(tmp_path: Path) -> None:
     assert run_main(*args, "--min-score", "0.5", "--output", str(tmp_path / "b.json")).code == 0
 
 
-def test_instances_need_repeats() -> None:
+def test_instances_need_repeats_and_only_a_model_takes_a_temperature() -> None:
     run = run_main("--agent", "heuristic", "--instances", "3")
     assert run.code == 2 and "--instances needs --repeats" in run.stderr
+    run = run_main("--agent", "random", "--repeats", "2", "--temperature", "0.5")
+    assert run.code == 2 and "--agent random does not sample from a model" in run.stderr

@@ -30,7 +30,7 @@ from ..evaluation import build_report, format_report
 from ..evaluation_plot import INSTALL_HINT, PlotUnavailableError, plot_reports
 from ..grading import load_grading
 from ..http_client import HttpEnvClient
-from ..policies import HeuristicPolicy, RandomPolicy
+from ..policies import DETERMINISTIC, HeuristicPolicy, RandomPolicy
 from ..reward import COMPONENTS
 from ..sources import is_generated, task_infos
 from ..tasks import TASK_IDS
@@ -120,8 +120,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--temperature",
         type=_bounded(float, 0.0, 2.0),
-        default=0.0,
-        help="the LLM's sampling temperature (default 0); repeats of an LLM differ by its sampling",
+        help="--agent llm: the sampling temperature (default 0); repeats of an LLM differ by its sampling",
     )
     p.add_argument(
         "--trajectory",
@@ -183,8 +182,14 @@ def make_agent(args: argparse.Namespace, environ: Mapping[str, str], repeat: int
         return PolicyAgent(RandomPolicy(repeat=repeat))
     settings = chat_settings(args, environ)
     args.model = settings.model
-    settings = dataclasses.replace(settings, seed=settings.seed + repeat, temperature=args.temperature)
+    settings = dataclasses.replace(settings, seed=settings.seed + repeat, temperature=args.temperature or 0.0)
     return LLMAgent(ChatClient(settings), max_attempts=args.max_attempts)
+
+
+def _environment(args: argparse.Namespace, environ: Mapping[str, str]) -> TriageEnv:
+    """The server at `--env-url` (with the trainer token, for the full grade in the artifact), else in-process."""
+    token = environ.get("BUG_TRIAGE_TRAINER_TOKEN") or None
+    return HttpEnvClient(args.env_url, trainer_token=token) if args.env_url else BugTriageEnv()
 
 
 def _run_info(args: argparse.Namespace) -> RunInfo:
@@ -198,7 +203,7 @@ def _run_info(args: argparse.Namespace) -> RunInfo:
         prompt_sha256=load_template().sha256 if llm else None,
         handbook_sha256=handbook_sha256() if llm else None,
         max_attempts=args.max_attempts if llm else None,
-        temperature=args.temperature if llm else None,
+        temperature=(args.temperature or 0.0) if llm else None,
     )
 
 
@@ -217,6 +222,8 @@ def main(
         parser.error("--instances needs --repeats (--repeats 1 plays each instance once)")
     if args.repeats is not None and args.seed + (args.instances or 1) - 1 > MAX_SEED:
         parser.error(f"--seed + --instances - 1 must stay at most {MAX_SEED}")
+    if args.temperature is not None and args.agent != "llm":
+        parser.error(f"--temperature is the model's: --agent {args.agent} does not sample from a model")
     task_ids = list(dict.fromkeys(t for group in args.tasks for t in group)) if args.tasks else list(TASK_IDS)
     try:
         agent = make_agent(args, environ)
@@ -226,8 +233,7 @@ def main(
     if args.repeats is not None:
         return evaluate(args, environ, agent, task_ids, out, err)
     args.output = args.output or DEFAULT_OUTPUT
-    token = environ.get("BUG_TRIAGE_TRAINER_TOKEN") or None  # the server's, for the full grade in the artifact
-    env: TriageEnv = HttpEnvClient(args.env_url, trainer_token=token) if args.env_url else BugTriageEnv()
+    env = _environment(args, environ)
     info = _run_info(args)
     try:
         trajectory = TrajectoryWriter(args.trajectory, args.agent, info.model) if args.trajectory else None
@@ -265,10 +271,9 @@ def evaluate(
 ) -> int:
     """`--repeats`: play every instance K times, write the report and its plot; returns the exit code."""
     output: Path = args.output or DEFAULT_EVALUATION_OUTPUT
-    token = environ.get("BUG_TRIAGE_TRAINER_TOKEN") or None
-    env: TriageEnv = HttpEnvClient(args.env_url, trainer_token=token) if args.env_url else BugTriageEnv()
+    env = _environment(args, environ)
     info = _run_info(args)
-    repeats = 1 if args.agent == "heuristic" else args.repeats
+    repeats = 1 if args.agent in DETERMINISTIC else args.repeats
     agents = [first, *(make_agent(args, environ, r) for r in range(1, repeats))]
     try:
         trajectory = TrajectoryWriter(args.trajectory, args.agent, info.model) if args.trajectory else None

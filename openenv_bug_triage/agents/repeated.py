@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..evaluation import EpisodeRecord, Variation, deterministic_note, instance_id
+from ..policies import DETERMINISTIC
 from ..sources import is_generated
 from .runner import Agent, EventLog, Progress, TriageEnv, play_episode
 from .trajectory import TrajectoryWriter
@@ -31,7 +32,7 @@ class RepeatedRun:
 
 def variation(agent: str, temperature: float | None, seed: int) -> tuple[Variation, str]:
     """How the repeats of `agent` differ, and that sentence for the report."""
-    if agent == "heuristic":
+    if agent in DETERMINISTIC:
         return deterministic_note(agent)
     if agent == "random":
         return "repeat_seed", "the random policy draws each repeat of an instance from a seed of its own"
