@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from mock_openai import REPO, Fault, MockOpenAI, ScriptRun, llm_env, run_baseline, run_main
+from server_helpers import TRAINER_TOKEN, LiveServer
 
 from openenv_bug_triage.evaluation import EvaluationReport
 from openenv_bug_triage.policies import HeuristicPolicy, oracle_actions, run_episode
@@ -215,3 +216,16 @@ def test_instances_need_repeats_and_only_a_model_takes_a_temperature() -> None:
     assert run.code == 2 and "--instances needs --repeats" in run.stderr
     run = run_main("--agent", "random", "--repeats", "2", "--temperature", "0.5")
     assert run.code == 2 and "--agent random does not sample from a model" in run.stderr
+
+
+def test_a_repeated_run_over_env_url_reports_what_in_process_reports(server: LiveServer, tmp_path: Path) -> None:
+    args = ("--agent", "random", "--tasks", "easy,generated_medium", "--repeats", "2", "--instances", "2")
+    local, remote = tmp_path / "local.json", tmp_path / "remote.json"
+    assert run_main(*args, "--output", str(local)).code == 0
+    run = run_main(
+        *args, "--env-url", server.url, "--output", str(remote), env={"BUG_TRIAGE_TRAINER_TOKEN": TRAINER_TOKEN}
+    )
+    assert run.code == 0, run.stderr
+    a, b = load(local), load(remote)
+    assert b.settings["env"] == server.url and a.settings["env"] == "in-process"
+    assert a.tasks == b.tasks and a.mean_score == b.mean_score
