@@ -280,7 +280,7 @@ def _means(records: Iterable[Mapping[str, float]], names: Iterable[str], count: 
 def group_instances(records: Iterable[EpisodeRecord]) -> list[InstanceResult]:
     """Records grouped by instance (in first-seen order), each instance's repeats in repeat order.
 
-    Raises `EvaluationError` when a repeat appears twice or instances played different numbers of repeats.
+    Raises `EvaluationError` when a repeat appears twice or the instances did not all play the same repeats.
     """
     grouped: dict[str, dict[int, EpisodeRecord]] = {}
     for record in records:
@@ -288,9 +288,9 @@ def group_instances(records: Iterable[EpisodeRecord]) -> list[InstanceResult]:
         if record.repeat in repeats:
             raise EvaluationError(f"instance {record.instance!r} has repeat {record.repeat} twice")
         repeats[record.repeat] = record
-    counts = {len(r) for r in grouped.values()}
-    if len(counts) > 1:
-        raise EvaluationError(f"every instance must have the same number of repeats, found {sorted(counts)}")
+    played = {tuple(sorted(r)) for r in grouped.values()}
+    if len(played) > 1:
+        raise EvaluationError(f"every instance must play the same repeats, found {sorted(played)}")
     return [
         InstanceResult(
             instance=instance,

@@ -141,8 +141,11 @@ def test_components_and_subscores_are_averaged_over_episodes_in_order() -> None:
 
 def test_uneven_or_doubled_repeats_are_refused() -> None:
     a0 = EpisodeRecord(instance="a", repeat=0, score=0.5, passed=False)
-    with pytest.raises(EvaluationError, match="same number of repeats"):
+    with pytest.raises(EvaluationError, match="same repeats"):
         summarise_task("t", [a0, a0.model_copy(update={"repeat": 1}), a0.model_copy(update={"instance": "b"})], 0.75)
+    b1 = a0.model_copy(update={"instance": "b", "repeat": 1})
+    with pytest.raises(EvaluationError, match=r"same repeats, found \[\(0,\), \(1,\)\]"):
+        summarise_task("t", [a0, b1], 0.75)
     with pytest.raises(EvaluationError, match="repeat 0 twice"):
         summarise_task("t", [a0, a0], 0.75)
 
