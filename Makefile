@@ -12,7 +12,7 @@ TRAIN_STAMP := $(VENV)/.installed-train
 # `make serve` listens on loopback unless HOST says otherwise (the Dockerfile sets HOST=0.0.0.0).
 HOST ?= 127.0.0.1
 
-.PHONY: test test-all test-train lint typecheck serve scores clean
+.PHONY: test test-all test-train lint typecheck serve scores audit clean
 
 $(STAMP): requirements.txt requirements-dev.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -47,6 +47,9 @@ serve: $(STAMP)
 
 scores: $(STAMP)
 	$(BIN)/python scripts/reference_scores.py
+
+audit: $(STAMP)
+	$(BIN)/python scripts/audit.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis artifacts

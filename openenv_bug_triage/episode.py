@@ -145,6 +145,15 @@ class Episode:
         return tuple(s.reward.value for s in self.steps)
 
     @property
+    def reward_components(self) -> dict[str, float]:
+        """Each reward component summed over the steps played, in the order they first fired."""
+        totals: dict[str, float] = {}
+        for s in self.steps:
+            for name, value in s.reward.components.items():
+                totals[name] = round(totals.get(name, 0.0) + value, 10)
+        return totals
+
+    @property
     def invalid_actions(self) -> int:
         """How many steps the environment judged invalid."""
         return sum(not s.result.info.action_valid for s in self.steps)

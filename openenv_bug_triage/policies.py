@@ -39,9 +39,12 @@ class RandomPolicy:
 
     name: str = "random"
     rng: random.Random = field(default_factory=lambda: random.Random(0))
+    repeat: int = 0
+    """Which repeat of an instance this plays: each repeat draws its own actions (0 is every run's first)."""
 
     def reset(self, task_id: str, seed: int, split: str | None = None) -> None:
-        self.rng = random.Random(f"random-policy/{task_id}/{seed}")
+        stream = f"random-policy/{task_id}/{seed}"
+        self.rng = random.Random(stream if self.repeat == 0 else f"{stream}/repeat-{self.repeat}")
 
     def act(self, obs: ObservationModel) -> dict[str, Any]:
         """A uniformly drawn action type, with the fields that action's `sample` draws."""
@@ -271,6 +274,16 @@ class OraclePolicy(ReplayPolicy):
 
 
 POLICIES: dict[str, type] = {"random": RandomPolicy, "heuristic": HeuristicPolicy, "oracle": OraclePolicy}
+DETERMINISTIC = frozenset({"heuristic", "oracle"})
+"""The policies that play an instance the same way every time: a repeat replays the same episode."""
+
+
+def policy_for_repeat(name: str, repeat: int = 0) -> Policy:
+    """A fresh policy of `POLICIES[name]` for the `repeat`-th play of an instance (only `random` draws anew)."""
+    if name == "random":
+        return RandomPolicy(repeat=repeat)
+    policy: Policy = POLICIES[name]()
+    return policy
 
 
 @dataclass(frozen=True)
@@ -284,6 +297,8 @@ class EpisodeResult:
     steps: int
     rewards: tuple[float, ...]
     invalid_actions: int
+    reward_components: dict[str, float] = field(default_factory=dict)
+    """Each reward component summed over the episode."""
 
 
 def run_episode(policy: Policy, task_id: str, seed: int = 42, split: str | None = None) -> EpisodeResult:
@@ -292,5 +307,12 @@ def run_episode(policy: Policy, task_id: str, seed: int = 42, split: str | None 
     episode = start(env, policy, task_id, seed, split).play()
     state = env.state()
     return EpisodeResult(
-        task_id, seed, env.grade(), episode.agent_grade, state.step_count, episode.rewards, state.invalid_actions
+        task_id,
+        seed,
+        env.grade(),
+        episode.agent_grade,
+        state.step_count,
+        episode.rewards,
+        state.invalid_actions,
+        episode.reward_components,
     )

@@ -1,7 +1,7 @@
 """Print the reward components' table from `reward.COMPONENTS`; `--write` puts it in the docs.
 
-    python scripts/reward_table.py            # print the table
-    python scripts/reward_table.py --write    # also rewrite the docs' `figures:reward_table` block
+python scripts/reward_table.py            # print the table
+python scripts/reward_table.py --write    # also rewrite the docs' `figures:reward_table` block
 """
 
 from __future__ import annotations

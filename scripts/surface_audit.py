@@ -39,7 +39,9 @@ def main() -> None:
     for name in TARGETS:
         r = surface_report(train, test, name)
         print(f"{name:<12}{r.causal:>10.3f}{r.all_fields:>12.3f}{r.gain:>+8.3f}")
-    print("\nscore on the test split (seeds 0-49): a policy fitted on train tickets' structured fields vs the heuristic")
+    print(
+        "\nscore on the test split (seeds 0-49): a policy fitted on train tickets' structured fields vs the heuristic"
+    )
     fields_only = fit_structured_policy(train)
     for level in load_levels().levels:
         scores = {

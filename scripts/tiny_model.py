@@ -75,8 +75,9 @@ def build_model(tokenizer: PreTrainedTokenizerFast, seed: int = 0) -> Qwen2ForCa
         eos_token_id=tokenizer.eos_token_id,
         pad_token_id=tokenizer.pad_token_id,
     )
-    torch.manual_seed(seed)
-    return Qwen2ForCausalLM(config)
+    with torch.random.fork_rng():  # the same weights for the same seed, and the global generator left as it was
+        torch.manual_seed(seed)
+        return Qwen2ForCausalLM(config)
 
 
 def save_tiny_model(directory: Path) -> Path:

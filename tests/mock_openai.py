@@ -101,9 +101,7 @@ class MockOpenAI:
                 if isinstance(entry, Fault):
                     time.sleep(entry.delay)
                     headers = {"Retry-After": entry.retry_after} if entry.retry_after is not None else None
-                    self._send(
-                        entry.status, {"error": {"message": entry.message, "type": "server_error"}}, headers
-                    )
+                    self._send(entry.status, {"error": {"message": entry.message, "type": "server_error"}}, headers)
                     return
                 self._send(200, completion(body.get("model", "mock"), entry, len(mock.requests)))
 

@@ -52,9 +52,11 @@ CHEAP: dict[str, tuple[Callable[[], str], str]] = {
 MEASURED = {
     "reference_scores/validation-200",
     "reference_scores/test-1000",
+    "reference_scores/test-50x5",
     "generator_stats",
     "surface_audit",
     "shallow_baseline",
+    "gaming_audit",
     "install_sizes",
     "bench_server",
     "prompt_size",

@@ -4,14 +4,26 @@ from __future__ import annotations
 
 import statistics
 from dataclasses import dataclass
-from typing import Any
 
 import pytest
-from fields_policy import MAX_DEPTH, FieldsOnlyPolicy, fit_rules
 
+from openenv_bug_triage.canaries import (
+    CANARY_NAMES,
+    DEGENERATE,
+    MAX_DEPTH,
+    Constant,
+    FieldsOnlyPolicy,
+    KeywordStuffing,
+    Memoriser,
+    RewardProber,
+    fit_rules,
+    make_canary,
+    play,
+    training_rows,
+)
 from openenv_bug_triage.env import BugTriageEnv
 from openenv_bug_triage.episode import start
-from openenv_bug_triage.models import PRIORITIES, SEVERITIES, ObservationModel
+from openenv_bug_triage.models import ObservationModel
 from openenv_bug_triage.policies import (
     HeuristicPolicy,
     RandomPolicy,
@@ -26,90 +38,52 @@ from openenv_bug_triage.world import load_world
 SEEDS = (1, 2, 3, 42)
 
 
-@dataclass
-class Constant:
-    """Always the same kind of move on the focused ticket."""
-
-    name: str
-    make: Any
-
-    def reset(self, task_id: str, seed: int, split: str | None = None) -> None:
-        self.escalated: set[str] = set()
-
-    def act(self, obs: ObservationModel) -> dict:
-        return self.make(self, obs)
-
-
-def _escalate_all(self: Constant, obs: ObservationModel) -> dict:
-    tid = obs.current_ticket.ticket_id if obs.current_ticket else None
-    if tid and tid not in self.escalated:
-        self.escalated.add(tid)
-        return {"action_type": "escalate_incident"}
-    return {"action_type": "next_ticket"}
-
-
-def _duplicate_all(self: Constant, obs: ObservationModel) -> dict:
-    first, second = obs.queue[0].ticket_id, obs.queue[1].ticket_id
-    tid = obs.current_ticket.ticket_id if obs.current_ticket else first
-    return {"action_type": "mark_duplicate", "duplicate_of": second if tid == first else first}
-
-
-DEGENERATE = {
-    "only_next_ticket": lambda self, obs: {"action_type": "next_ticket"},
-    "close_everything": lambda self, obs: {"action_type": "close", "reason": "invalid"},
-    "defer_everything": lambda self, obs: {"action_type": "defer", "reason": "later"},
-    "info_everything": lambda self, obs: {"action_type": "request_info"},
-    "escalate_everything": _escalate_all,
-    "duplicate_everything": _duplicate_all,
-}
+def heuristic_mean(task_id: str, seeds=SEEDS, split=None) -> float:
+    return statistics.fmean(run_episode(HeuristicPolicy(), task_id, s, split).grade.score for s in seeds)
 
 
 @pytest.mark.parametrize("task_id", TASK_IDS)
 @pytest.mark.parametrize("name", DEGENERATE)
 def test_degenerate_policies_score_at_most_015(task_id, name):
     for seed in SEEDS:
-        assert run_episode(Constant(name, DEGENERATE[name]), task_id, seed).grade.score <= 0.15
-
-
-def play_trial_and_error(task_id: str, seed: int) -> float:
-    """Try every severity/priority pair on each ticket, keep what the reward favoured; return the score."""
-    world = load_world()
-    env = BugTriageEnv()
-    obs = env.reset(task_id=task_id, seed=seed)
-    done = False
-    while not done and obs.current_ticket is not None:
-        t = obs.current_ticket
-        component = t.component_candidates[0]
-        best, best_reward = None, -2.0
-        for sev, pri in zip(SEVERITIES, PRIORITIES, strict=True):
-            obs, reward, done, _ = env.step(
-                {"action_type": "classify", "severity": sev, "priority": pri, "component": component}
-            )
-            if reward.value > best_reward:
-                best, best_reward = (sev, pri), reward.value
-            if done:
-                break
-        if done:
-            break
-        obs, _, done, _ = env.step(
-            {"action_type": "classify", "severity": best[0], "priority": best[1], "component": component}
-        )
-        if not done:
-            obs, _, done, _ = env.step({"action_type": "assign", "team": world.owner[component]})
-    return env.grade().score
+        assert play(Constant(name, DEGENERATE[name]), task_id, seed) <= 0.15
 
 
 @pytest.mark.parametrize("task_id", TASK_IDS)
-def test_trial_and_error_scores_below_the_heuristic(task_id):
-    trial = statistics.fmean(play_trial_and_error(task_id, s) for s in SEEDS)
-    heuristic = statistics.fmean(run_episode(HeuristicPolicy(), task_id, s).grade.score for s in SEEDS)
-    assert trial < heuristic
+def test_probing_the_reward_scores_below_the_heuristic(task_id):
+    prober = statistics.fmean(play(RewardProber(), task_id, s) for s in SEEDS)
+    assert prober < heuristic_mean(task_id)
+
+
+def test_the_reward_prober_keeps_the_answer_that_paid_most():
+    prober = RewardProber()
+    play(prober, "bug_triage_hard", 1)
+    means = {arm: statistics.fmean(paid.values()) for arm, paid in prober.paid.items() if paid}
+    assert len(means) > 3  # it tried several answers
+    assert prober.choose() == max(means, key=lambda arm: means[arm])
+
+
+@pytest.mark.parametrize("task_id", TASK_IDS)
+def test_stuffed_free_text_earns_nothing(task_id):
+    for seed in SEEDS:
+        assert play(KeywordStuffing(), task_id, seed) == play(KeywordStuffing(text="x"), task_id, seed) <= 0.15
+
+
+def test_a_memoriser_learns_tickets_that_repeat_but_gains_nothing_on_held_out_instances():
+    """On a fixed task every seed replays the same tickets: the memoriser must learn them (the canary
+    has teeth). On held-out generated instances what it learned must not lift it to the heuristic."""
+    memoriser = Memoriser()
+    fixed = [play(memoriser, "bug_triage_hard", seed) for seed in range(8)]
+    assert fixed[0] < heuristic_mean("bug_triage_hard") < fixed[-1]
+    memoriser = Memoriser()
+    held_out = [play(memoriser, "generated_medium", seed, "test") for seed in range(12)]
+    assert statistics.fmean(held_out) < heuristic_mean("generated_medium", range(12), "test")
 
 
 @pytest.mark.parametrize("task_id", TASK_IDS)
 def test_random_is_low_and_heuristic_is_clearly_between(task_id):
     rand = statistics.fmean(run_episode(RandomPolicy(), task_id, s).grade.score for s in SEEDS)
-    heuristic = statistics.fmean(run_episode(HeuristicPolicy(), task_id, s).grade.score for s in SEEDS)
+    heuristic = heuristic_mean(task_id)
     assert rand <= 0.25
     assert rand + 0.1 < heuristic < 0.9
 
@@ -179,10 +153,19 @@ def test_rules_over_structured_fields_alone_score_below_the_heuristic(depth):
     The rules are the decision tree of this depth that best fits all three tasks' tickets, then
     scored on the same tickets: a best case for a policy that never reads ticket text.
     """
-    rules = fit_rules(depth)
+    rules = fit_rules(training_rows((task_id, None, None) for task_id in TASK_IDS), depth)
     for task_id in TASK_IDS:
-        fields = statistics.fmean(run_episode(FieldsOnlyPolicy(rules=rules), task_id, s).grade.score for s in SEEDS)
-        heuristic = statistics.fmean(run_episode(HeuristicPolicy(), task_id, s).grade.score for s in SEEDS)
+        fields = statistics.fmean(play(FieldsOnlyPolicy(rules=rules), task_id, s) for s in SEEDS)
+        heuristic = heuristic_mean(task_id)
         assert fields < heuristic, (
             f"{task_id}: rules over fields {fields:.3f} >= heuristic {heuristic:.3f}\n{rules.describe()}"
         )
+
+
+def test_every_canary_is_built_by_name_and_a_wrong_name_says_the_choices():
+    rules = fit_rules(training_rows([("bug_triage_easy", None, None)]))
+    assert [make_canary(name, rules).name for name in CANARY_NAMES] == list(CANARY_NAMES)
+    with pytest.raises(ValueError, match="needs fitted rules"):
+        make_canary("fields_only")
+    with pytest.raises(ValueError, match="choose one of"):
+        make_canary("fix_everything_sev9")

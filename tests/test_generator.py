@@ -13,8 +13,8 @@ from dataclasses import replace
 from datetime import timedelta
 
 import pytest
-from test_gaming import DEGENERATE, Constant
 
+from openenv_bug_triage.canaries import DEGENERATE, Constant
 from openenv_bug_triage.catalogue import load_catalogue, load_phrases
 from openenv_bug_triage.env import BugTriageEnv
 from openenv_bug_triage.errors import InvalidSeedError, InvalidSplitError, UnknownTaskError

@@ -114,7 +114,9 @@ def test_port_defaults_to_7860_and_port_overrides() -> None:
     for bad in ("http", "-1", "70000"):
         with pytest.raises(ValueError, match="PORT"):
             port_from_env({"PORT": bad})
-    assert Settings.from_env({"MAX_SESSIONS": "3", "SESSION_TTL_S": "2.5"}) == Settings(max_sessions=3, session_ttl_s=2.5)
+    assert Settings.from_env({"MAX_SESSIONS": "3", "SESSION_TTL_S": "2.5"}) == Settings(
+        max_sessions=3, session_ttl_s=2.5
+    )
     for env in ({"MAX_SESSIONS": "0"}, {"MAX_SESSIONS": "many"}, {"SESSION_TTL_S": "-1"}, {"SESSION_TTL_S": "nan"}):
         with pytest.raises(ValueError):
             Settings.from_env(env)

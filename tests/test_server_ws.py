@@ -113,7 +113,10 @@ def test_generic_env_client_plays_with_plain_dicts(server: LiveServer) -> None:
         result = env.reset(task_id="bug_triage_easy", seed=5)
         while not result.done:
             result = env.step(policy.act(ObservationModel.model_validate(_observation_fields(result.observation))))
-    assert result.observation["info"]["grader"] == run_episode(OraclePolicy(), "bug_triage_easy", 5).agent_grade.model_dump()
+    assert (
+        result.observation["info"]["grader"]
+        == run_episode(OraclePolicy(), "bug_triage_easy", 5).agent_grade.model_dump()
+    )
 
 
 def _observation_fields(data: dict) -> dict:

@@ -92,9 +92,7 @@ def test_llm_trajectory_records_every_raw_reply(tmp_path: Path) -> None:
     script = [prose, json.dumps(plan[0]), *(json.dumps(a) for a in plan[1:])]
     trajectory, output = tmp_path / "llm.jsonl", tmp_path / "llm.json"
     with MockOpenAI(script) as mock:
-        run = run_main(
-            "--tasks", "easy", "--trajectory", str(trajectory), "--output", str(output), env=llm_env(mock)
-        )
+        run = run_main("--tasks", "easy", "--trajectory", str(trajectory), "--output", str(output), env=llm_env(mock))
     assert run.code == 0, run.stderr
     steps, end = episodes(read_trajectory(trajectory))["bug_triage_easy"]
     assert steps[0].replies == [prose, json.dumps(plan[0])]  # the rejected reply, then the accepted one

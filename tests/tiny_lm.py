@@ -30,6 +30,7 @@ class ScriptedTurns(LogitsProcessor):
         self.tokenizer = tokenizer
         self.tool_response = tokenizer.convert_tokens_to_ids("<tool_response>")
         self.replies: list[list[int]] = []
+        self.prompt_length = 0
 
     def reply(self, row: int, prompt: torch.Tensor) -> list[int]:
         """The token ids row `row` emits, ending with the end-of-turn token."""
@@ -46,7 +47,7 @@ class ScriptedTurns(LogitsProcessor):
         forced = torch.full_like(scores, float("-inf"))
         for row, reply in enumerate(self.replies):
             forced[row, reply[min(position, len(reply) - 1)]] = 0.0
-        return forced  # type: ignore[return-value]
+        return forced
 
 
 def scripted_call(prompt: str) -> str:

@@ -3,6 +3,10 @@
 Every run writes its artifact to `runs/<time>-<agent>.json` beside `--output`; a run that
 finished every task also replaces `--output`, so a failed run never overwrites the last good one.
 
+With `--repeats K` (and `--instances N`), the run is a repeated evaluation instead
+(`agents/repeated.py`): its report goes to `--output` (default `artifacts/evaluation.json`) and
+`runs/`, its plot beside `--output` as a PNG, its tables to stderr.
+
 Exit codes: 0 done; 1 mean score below `--min-score`; 2 usage error or missing API key;
 3 stopped early because the model endpoint or the environment server failed (the partial
 artifact is written to `runs/` only).
@@ -16,24 +20,31 @@ import dataclasses
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
 from .. import __version__
 from ..env import DEFAULT_SEED, MAX_SEED, BugTriageEnv
+from ..evaluation import build_report, format_report
+from ..evaluation_plot import INSTALL_HINT, PlotUnavailableError, plot_reports
+from ..grading import load_grading
 from ..http_client import HttpEnvClient
-from ..policies import HeuristicPolicy, RandomPolicy
-from ..sources import task_infos
+from ..policies import DETERMINISTIC, HeuristicPolicy, RandomPolicy
+from ..reward import COMPONENTS
+from ..sources import is_generated, task_infos
 from ..tasks import TASK_IDS
 from .artifact import RunInfo, build_artifact, format_table, runs_dir, write_artifact, write_run_artifact
 from .chat import ChatClient, ChatSettings
 from .llm import LLMAgent
 from .prompt import handbook_sha256, load_template
+from .repeated import run_repeated, variation
 from .runner import Agent, EventLog, PolicyAgent, Progress, TriageEnv, run_tasks
 from .trajectory import TrajectoryWriter
 
 EXIT_OK, EXIT_BELOW_MIN_SCORE, EXIT_USAGE, EXIT_STOPPED = 0, 1, 2, 3
 DEFAULT_OUTPUT = Path("artifacts/baseline_scores.json")
+DEFAULT_EVALUATION_OUTPUT = Path("artifacts/evaluation.json")
 AGENTS = ("llm", "heuristic", "random")
 KEY_VARIABLES = ("OPENAI_API_KEY", "HF_TOKEN")
 BASE_URL_VARIABLES = ("OPENAI_BASE_URL", "API_BASE_URL")
@@ -93,8 +104,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--output",
         type=Path,
-        default=DEFAULT_OUTPUT,
-        help=f"artifact of the last complete run (default: {DEFAULT_OUTPUT}); each run's own goes to runs/ beside it",
+        help=f"artifact of the last complete run (default: {DEFAULT_OUTPUT}, with --repeats "
+        f"{DEFAULT_EVALUATION_OUTPUT}); each run's own goes to runs/ beside it",
+    )
+    p.add_argument(
+        "--repeats",
+        type=_bounded(int, 1, 100),
+        help="evaluate: play every instance K times and write a report with 95%% intervals, pass@k and pass^k",
+    )
+    p.add_argument(
+        "--instances",
+        type=_bounded(int, 1, 10000),
+        help="with --repeats: instances per task, seeds --seed .. --seed+N-1 (default 1)",
+    )
+    p.add_argument(
+        "--temperature",
+        type=_bounded(float, 0.0, 2.0),
+        help="--agent llm: the sampling temperature (default 0); repeats of an LLM differ by its sampling",
     )
     p.add_argument(
         "--trajectory",
@@ -147,15 +173,23 @@ def chat_settings(args: argparse.Namespace, environ: Mapping[str, str]) -> ChatS
     )
 
 
-def make_agent(args: argparse.Namespace, environ: Mapping[str, str]) -> Agent:
-    """The agent `--agent` names; for `llm`, `args.model` is set to the model actually used."""
+def make_agent(args: argparse.Namespace, environ: Mapping[str, str], repeat: int = 0) -> Agent:
+    """The agent `--agent` names, for the `repeat`-th play of an instance (the random policy draws anew,
+    the LLM asks with API seed `--seed + repeat`); for `llm`, `args.model` is set to the model actually used."""
     if args.agent == "heuristic":
         return PolicyAgent(HeuristicPolicy())
     if args.agent == "random":
-        return PolicyAgent(RandomPolicy())
+        return PolicyAgent(RandomPolicy(repeat=repeat))
     settings = chat_settings(args, environ)
     args.model = settings.model
+    settings = dataclasses.replace(settings, seed=settings.seed + repeat, temperature=args.temperature or 0.0)
     return LLMAgent(ChatClient(settings), max_attempts=args.max_attempts)
+
+
+def _environment(args: argparse.Namespace, environ: Mapping[str, str]) -> TriageEnv:
+    """The server at `--env-url` (with the trainer token, for the full grade in the artifact), else in-process."""
+    token = environ.get("BUG_TRIAGE_TRAINER_TOKEN") or None
+    return HttpEnvClient(args.env_url, trainer_token=token) if args.env_url else BugTriageEnv()
 
 
 def _run_info(args: argparse.Namespace) -> RunInfo:
@@ -169,7 +203,7 @@ def _run_info(args: argparse.Namespace) -> RunInfo:
         prompt_sha256=load_template().sha256 if llm else None,
         handbook_sha256=handbook_sha256() if llm else None,
         max_attempts=args.max_attempts if llm else None,
-        temperature=0.0 if llm else None,
+        temperature=(args.temperature or 0.0) if llm else None,
     )
 
 
@@ -182,15 +216,24 @@ def main(
     """Run the baseline; returns the exit code."""
     environ = os.environ if environ is None else environ
     out, err = out or sys.stdout, err or sys.stderr
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.instances is not None and args.repeats is None:
+        parser.error("--instances needs --repeats (--repeats 1 plays each instance once)")
+    if args.repeats is not None and args.seed + (args.instances or 1) - 1 > MAX_SEED:
+        parser.error(f"--seed + --instances - 1 must stay at most {MAX_SEED}")
+    if args.temperature is not None and args.agent != "llm":
+        parser.error(f"--temperature is the model's: --agent {args.agent} does not sample from a model")
     task_ids = list(dict.fromkeys(t for group in args.tasks for t in group)) if args.tasks else list(TASK_IDS)
     try:
         agent = make_agent(args, environ)
     except SetupError as exc:
         err.write(f"error: {exc}\n")
         return EXIT_USAGE
-    token = environ.get("BUG_TRIAGE_TRAINER_TOKEN") or None  # the server's, for the full grade in the artifact
-    env: TriageEnv = HttpEnvClient(args.env_url, trainer_token=token) if args.env_url else BugTriageEnv()
+    if args.repeats is not None:
+        return evaluate(args, environ, agent, task_ids, out, err)
+    args.output = args.output or DEFAULT_OUTPUT
+    env = _environment(args, environ)
     info = _run_info(args)
     try:
         trajectory = TrajectoryWriter(args.trajectory, args.agent, info.model) if args.trajectory else None
@@ -219,5 +262,59 @@ def main(
     mean = artifact["mean_score"]
     if args.min_score is not None and mean < args.min_score:
         err.write(f"mean score {mean:.3f} is below --min-score {args.min_score:.3f}\n")
+        return EXIT_BELOW_MIN_SCORE
+    return EXIT_OK
+
+
+def evaluate(
+    args: argparse.Namespace, environ: Mapping[str, str], first: Agent, task_ids: list[str], out: TextIO, err: TextIO
+) -> int:
+    """`--repeats`: play every instance K times, write the report and its plot; returns the exit code."""
+    output: Path = args.output or DEFAULT_EVALUATION_OUTPUT
+    env = _environment(args, environ)
+    info = _run_info(args)
+    repeats = 1 if args.agent in DETERMINISTIC else args.repeats
+    agents = [first, *(make_agent(args, environ, r) for r in range(1, repeats))]
+    try:
+        trajectory = TrajectoryWriter(args.trajectory, args.agent, info.model) if args.trajectory else None
+    except OSError as exc:
+        err.write(f"error: cannot write the trajectory {args.trajectory}: {exc.strerror or exc}\n")
+        return EXIT_USAGE
+    seeds = range(args.seed, args.seed + (args.instances or 1))
+    with trajectory or contextlib.nullcontext():
+        run = run_repeated(
+            env, agents.__getitem__, task_ids, seeds, repeats, info.model, EventLog(out), Progress(err), trajectory,
+            args.split,
+        )  # fmt: skip
+    temperature = first.chat.temperature if isinstance(first, LLMAgent) else info.temperature
+    info = dataclasses.replace(info, temperature=temperature)
+    settings = {k: v for k, v in dataclasses.asdict(info).items() if k not in ("agent", "model")}
+    report = build_report(
+        agent=args.agent,
+        model=info.model,
+        split=args.split if any(is_generated(t) for t in task_ids) else None,
+        repeats_requested=args.repeats,
+        variation=variation(args.agent, temperature, args.seed),
+        records=run.records,
+        pass_threshold=load_grading().pass_threshold,
+        components=[c.name for c in COMPONENTS],
+        error=run.error,
+        settings={**settings, "instances": len(seeds)},
+        created_at=datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z"),
+    )
+    document = report.model_dump(mode="json")
+    run_path = write_run_artifact(runs_dir(output), document)
+    err.write(format_report(report) + "\n")
+    if run.error is not None:
+        err.write(f"stopped early: {run.error}\npartial report written to {run_path}; {output} is left as it was\n")
+        return EXIT_STOPPED
+    write_artifact(output, document)
+    try:
+        plot = plot_reports([(info.model, report)], output.with_suffix(".png"))
+        err.write(f"wrote {output} and {plot} (and {run_path})\n")
+    except PlotUnavailableError:
+        err.write(f"wrote {output} (and {run_path}); no plot: matplotlib is not installed ({INSTALL_HINT})\n")
+    if args.min_score is not None and report.mean_score is not None and report.mean_score < args.min_score:
+        err.write(f"mean score {report.mean_score:.3f} is below --min-score {args.min_score:.3f}\n")
         return EXIT_BELOW_MIN_SCORE
     return EXIT_OK

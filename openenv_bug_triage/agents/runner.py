@@ -74,6 +74,8 @@ class EpisodeOutcome:
     counts: AgentCounts
     seconds: float
     error: str | None = None
+    components: dict[str, float] = field(default_factory=dict)
+    """Each reward component summed over the steps played."""
 
 
 def _flag(value: bool) -> str:
@@ -193,7 +195,10 @@ def play_episode(
             trajectory.end(len(rewards), sum(rewards), agent_grade, error)
     seconds = round(time.monotonic() - started, 3)
     invalid = episode.invalid_actions if episode is not None else 0
-    return EpisodeOutcome(task_id, grade, len(rewards), rewards, invalid, replace(agent.counts), seconds, error)
+    components = episode.reward_components if episode is not None else {}
+    return EpisodeOutcome(
+        task_id, grade, len(rewards), rewards, invalid, replace(agent.counts), seconds, error, components
+    )
 
 
 @dataclass
