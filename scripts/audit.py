@@ -304,13 +304,37 @@ def table(audit: Audit) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_block(report: str, seconds: float) -> None:
-    """Put `report` into the documents' `gaming_audit` block, captioned with its command, date and time."""
+def summary(audit: Audit) -> str:
+    """The report in brief, a task a row: the references, the best canary, the gaps and the verdict."""
+    lines = [
+        "| task | heuristic | shallow | oracle | best canary | floor gap | headroom |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for a in audit.tasks:
+        means = {r.policy: r.mean for r in a.rows}
+        cells = [f"{v:.3f}" if (v := means.get(p)) is not None else "n/a" for p in ("heuristic", "shallow", "oracle")]
+        best = means.get(a.best_canary)
+        best_cell = f"{a.best_canary} {best:.3f}" if best is not None else a.best_canary
+        lines.append(
+            f"| `{a.task_id}` | " + " | ".join(cells) + f" | {best_cell} | {a.floor_gap:+.3f} | {a.headroom:+.3f} |"
+        )
+    lines.append("")
+    if audit.failures:
+        lines.append("FAIL: " + "; ".join(audit.failures) + ".")
+    else:
+        lines.append("PASS: no canary beats the heuristic on any task.")
+    return "\n".join(lines) + "\n"
+
+
+def write_block(audit: Audit, report: str, seconds: float) -> None:
+    """Put the full report into the `gaming_audit` block (docs) and its summary into `gaming_audit/summary`
+    (README), each captioned with its command, date and time."""
     arguments = [a for a in sys.argv[1:] if a != "--write"]
     command = " ".join(["python scripts/audit.py", *arguments])
     today = datetime.datetime.now(datetime.UTC).date().isoformat()
     caption = f"`{command}`, measured {today} on one shared 2-core machine ({seconds:.0f} s):"
     report_written("gaming_audit", replace_blocks("gaming_audit", f"{caption}\n\n{report}"))
+    report_written("gaming_audit/summary", replace_blocks("gaming_audit/summary", f"{caption}\n\n{summary(audit)}"))
 
 
 def main() -> int:
@@ -330,7 +354,11 @@ def main() -> int:
         "--no-shallow", action="store_true", help="leave out the shallow reference (it fits for a while)"
     )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
-    parser.add_argument("--write", action="store_true", help="also write the report into README.md's figure block")
+    parser.add_argument(
+        "--write",
+        action="store_true",
+        help="also write the report into the figure blocks (summary in README.md, table in docs/gaming.md)",
+    )
     args = parser.parse_args()
     if min(args.episodes, args.train_instances) < 1:
         parser.error("--episodes and --train-instances must be at least 1")
@@ -349,7 +377,7 @@ def main() -> int:
     report = table(audit)
     print(audit.model_dump_json(indent=2) if args.json else report, end="\n" if args.json else "")
     if args.write:
-        write_block(report, time.perf_counter() - started)
+        write_block(audit, report, time.perf_counter() - started)
     return 1 if audit.failures else 0
 
 

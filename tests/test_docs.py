@@ -57,6 +57,7 @@ MEASURED = {
     "surface_audit",
     "shallow_baseline",
     "gaming_audit",
+    "gaming_audit/summary",
     "install_sizes",
     "bench_server",
     "prompt_size",
