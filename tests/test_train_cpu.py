@@ -1,8 +1,8 @@
 """Real TRL `GRPOTrainer` steps on the CPU with `environment_factory`, through `scripts/train_grpo.py`.
 
-The model and tokenizer are built here (`scripts/tiny_model.py`, sampling scripted by `tiny_lm.py`): nothing is downloaded. These tests need the
-training stack (`pip install -r requirements-train.txt`) and run with `make test-train`; without
-it they are skipped.
+The model and tokenizer are built here by `scripts/tiny_model.py`, nothing downloaded, and
+`tiny_lm.py` scripts the model's sampling. These tests need the training stack (`pip install -r
+requirements-train.txt`) and run with `make test-train`; without it they are skipped.
 """
 
 from __future__ import annotations
@@ -118,14 +118,16 @@ def test_two_grpo_steps_on_cpu_log_the_environment_reward_and_reach_the_environm
     # the prompt scripts/measure_prompt.py measures is the one the trainer tokenized: the first step's tokens are
     # two such prompts and two completions (tool results included) of at most --max-completion-length (256) each
     tokenizer = PreTrainedTokenizerFast.from_pretrained(tiny_model)
-    (row,) = [r for r in train_rows(MIXED, 2) if {k: r[k] for k in spy.resets[0]} == spy.resets[0]]
+    train, evaluated = train_rows(MIXED, 2), eval_rows(MIXED, 1)
+    (row,) = [r for r in train if {k: r[k] for k in spy.resets[0]} == spy.resets[0]]
     prompt_tokens = len(tokenizer(measure_prompt.render(tokenizer, BugTriageToolEnv(), row))["input_ids"])
     assert 2 * prompt_tokens < steps[0]["num_tokens"] <= 2 * (prompt_tokens + 256)
 
     played = {(r["task_id"], r["seed"], r["split"]) for r in spy.resets}
-    named = [{(r["task_id"], r["seed"], r["split"]) for r in rows} for rows in (train_rows(MIXED, 2), eval_rows(MIXED, 1))]
-    assert named[1] == {("bug_triage_easy", EVAL_FIRST_SEED, None), ("generated_easy", 0, "validation")}
-    assert played & named[1] == named[1] and played - named[1] and played - named[1] <= named[0]
+    train_named, eval_named = ({(r["task_id"], r["seed"], r["split"]) for r in rows} for rows in (train, evaluated))
+    assert eval_named == {("bug_triage_easy", EVAL_FIRST_SEED, None), ("generated_easy", 0, "validation")}
+    assert played & eval_named == eval_named  # evaluation played the instances its rows name
+    assert played - eval_named and played - eval_named <= train_named  # training played only training rows
 
 
 def test_the_script_trains_a_model_given_by_path_on_cpu_and_saves_it(tiny_model: Path, tmp_path: Path) -> None:
