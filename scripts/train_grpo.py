@@ -2,8 +2,12 @@
 
 On a GPU machine (see the README's "Training with TRL" section):
 
-    pip install "openenv-bug-triage[server]" "trl>=1.16" datasets
+    pip install "openenv-bug-triage[server,train]"
     python scripts/train_grpo.py --model Qwen/Qwen3-1.7B --tasks generated_easy generated_medium
+
+`--cpu` trains on the CPU (in float32 unless `--bf16`): slow for a real model, and what
+`make test-train` uses to run real trainer steps with a tiny model built locally
+(`tests/test_train_cpu.py`). `--report-to` picks the loggers (`none` by default).
 
 `--env-url URL` runs the episodes on a Bug Triage server over its WebSocket (set that server's
 `MAX_SESSIONS` to at least the number of rollouts in flight). `--dry-run` builds the same dataset
@@ -37,7 +41,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     p.add_argument("--model", default="Qwen/Qwen3-1.7B", help="a chat model trained for tool calling")
     p.add_argument("--tasks", nargs="+", default=TASKS, help="task ids (fixed bug_triage_* or generated_*)")
     p.add_argument("--train-episodes", type=int, default=256, help="training rows per task")
-    p.add_argument("--eval-episodes", type=int, default=8, help="evaluation rows per task (never a training episode)")
+    p.add_argument(
+        "--eval-episodes", type=int, default=8, help="evaluation rows per task (never a training episode); 0: none"
+    )
     p.add_argument("--eval-split", default="validation", help="generated tasks' evaluation split: validation or test")
     p.add_argument("--reward", choices=["score", "dense"], default="score", help="grader score, or summed step rewards")
     p.add_argument("--env-url", default=None, help=f"run episodes on this server (sets {ENV_URL_VARIABLE})")
@@ -49,7 +55,22 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     p.add_argument("--learning-rate", type=float, default=1e-6)
     p.add_argument("--max-steps", type=int, default=500)
     p.add_argument("--output-dir", default="artifacts/grpo-bug-triage")
+    p.add_argument("--eval-steps", type=int, default=50, help="evaluate every this many steps")
     p.add_argument("--use-vllm", action="store_true", help="generate with vLLM (colocated)")
+    p.add_argument("--cpu", action="store_true", help="train on the CPU even when a GPU is there")
+    p.add_argument(
+        "--bf16",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="train in bfloat16 (default: on a GPU yes, with --cpu no)",
+    )
+    p.add_argument("--report-to", default="none", help="loggers for TRL: none, all, wandb, tensorboard, trackio, ...")
+    p.add_argument(
+        "--log-completions",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="print sampled completions and save them under OUTPUT_DIR/completions at each logging step",
+    )
     p.add_argument("--dry-run", action="store_true", help="play the rows with a scripted policy; no torch, no TRL")
     p.add_argument("--dry-run-rows", type=int, default=6, help="rows the dry run plays")
     return p.parse_args(argv)
@@ -74,10 +95,15 @@ def scripted_rollout(env: BugTriageToolEnv, row: dict[str, Any]) -> dict[str, An
     return {"calls": len(texts) - 1, "errors": errors, "chars": sum(map(len, texts)), "reward": env.get_reward()}
 
 
+def evaluation_rows(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """The evaluation rows the options ask for (none with `--eval-episodes 0`)."""
+    return eval_rows(args.tasks, args.eval_episodes, args.eval_split) if args.eval_episodes else []
+
+
 def dry_run(args: argparse.Namespace) -> int:
     factory = environment_class(args.reward)
     train = train_rows(args.tasks, args.train_episodes)
-    evaluation = eval_rows(args.tasks, args.eval_episodes, args.eval_split)
+    evaluation = evaluation_rows(args)
     print(f"dataset: {len(train)} training rows, {len(evaluation)} evaluation rows, tasks {args.tasks}")
     where = os.environ.get(ENV_URL_VARIABLE) or "in-process"
     print(f"environment: {factory.__name__} ({where}), reward {args.reward}")
@@ -85,16 +111,16 @@ def dry_run(args: argparse.Namespace) -> int:
     print(f"{'row':<30} {'calls':>5} {'errors':>6} {'chars':>7} {'reward':>7}")
     for row in (train + evaluation)[: args.dry_run_rows]:
         out = scripted_rollout(env, row)
-        label = "/".join(str(row[k]) for k in ("task_id", "split", "seed") if k in row)
+        label = "/".join(str(row[k]) for k in ("task_id", "split", "seed") if row[k] is not None)
         print(f"{label:<30} {out['calls']:>5} {out['errors']:>6} {out['chars']:>7} {out['reward']:>7.3f}")
     return 0
 
 
-def train(args: argparse.Namespace) -> int:  # pragma: no cover - needs a GPU, torch and TRL
-    from datasets import Dataset
-    from trl import GRPOConfig, GRPOTrainer
+def grpo_config(args: argparse.Namespace) -> Any:
+    """TRL's `GRPOConfig` for the options (imports TRL)."""
+    from trl import GRPOConfig
 
-    config = GRPOConfig(
+    return GRPOConfig(
         output_dir=args.output_dir,
         learning_rate=args.learning_rate,
         max_steps=args.max_steps,
@@ -104,20 +130,35 @@ def train(args: argparse.Namespace) -> int:  # pragma: no cover - needs a GPU, t
         max_completion_length=args.max_completion_length,
         max_tool_calling_iterations=args.max_tool_calls,
         chat_template_kwargs={"enable_thinking": False},
+        use_cpu=args.cpu,
+        bf16=not args.cpu if args.bf16 is None else args.bf16,
+        report_to=args.report_to,
         use_vllm=args.use_vllm,
         vllm_mode="colocate",
-        log_completions=True,
-        eval_strategy="steps",
-        eval_steps=50,
+        log_completions=args.log_completions,
+        eval_strategy="steps" if args.eval_episodes else "no",
+        eval_steps=args.eval_steps,
         logging_steps=1,
     )
-    trainer = GRPOTrainer(
-        model=args.model,
-        args=config,
+
+
+def build_trainer(args: argparse.Namespace, model: Any = None) -> Any:
+    """`GRPOTrainer` over the options' rows and environment; `model` (a model object) replaces `--model`."""
+    from datasets import Dataset
+    from trl import GRPOTrainer
+
+    evaluation = evaluation_rows(args)
+    return GRPOTrainer(
+        model=args.model if model is None else model,
+        args=grpo_config(args),
         train_dataset=Dataset.from_list(train_rows(args.tasks, args.train_episodes)),
-        eval_dataset=Dataset.from_list(eval_rows(args.tasks, args.eval_episodes, args.eval_split)),
+        eval_dataset=Dataset.from_list(evaluation) if evaluation else None,
         environment_factory=environment_class(args.reward),  # its get_reward() is the reward
     )
+
+
+def train(args: argparse.Namespace) -> int:
+    trainer = build_trainer(args)
     trainer.train()
     trainer.save_model(args.output_dir)
     return 0

@@ -60,6 +60,7 @@ MEASURED = {
     "gaming_audit/summary",
     "install_sizes",
     "bench_server",
+    "prompt_size",
 }
 """Blocks written only by hand-run measurements; each carries its command and date."""
 

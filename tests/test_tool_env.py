@@ -89,8 +89,8 @@ ALL_TASKS = [info.task_id for info in task_infos()]
 def test_oracle_through_the_tools_scores_one(task_id: str) -> None:
     env = BugTriageToolEnv()
     (row,) = dataset_rows([task_id], [5], split="validation")
-    assert ("split" in row) == task_id.startswith("generated_")
-    transcript = play(env, row, oracle_actions(load_task(task_id, 5, row.get("split"))))
+    assert (row["split"] is not None) == task_id.startswith("generated_")
+    transcript = play(env, row, oracle_actions(load_task(task_id, 5, row["split"])))
     assert not any(text.startswith("error") for text in transcript)
     assert "The episode is over: every ticket is settled. Score 1.000." in transcript[-1]
     assert env.get_reward() == 1.0
@@ -214,11 +214,11 @@ def test_dataset_rows_feed_reset_and_keep_training_and_evaluation_apart() -> Non
     assert prompt[-1]["content"].endswith("tools.\n\n")  # the opening text TRL appends starts a new paragraph
     tasks = ["bug_triage_easy", "generated_hard"]
     train, evaluation = train_rows(tasks, 3), eval_rows(tasks, 2)
-    assert [(r["task_id"], r["seed"], r.get("split")) for r in train[:2]] == [
+    assert [(r["task_id"], r["seed"], r["split"]) for r in train[:2]] == [
         ("bug_triage_easy", 0, None),
         ("generated_hard", 0, "train"),
     ]
-    assert [(r["task_id"], r["seed"], r.get("split")) for r in evaluation] == [
+    assert [(r["task_id"], r["seed"], r["split"]) for r in evaluation] == [
         ("bug_triage_easy", EVAL_FIRST_SEED, None),
         ("generated_hard", 0, "validation"),
         ("bug_triage_easy", EVAL_FIRST_SEED + 1, None),
@@ -230,18 +230,44 @@ def test_dataset_rows_feed_reset_and_keep_training_and_evaluation_apart() -> Non
     env = BugTriageToolEnv()
     openings = {}
     for row in train + evaluation:
-        openings[(row["task_id"], row["seed"], row.get("split"))] = env.reset(**row)
-        assert openings[(row["task_id"], row["seed"], row.get("split"))].startswith(f"Task {row['task_id']}")
+        openings[(row["task_id"], row["seed"], row["split"])] = env.reset(**row)
+        assert openings[(row["task_id"], row["seed"], row["split"])].startswith(f"Task {row['task_id']}")
     assert openings[("generated_hard", 0, "train")] != openings[("generated_hard", 0, "validation")]
-    assert dataset_rows(["generated_easy"], [1], split="test", prompt=False) == [
-        {"task_id": "generated_easy", "seed": 1, "split": "test"}
+    assert dataset_rows(["generated_easy", "bug_triage_easy"], [1], split="test", prompt=False) == [
+        {"task_id": "generated_easy", "seed": 1, "split": "test"},
+        {"task_id": "bug_triage_easy", "seed": 1, "split": None},
     ]
+    assert dataset_rows(["generated_easy"], [1], prompt=False) == [{"task_id": "generated_easy", "seed": 1, "split": "train"}]
     with pytest.raises(ValueError, match="episodes_per_task"):
         train_rows(TASK_IDS, 0)
     with pytest.raises(ValueError, match="200 validation instances"):
         eval_rows(["generated_easy"], 201)
     with pytest.raises(ValueError, match="not train"):
         eval_rows(["generated_easy"], 1, split="train")
+
+
+def first_row_columns(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rows as `datasets.Dataset.from_list` keeps them: the first row's keys are every row's columns."""
+    return [{key: row.get(key) for key in rows[0]} for row in rows]
+
+
+@pytest.mark.parametrize("tasks", [["bug_triage_easy", "generated_easy"], ["generated_medium", "bug_triage_hard"]])
+def test_rows_of_any_task_mix_survive_a_table_and_no_evaluation_row_replays_a_training_episode(
+    tasks: list[str],
+) -> None:
+    train, evaluation = train_rows(tasks, 2), eval_rows(tasks, 2)
+    assert {tuple(row) for row in train + evaluation} == {("task_id", "seed", "split", "prompt")}
+    env = BugTriageToolEnv()
+
+    def openings(rows: list[dict[str, Any]]) -> list[str]:
+        return [env.reset(**row) for row in first_row_columns(rows)]
+
+    trained, evaluated = openings(train), openings(evaluation)
+    for row, opening in zip(evaluation, evaluated, strict=True):  # each row plays the instance it names
+        named = {"task_id": row["task_id"], "seed": row["seed"]} | ({"split": row["split"]} if row["split"] else {})
+        assert opening == env.reset(**named)
+    assert not set(trained) & set(evaluated)
+    assert len(set(trained)) == len(train) and len(set(evaluated)) == len(evaluation)
 
 
 def test_tool_text_is_at_most_a_quarter_of_the_full_observation_over_a_hard_episode() -> None:

@@ -1,7 +1,10 @@
 """Dataset rows for training and evaluating with the tool environment.
 
-Each row is one episode: `task_id`, `seed`, `split` for generated tasks, and the `prompt` (system
-message with the handbook, and a short user message). TRL passes the columns to
+Each row is one episode: `task_id`, `seed`, `split` (None for a fixed task) and the `prompt`
+(system message with the handbook, and a short user message). Every row has the same keys
+whatever the mix of tasks, since `datasets.Dataset.from_list` takes its columns from the first
+row: a `split` missing there would vanish from every row, and generated evaluation rows would
+replay the `train` instance. TRL passes the columns to
 `BugTriageToolEnv.reset(**row)` and appends the opening text it returns to the user message;
 every member of a GRPO group shares its row, so they play the same episode.
 
@@ -18,6 +21,8 @@ from typing import Any
 from ..sources import is_generated, task_info
 from ..world import load_handbook
 
+TRAIN_SPLIT = "train"
+"""The split a generated task plays when none is named, and the one training rows take."""
 EVAL_FIRST_SEED = 1_000_000
 """A fixed task's evaluation seeds start here, far from its training seeds."""
 SYSTEM_PROMPT = """You are the triage engineer on duty. Settle every ticket in the queue by calling the tools, \
@@ -50,9 +55,10 @@ def dataset_rows(
 ) -> list[dict[str, Any]]:
     """One row per (seed, task), seeds outermost, so any prefix of the rows mixes the tasks.
 
-    `split` goes into the rows of generated tasks (which default to `train` without it); fixed
-    tasks have no splits and never get one. `prompt=False` leaves out the `prompt` column, for
-    trainers that build their own. An unknown task id raises `UnknownTaskError`.
+    Every row has `task_id`, `seed` and `split`, so each row names the instance it plays: a
+    generated task's row has `split` (`train` when none is given), a fixed task's row has None
+    (fixed tasks have no splits). `prompt=False` leaves out the `prompt` column, for trainers that
+    build their own. An unknown task id raises `UnknownTaskError`.
     """
     if not task_ids:
         raise ValueError("dataset_rows needs at least one task id")
@@ -61,9 +67,8 @@ def dataset_rows(
     rows = []
     for seed in seeds:
         for task_id in task_ids:
-            row: dict[str, Any] = {"task_id": task_id, "seed": seed}
-            if split is not None and generated[task_id]:
-                row["split"] = split
+            row_split = (split or TRAIN_SPLIT) if generated[task_id] else None
+            row: dict[str, Any] = {"task_id": task_id, "seed": seed, "split": row_split}
             if messages is not None:
                 row["prompt"] = messages
             rows.append(row)
@@ -74,7 +79,7 @@ def train_rows(task_ids: Sequence[str], episodes_per_task: int) -> list[dict[str
     """`episodes_per_task` training rows per task: seeds from 0, on the `train` split of generated tasks."""
     if not 1 <= episodes_per_task <= EVAL_FIRST_SEED:
         raise ValueError(f"episodes_per_task must be 1 to {EVAL_FIRST_SEED}, got {episodes_per_task}")
-    return dataset_rows(task_ids, range(episodes_per_task), split="train")
+    return dataset_rows(task_ids, range(episodes_per_task), split=TRAIN_SPLIT)
 
 
 def eval_rows(task_ids: Sequence[str], episodes_per_task: int, split: str = "validation") -> list[dict[str, Any]]:
@@ -83,7 +88,7 @@ def eval_rows(task_ids: Sequence[str], episodes_per_task: int, split: str = "val
     Generated tasks: the first instances of `split` (`validation` or `test`). Fixed tasks: seeds
     from `EVAL_FIRST_SEED`.
     """
-    if split == "train":
+    if split == TRAIN_SPLIT:
         raise ValueError("evaluation rows come from the validation or test split, not train")
     if episodes_per_task < 1:
         raise ValueError(f"episodes_per_task must be at least 1, got {episodes_per_task}")

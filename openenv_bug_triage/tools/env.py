@@ -128,8 +128,8 @@ class BugTriageToolEnv:
     ) -> str:
         """Start the episode a dataset row names and return the opening text (queue and focused ticket).
 
-        `split` and `index` are passed on only when the row has them; other columns (such as
-        `prompt`) are the trainer's and are ignored.
+        `split` and `index` are passed on only when not None (a fixed task's row has `split` None);
+        other columns (such as `prompt`) are the trainer's and are ignored.
         """
         options: dict[str, Any] = {"task_id": task_id, "seed": seed}
         options.update({k: v for k, v in (("split", split), ("index", index)) if v is not None})
