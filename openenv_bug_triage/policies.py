@@ -218,14 +218,18 @@ def heuristic_settlement(
     return Settlement("fix")
 
 
-def heuristic_plan(
-    t: Ticket, read: Mapping[str, Ticket] | None = None, settled: Mapping[str, Settlement] | None = None
-) -> list[dict[str, Any]]:
-    """The actions `heuristic_settlement` gives one ticket, in order (a bug to fix: keyword severity and component)."""
-    outcome = heuristic_settlement(t, read, settled)
+def heuristic_moves(t: Ticket, outcome: Settlement) -> list[dict[str, Any]]:
+    """The actions that settle `t` as `outcome` (a bug to fix: keyword severity and component)."""
     if outcome.disposition == "fix":
         return settle_actions(t, "fix", heuristic_severity(t), heuristic_component(t))
     return settle_moves(t, outcome.disposition, duplicate_of=outcome.duplicate_of)
+
+
+def heuristic_plan(
+    t: Ticket, read: Mapping[str, Ticket] | None = None, settled: Mapping[str, Settlement] | None = None
+) -> list[dict[str, Any]]:
+    """The actions `heuristic_settlement` gives one ticket, in order."""
+    return heuristic_moves(t, heuristic_settlement(t, read, settled))
 
 
 def settle_actions(
@@ -290,12 +294,14 @@ class HeuristicPolicy(PlanPolicy):
         tid = ticket.ticket_id
         self.read[tid] = ticket
         open_ids = {q.ticket_id for q in obs.queue if q.status in UNSETTLED_STATUSES}
-        unread = [h for h in ticket.suspected_duplicate_ids if h in open_ids and h != tid and h not in self.opened]
+        unread = [
+            h for h in ticket.suspected_duplicate_ids if h in open_ids and h not in self.read and h not in self.opened
+        ]
         if unread:
             self.opened.add(unread[0])
             return [{"action_type": "next_ticket", "ticket_id": unread[0]}]
         self.settled[tid] = heuristic_settlement(ticket, self.read, self.settled)
-        return heuristic_plan(ticket, self.read, self.settled)
+        return heuristic_moves(ticket, self.settled[tid])
 
 
 # --------------------------------------------------------------------------- oracle
