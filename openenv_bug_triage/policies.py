@@ -19,6 +19,7 @@ from .env import BugTriageEnv
 from .episode import Policy, start
 from .models import (
     CLOSE_DISPOSITION,
+    UNSETTLED_STATUSES,
     CloseReason,
     Disposition,
     GraderResult,
@@ -141,35 +142,97 @@ def mentioned_components(text: str) -> set[str]:
     return {comp for comp, pattern in _COMPONENT_PATTERNS if re.search(pattern, text)}
 
 
-def heuristic_plan(t: Ticket, titles: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
-    """The actions the handbook's rules of thumb suggest for one ticket, in order.
+def version_platform(t: Ticket) -> str | None:
+    """The platform the ticket's version names (`web`, `ios`, `android`, `api`...), None without a version."""
+    return t.version.split()[0].lower() if t.version else None
 
-    `titles` (ticket id to title, from the queue) lets it check a suggested duplicate: it links
-    one only when both titles name the same component.
+
+def same_defect(t: Ticket, earlier: Ticket) -> bool:
+    """Whether the suggested `earlier` report passes the handbook's duplicate check against `t`.
+
+    The same defect is the same component failing the same way in the same environment, and
+    a similar symptom on another platform or component is not one. So both must come from the
+    same environment, name the same platform where both give a version, and point at a common
+    component where both texts point at any.
+    """
+    if earlier.environment != t.environment:
+        return False
+    platforms = (version_platform(t), version_platform(earlier))
+    if None not in platforms and platforms[0] != platforms[1]:
+        return False
+    own, theirs = mentioned_components(_text(t)), mentioned_components(_text(earlier))
+    return not own or not theirs or bool(own & theirs)
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """How the heuristic settled a ticket it read: its disposition and, for a duplicate, the original."""
+
+    disposition: Disposition
+    duplicate_of: str | None = None
+
+
+def original_of(t: Ticket, read: Mapping[str, Ticket], settled: Mapping[str, Settlement]) -> str | None:
+    """The earliest report of `t`'s defect among the tracker's suggestions, or None.
+
+    A suggestion counts when the heuristic has read it, settled it as a defect (a bug to fix or
+    a duplicate, never a request, a vague report or a closed one) and it passes `same_defect`.
+    A suggestion that is itself a duplicate stands for its original: the link goes to the
+    earliest-created report, never to another duplicate.
+    """
+    originals: set[str] = set()
+    for h in t.suspected_duplicate_ids:
+        outcome = settled.get(h)
+        if h == t.ticket_id or h not in read or outcome is None:
+            continue
+        if outcome.disposition in ("fix", "duplicate") and same_defect(t, read[h]):
+            originals.add(outcome.duplicate_of or h)
+    known = [o for o in originals if o in read]
+    return min(known, key=lambda o: (read[o].created_at, o)) if known else None
+
+
+def heuristic_settlement(
+    t: Ticket, read: Mapping[str, Ticket] | None = None, settled: Mapping[str, Settlement] | None = None
+) -> Settlement:
+    """The handbook's rules of thumb for one ticket, in its order: duplicate, request information,
+    close, defer, else a bug to fix.
+
+    Only a report of a defect can duplicate one, so a feature request is never linked. `read`
+    (tickets already read, by id) and `settled` (how each was settled) let it check the
+    tracker's suggested duplicates (`original_of`); without them it links none.
     """
     text = _text(t)
-    tid = t.ticket_id
-    own = mentioned_components(t.title)
-    hints = [
-        h
-        for h in t.suspected_duplicate_ids
-        if h != tid and (titles is None or own & mentioned_components(titles.get(h, "")))
-    ]
-    if hints:
-        return [{"action_type": "mark_duplicate", "ticket_id": tid, "duplicate_of": hints[0]}]
+    feature_request = re.search(_DEFER_PATTERN, text) is not None
+    original = None if feature_request else original_of(t, read or {}, settled or {})
+    if original is not None:
+        return Settlement("duplicate", original)
     if (
         t.reporter_type != "monitoring"
         and not t.repro_steps_present
         and not t.logs_present
         and not mentioned_components(text)
     ):
-        return settle_actions(t, "needs_info")
+        return Settlement("needs_info")
     for reason, pattern in _CLOSE_PATTERNS:
         if re.search(pattern, f"{text}\n{_thread(t)}"):
-            return settle_actions(t, CLOSE_DISPOSITION[reason])
-    if re.search(_DEFER_PATTERN, text):
-        return settle_actions(t, "defer")
-    return settle_actions(t, "fix", heuristic_severity(t), heuristic_component(t))
+            return Settlement(CLOSE_DISPOSITION[reason])
+    if feature_request:
+        return Settlement("defer")
+    return Settlement("fix")
+
+
+def heuristic_moves(t: Ticket, outcome: Settlement) -> list[dict[str, Any]]:
+    """The actions that settle `t` as `outcome` (a bug to fix: keyword severity and component)."""
+    if outcome.disposition == "fix":
+        return settle_actions(t, "fix", heuristic_severity(t), heuristic_component(t))
+    return settle_moves(t, outcome.disposition, duplicate_of=outcome.duplicate_of)
+
+
+def heuristic_plan(
+    t: Ticket, read: Mapping[str, Ticket] | None = None, settled: Mapping[str, Settlement] | None = None
+) -> list[dict[str, Any]]:
+    """The actions `heuristic_settlement` gives one ticket, in order."""
+    return heuristic_moves(t, heuristic_settlement(t, read, settled))
 
 
 def settle_actions(
@@ -214,12 +277,34 @@ class PlanPolicy:
 
 @dataclass(kw_only=True)
 class HeuristicPolicy(PlanPolicy):
-    """Handbook rules and keyword matching on the focused ticket; no LLM, no truth."""
+    """Handbook rules and keyword matching on the focused ticket; no LLM, no truth.
+
+    It remembers every ticket it reads and how it settled it. Before it settles a ticket with
+    open suggested duplicates it has not read, it opens each of them (`next_ticket`, one step
+    apiece) and settles it first; back on the ticket, `original_of` checks them against it.
+    """
 
     name: str = "heuristic"
+    read: dict[str, Ticket] = field(default_factory=dict)
+    settled: dict[str, Settlement] = field(default_factory=dict)
+    opened: set[str] = field(default_factory=set)
+
+    def reset(self, task_id: str, seed: int, split: str | None = None) -> None:
+        super().reset(task_id, seed, split)
+        self.read, self.settled, self.opened = {}, {}, set()
 
     def plan(self, ticket: Ticket, obs: ObservationModel) -> list[dict[str, Any]]:
-        return heuristic_plan(ticket, {q.ticket_id: q.title for q in obs.queue})
+        tid = ticket.ticket_id
+        self.read[tid] = ticket
+        open_ids = {q.ticket_id for q in obs.queue if q.status in UNSETTLED_STATUSES}
+        unread = [
+            h for h in ticket.suspected_duplicate_ids if h in open_ids and h not in self.read and h not in self.opened
+        ]
+        if unread:
+            self.opened.add(unread[0])
+            return [{"action_type": "next_ticket", "ticket_id": unread[0]}]
+        self.settled[tid] = heuristic_settlement(ticket, self.read, self.settled)
+        return heuristic_moves(ticket, self.settled[tid])
 
 
 # --------------------------------------------------------------------------- oracle

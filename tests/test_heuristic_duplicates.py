@@ -1,0 +1,103 @@
+"""The heuristic reads the tracker's suggested duplicates as hints to check, the way the handbook says."""
+
+from __future__ import annotations
+
+import statistics
+
+from openenv_bug_triage.canaries import FieldsOnlyPolicy, fit_rules, play, training_rows
+from openenv_bug_triage.env import BugTriageEnv
+from openenv_bug_triage.episode import start
+from openenv_bug_triage.models import Ticket
+from openenv_bug_triage.policies import (
+    HeuristicPolicy,
+    Settlement,
+    heuristic_settlement,
+    original_of,
+    same_defect,
+)
+from openenv_bug_triage.sources import load_task
+
+
+def hinted_pair() -> tuple[Ticket, Ticket]:
+    """A generated ticket and the earlier report the tracker rightly suggests for it (train split)."""
+    for seed in range(10):
+        task = load_task("generated_medium", seed, "train")
+        for t in task.tickets:
+            for h in t.suspected_duplicate_ids:
+                if task.truth[t.ticket_id].duplicate_of == h and same_defect(t, task.by_id[h]):
+                    return t, task.by_id[h]
+    raise AssertionError("generated_medium train 0-9 has no checked duplicate suggestion")
+
+
+def test_a_suggestion_from_another_environment_or_platform_is_not_the_same_defect():
+    t, earlier = hinted_pair()
+    other_env = "staging" if earlier.environment == "production" else "production"
+    assert not same_defect(t, earlier.model_copy(update={"environment": other_env}))
+    assert not same_defect(
+        t.model_copy(update={"version": "web 2026.1.0"}), earlier.model_copy(update={"version": "iOS app 5.1.0"})
+    )
+    assert same_defect(t.model_copy(update={"version": None}), earlier.model_copy(update={"version": "iOS app 5.1.0"}))
+
+
+def test_a_suggestion_about_another_component_is_not_the_same_defect():
+    t, earlier = hinted_pair()
+    login = earlier.model_copy(
+        update={"title": "Cannot log in", "description": "Password sign-in fails.", "log_excerpt": None}
+    )
+    search = t.model_copy(
+        update={"title": "Search misses tasks", "description": "Search results are stale.", "log_excerpt": None}
+    )
+    assert not same_defect(search, login)
+    assert same_defect(search, login.model_copy(update={"description": "Search results are stale too."}))
+
+
+def test_the_link_goes_to_the_earliest_report_never_to_another_duplicate():
+    t, earlier = hinted_pair()
+    first = earlier.model_copy(update={"ticket_id": "LRK-1", "created_at": earlier.created_at.replace(year=2000)})
+    read = {earlier.ticket_id: earlier, first.ticket_id: first}
+    assert original_of(t, read, {earlier.ticket_id: Settlement("fix")}) == earlier.ticket_id
+    linked = {earlier.ticket_id: Settlement("duplicate", "LRK-1"), "LRK-1": Settlement("fix")}
+    assert original_of(t, read, linked) == "LRK-1"
+
+
+def test_only_a_suggestion_read_and_settled_as_a_defect_counts():
+    t, earlier = hinted_pair()
+    read = {earlier.ticket_id: earlier}
+    assert original_of(t, {}, {}) is None
+    for outcome in ("defer", "needs_info", "close_invalid", "close_resolved"):
+        assert original_of(t, read, {earlier.ticket_id: Settlement(outcome)}) is None  # type: ignore[arg-type]
+    assert heuristic_settlement(t, read, {earlier.ticket_id: Settlement("fix")}) == Settlement(
+        "duplicate", earlier.ticket_id
+    )
+
+
+def test_a_feature_request_is_never_linked_as_a_duplicate():
+    t, earlier = hinted_pair()
+    request = t.model_copy(update={"description": t.description + "\nIt would be nice if exports had a PDF option."})
+    assert heuristic_settlement(request, {earlier.ticket_id: earlier}, {earlier.ticket_id: Settlement("fix")}) == (
+        Settlement("defer")
+    )
+
+
+def test_the_heuristic_opens_each_suggestion_before_it_links_and_links_only_to_reports_it_triaged():
+    for seed in range(5):
+        env, policy = BugTriageEnv(), HeuristicPolicy()
+        read_before: set[str] = set()
+        for step in start(env, policy, "generated_medium", seed, "validation"):
+            action = step.action
+            if action["action_type"] == "mark_duplicate":
+                original = action["duplicate_of"]
+                assert original in read_before
+                assert policy.settled[original] == Settlement("fix")
+                assert policy.settled[action["ticket_id"]] == Settlement("duplicate", original)
+            read_before = set(policy.read)
+        assert any(s.disposition == "duplicate" for s in policy.settled.values()), seed
+
+
+def test_the_heuristic_beats_the_structured_field_tree_on_the_medium_level():
+    """The tree leans on whether a duplicate is suggested; reading the suggestions beats it."""
+    rules = fit_rules(training_rows(("generated_medium", s, "train") for s in range(30)))
+    seeds = range(20)
+    tree = statistics.fmean(play(FieldsOnlyPolicy(rules=rules), "generated_medium", s, "test") for s in seeds)
+    heuristic = statistics.fmean(play(HeuristicPolicy(), "generated_medium", s, "test") for s in seeds)
+    assert tree < heuristic, (tree, heuristic)
