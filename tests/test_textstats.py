@@ -115,6 +115,22 @@ def test_stock_affixes_are_found_across_groups_and_not_within_one() -> None:
     assert T["stock_title_affixes"].passes(0.0)
 
 
+def test_a_contracted_word_or_a_whole_stock_title_is_no_affix_but_a_mark_still_is() -> None:
+    groups = ["export", "search", "login", "invoice", "push", "sso"]
+    verbs = ["find", "open", "pay", "see", "sign", "save"]
+    # "Can't" starting titles about anything is language, as "Cannot" is
+    contracted = [(f"Can't {g}{i} today", g) for g in groups for i in range(6)]
+    assert ts.stock_affixes(contracted) == []
+    # a whole title many reporters give alike: the words beside "can you" never change
+    same = [("Can you check?", g) for g in groups for _ in range(5)]
+    assert ts.stock_affixes(same + contracted) == []
+    # but the same words riding on titles about different things are stock, and so is a marked token
+    riding = [(f"Can you check {g} {verb}?", g) for g in groups for verb in verbs]
+    assert ("prefix", "can you check") in {(a.side, a.text) for a in ts.stock_affixes(riding)}
+    marked = [(f"{g} {verb} fails!!!", g) for g in groups for verb in verbs]
+    assert ("suffix", "fails!!!") in {(a.side, a.text) for a in ts.stock_affixes(marked)}
+
+
 def test_deciles_by_nearest_rank_and_the_length_targets() -> None:
     flat = [100] * 20
     assert ts.bottom_decile(flat) == 100 and ts.top_decile(flat) == 100
