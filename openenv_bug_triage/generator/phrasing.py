@@ -13,7 +13,7 @@ import itertools
 import random
 import re
 
-__all__ = ["CHOICE", "compose", "literal_parts", "variants"]
+__all__ = ["CHOICE", "compose", "literal_parts", "pattern", "variants"]
 
 CHOICE = re.compile(r"\{([^{}]*\|[^{}]*)\}")
 """One set of choices: `{a|b|c}` (a format field such as `{title}` holds no `|`)."""
@@ -40,3 +40,19 @@ def variants(frame: str) -> list[str]:
 def literal_parts(frame: str) -> list[str]:
     """The stretches of `frame` that every wording of it contains (between choices and fields)."""
     return [part for part in re.split(r"\{[^{}]*\}", frame) if part.strip()]
+
+
+_PART = re.compile(r"(\{[^{}]*\})")
+
+
+def pattern(frame: str) -> re.Pattern[str]:
+    """A pattern that finds any rendering of `frame` in a text: each choice as drawn, each field as filled."""
+    out = []
+    for part in _PART.split(frame):
+        if CHOICE.fullmatch(part):
+            out.append("(?:" + "|".join(re.escape(option) for option in part[1:-1].split("|")) + ")")
+        elif _PART.fullmatch(part):
+            out.append(".+?")
+        else:
+            out.append(re.escape(part))
+    return re.compile("".join(out))
