@@ -28,6 +28,7 @@ __all__ = [
     "anachronisms",
     "boilerplate_share",
     "bottom_decile",
+    "carries_none",
     "common_sentences",
     "distinct_affixes",
     "mentions_attachment",
@@ -76,6 +77,7 @@ TARGETS: dict[str, Target] = {
     "stock_title_affixes": Target(0.05, at_most=True, unit="share"),
     "customer_words_p10": Target(25, at_most=True, unit="words"),
     "customer_words_p90": Target(180, at_most=False, unit="words"),
+    "customer_unpadded": Target(0.45, at_most=False, unit="share"),
     "attachments_mentioned": Target(0.5, at_most=False, unit="share"),
     "overlap_test_in_validation": Target(0, at_most=True, unit="share"),
     "overlap_validation_in_train": Target(0, at_most=True, unit="share"),
@@ -414,6 +416,11 @@ _ATTACHED = re.compile(
     r"|\b(?:console|browser) (?:output|log)s?\b|\blog (?:file|export|bundle)s?\b|\bsee (?:the )?(?:image|picture|file)s?\b",
     re.I,
 )
+
+
+def carries_none(texts: Sequence[str], patterns: Sequence[re.Pattern[str]]) -> float:
+    """Share of `texts` in which none of `patterns` is found (a text's padding, say, by its sentence frames)."""
+    return sum(not any(p.search(text) for p in patterns) for text in texts) / len(texts) if texts else 0.0
 
 
 def mentions_attachment(text: str) -> bool:
