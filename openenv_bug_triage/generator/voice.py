@@ -4,7 +4,8 @@ sign-off, noise).
 
 A `Voice` lives for one instance. Before each ticket the renderer `cast`s the ticket's
 reporter and tags; every phrase is then drawn only from those that fit the tags, preferring
-one no other ticket of the queue has used. Framing sentences (greetings, padding, notes on
+one no other ticket of the queue has used, and its choices are drawn as it is written
+(`phrasing.compose`), so a phrase used twice need not read the same. Framing sentences (greetings, padding, notes on
 attachments) are used at most once per queue, and half the customer tickets carry no padding.
 How long a customer writes is drawn apart from the truth: three in ten write only the facts, in
 as few words as they can, and over a quarter write at length, pasting what their screen printed.
