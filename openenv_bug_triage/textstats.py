@@ -28,6 +28,7 @@ __all__ = [
     "anachronisms",
     "boilerplate_share",
     "bottom_decile",
+    "carries_none",
     "common_sentences",
     "distinct_affixes",
     "mentions_attachment",
@@ -76,6 +77,7 @@ TARGETS: dict[str, Target] = {
     "stock_title_affixes": Target(0.05, at_most=True, unit="share"),
     "customer_words_p10": Target(25, at_most=True, unit="words"),
     "customer_words_p90": Target(180, at_most=False, unit="words"),
+    "customer_unpadded": Target(0.45, at_most=False, unit="share"),
     "attachments_mentioned": Target(0.5, at_most=False, unit="share"),
     "overlap_test_in_validation": Target(0, at_most=True, unit="share"),
     "overlap_validation_in_train": Target(0, at_most=True, unit="share"),
@@ -307,9 +309,13 @@ class Affix:
     """How many different groups (scenarios, components) those titles are about."""
 
 
+_IN_WORD_APOSTROPHE = re.compile(r"(?<=[^\W\d_])['’](?=[^\W\d_])")
+
+
 def _eligible(tokens: tuple[str, ...]) -> bool:
-    """Two words or more, or one token with a mark in it ("Re:", "[bug]"): a lone word ("Cannot") is language."""
-    return len(tokens) >= 2 or not tokens[0].isalnum()
+    """Two words or more, or one token with a mark in it ("Re:", "[bug]"): a lone word ("Cannot",
+    "Can't": an apostrophe inside a word is no mark) is language."""
+    return len(tokens) >= 2 or not _IN_WORD_APOSTROPHE.sub("", tokens[0]).isalnum()
 
 
 def _affix_candidates(
@@ -327,20 +333,25 @@ def stock_affixes(
 
     `titles` are (title, group) pairs, the group saying what the title is about (its scenario or
     component). An affix is stock when at least `min_share` of the titles (and three of them) carry it
-    and those titles span at least `min_groups` groups: a wording that rides on titles about anything.
+    and those titles span at least `min_groups` groups, with at least `min_groups` different words
+    beside it: a wording that rides on titles about anything. A whole title that many reporters
+    give alike ("Can you check?") carries no affix: the words beside its first two never change.
     Every stock affix, most common first; `distinct_affixes` trims the list for reading.
     """
-    carriers: dict[tuple[Literal["prefix", "suffix"], tuple[str, ...]], list[str]] = {}
+    carriers: dict[tuple[Literal["prefix", "suffix"], tuple[str, ...]], list[tuple[str, str]]] = {}
     for title, group in titles:
         tokens = title.lower().split()
         for side, affix in set(_affix_candidates(tokens, max_words)):
             if _eligible(affix):
-                carriers.setdefault((side, affix), []).append(group)
+                rest = tokens[len(affix) :] if side == "prefix" else tokens[: -len(affix)]
+                carriers.setdefault((side, affix), []).append((group, " ".join(words(" ".join(rest)))))
     floor = max(3, math.ceil(min_share * len(titles)))
     stock = {
-        key: (len(groups), len(set(groups)))
-        for key, groups in carriers.items()
-        if len(groups) >= floor and len(set(groups)) >= min_groups
+        key: (len(found), len({g for g, _ in found}))
+        for key, found in carriers.items()
+        if len(found) >= floor
+        and len({g for g, _ in found}) >= min_groups
+        and len({rest for _, rest in found}) >= min_groups
     }
 
     out = [Affix(" ".join(affix), side, count, groups) for (side, affix), (count, groups) in stock.items()]
@@ -405,6 +416,11 @@ _ATTACHED = re.compile(
     r"|\b(?:console|browser) (?:output|log)s?\b|\blog (?:file|export|bundle)s?\b|\bsee (?:the )?(?:image|picture|file)s?\b",
     re.I,
 )
+
+
+def carries_none(texts: Sequence[str], patterns: Sequence[re.Pattern[str]]) -> float:
+    """Share of `texts` in which none of `patterns` is found (a text's padding, say, by its sentence frames)."""
+    return sum(not any(p.search(text) for p in patterns) for text in texts) / len(texts) if texts else 0.0
 
 
 def mentions_attachment(text: str) -> bool:

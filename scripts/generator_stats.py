@@ -26,7 +26,11 @@ from figures import run_writing
 from pydantic import BaseModel, ConfigDict
 
 from openenv_bug_triage import textstats as ts
+from openenv_bug_triage.catalogue import load_phrases
 from openenv_bug_triage.generator import GeneratedTask, generate
+from openenv_bug_triage.generator.levels import partition_of
+from openenv_bug_triage.generator.personas import load_personas
+from openenv_bug_triage.generator.phrasing import pattern
 from openenv_bug_triage.models import Ticket
 from openenv_bug_triage.sources import TaskInfo, task_infos
 from openenv_bug_triage.tasks import load_task_file
@@ -209,6 +213,14 @@ def realism(made: dict[str, list[GeneratedTask]], instances: int, times: dict[st
             {s: ts.top_decile(v) for s, v in lengths.items()},
         )
     )
+    customers = {s: [t.description for t in tickets[s] if t.reporter_type == "user"] for s in SPLITS}
+    figures.append(
+        figure(
+            "customer_unpadded",
+            "customer tickets with no padding",
+            {s: ts.carries_none(texts, padding_patterns(s)) for s, texts in customers.items() if texts},
+        )
+    )
     attached = {s: [t for t in tickets[s] if t.attachments_count > 0] for s in SPLITS}
     attached = {s: found for s, found in attached.items() if found}
     figures.append(
@@ -248,6 +260,16 @@ def realism(made: dict[str, list[GeneratedTask]], instances: int, times: dict[st
         figures=figures,
         passed=all(f.passed for f in figures),
     )
+
+
+def padding_patterns(split: str) -> list[re.Pattern[str]]:
+    """Patterns of every sentence a customer writes only to pad a ticket in `split`: the long
+    greetings, the self-introductions and organisation blurbs, the filler."""
+    partition = partition_of(split)
+    phrases = load_phrases()
+    frames = [f for pool in ("opener_user", "self_intro", "filler_user") for f in phrases.pool(pool, partition)]
+    frames += [o.about for o in load_personas().organisations if o.partition == partition]
+    return [pattern(f) for f in frames]
 
 
 def show(value: float, key: str) -> str:

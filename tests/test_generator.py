@@ -27,6 +27,7 @@ from openenv_bug_triage.generator import (
     scope_options,
     severity_for,
 )
+from openenv_bug_triage.generator.phrasing import variants
 from openenv_bug_triage.policies import HeuristicPolicy, OraclePolicy, RandomPolicy, run_episode
 from openenv_bug_triage.sources import load_task
 from openenv_bug_triage.surface import TARGETS, fit_structured_policy, surface_report
@@ -392,7 +393,9 @@ def test_validation_defects_state_how_they_fail_and_carry_real_logs() -> None:
 
 def test_phrase_pools_never_share_a_sentence_between_partitions() -> None:
     for name, pool in load_phrases().pools.items():
-        train, validation, test = (set(pool.of(p)) for p in ("train", "validation", "test"))
+        train, validation, test = (
+            {w for f in pool.of(p) for w in variants(f)} for p in ("train", "validation", "test")
+        )
         assert not train & validation, name
         assert not train & test, name
         assert not validation & test, name

@@ -22,6 +22,7 @@ from openenv_bug_triage.catalogue import (
     load_catalogue,
     load_phrases,
 )
+from openenv_bug_triage.generator.phrasing import variants
 
 PARTITIONS: tuple[Partition, ...] = ("train", "validation", "test")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
@@ -71,7 +72,8 @@ def material(catalogue: Catalogue, phrases: Phrases) -> dict[Partition, dict[str
     for name, pool in phrases.pools.items():
         for partition in PARTITIONS:
             for phrase in pool.of(partition):
-                found[partition].setdefault(normalise(phrase), f"phrase of pool '{name}'")
+                for wording in variants(phrase):  # every wording a frame's choices can give
+                    found[partition].setdefault(normalise(wording), f"phrase of pool '{name}'")
     return found
 
 

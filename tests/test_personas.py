@@ -22,6 +22,7 @@ from openenv_bug_triage.generator import GeneratedTask, TicketFacts, generate, l
 from openenv_bug_triage.generator.facts import PLATFORM_OF
 from openenv_bug_triage.generator.levels import partition_of
 from openenv_bug_triage.generator.personas import SEATS, load_personas
+from openenv_bug_triage.generator.phrasing import literal_parts, pattern, variants
 from openenv_bug_triage.models import Ticket
 
 LEVELS = tuple(level.task_id for level in load_levels().levels)
@@ -39,25 +40,34 @@ def tickets(split: str) -> list[tuple[Ticket, TicketFacts, GeneratedTask]]:
 
 
 def _probe(text: str) -> str:
-    """The literal part of a phrase template that any rendering of it contains."""
-    return max(re.split(r"\{[a-z_]+\}", text), key=len).strip()
+    """The longest literal part of a phrase template, which any rendering of it contains."""
+    return max(literal_parts(text), key=len, default="").strip()
 
 
 @cache
-def tagged_probes() -> list[tuple[str, str, Phrase]]:
-    """(pool, probe, phrase) for every tagged phrase long enough to be recognised in a ticket."""
+def tagged_probes() -> list[tuple[str, re.Pattern[str], Phrase]]:
+    """(pool, pattern, phrase) for every tagged phrase long enough to be recognised in a ticket."""
     out = []
     for name, pool in load_phrases().pools.items():
         for partition in SPLITS:
             for entry in pool.entries(partition):
-                if isinstance(entry, Phrase) and len(_probe(entry.text)) >= 20:
-                    out.append((name, _probe(entry.text), entry))
+                shortest = (
+                    min(len(re.sub(r"\{[a-z_]+\}", "", w).strip()) for w in variants(entry.text))
+                    if isinstance(entry, Phrase)
+                    else 0
+                )
+                if isinstance(entry, Phrase) and shortest >= 20:
+                    out.append((name, pattern(entry.text), entry))
     return out
 
 
 def misfits(text: str, tags: frozenset[str]) -> list[str]:
     """Tagged phrases that appear in `text` although `tags` contradict them."""
-    return [f"{name}: {probe!r}" for name, probe, phrase in tagged_probes() if probe in text and not phrase.fits(tags)]
+    return [
+        f"{name}: {probe.pattern!r}"
+        for name, probe, phrase in tagged_probes()
+        if not phrase.fits(tags) and probe.search(text)
+    ]
 
 
 # --------------------------------------------------------------------------- one reporter
@@ -72,7 +82,7 @@ def test_no_ticket_carries_a_phrase_its_reporter_or_ticket_contradicts(split: st
             t.ticket_id,
             misfits(t.description, f.reporter_tags),
         )
-        checked += any(probe in t.description for _, probe, _ in tagged_probes())
+        checked += any(probe.search(t.description) for _, probe, _ in tagged_probes())
     assert checked > 100  # the check saw tagged phrases, not an empty sample
 
 
@@ -120,7 +130,7 @@ def test_no_browser_phrase_on_a_phone_or_api_ticket(split: str) -> None:
     for t, f, _ in tickets(split):
         if PLATFORM_OF.get(f.component) in ("ios", "android", "api"):
             seen += 1
-            assert not [p for p in browser if p in t.description], t.ticket_id
+            assert not [p for p in browser if p.search(t.description)], t.ticket_id
     assert seen > 20
 
 
@@ -153,10 +163,13 @@ def test_only_testers_report_from_non_production_builds(split: str) -> None:
 def test_a_framing_sentence_appears_at_most_once_per_queue(split: str) -> None:
     phrases = load_phrases()
     partition = partition_of(split)
-    framing = [*phrases.pool("filler_user", partition), *phrases.pool("opener_user", partition)]
-    framing += [o.about for o in load_personas().organisations]
+    frames = [*phrases.pool("filler_user", partition), *phrases.pool("opener_user", partition)]
+    frames += [o.about for o in load_personas().organisations]
+    wordings = {frame: variants(frame) for frame in frames}  # a frame counts once whichever wording it took
     for made in instances(split):
-        counts = Counter(s for t in made.task.tickets for s in framing if s in t.description)
+        counts = Counter(
+            frame for t in made.task.tickets for frame in frames if any(w in t.description for w in wordings[frame])
+        )
         assert not [s for s, n in counts.items() if n > 1], (made.task.task_id, counts.most_common(2))
 
 
@@ -204,7 +217,8 @@ def test_most_tickets_with_attachments_say_what_is_attached(split: str) -> None:
 def test_titles_carry_at_most_one_affix_and_one_reply_prefix(split: str) -> None:
     phrases = load_phrases()
     partition = partition_of(split)
-    templates = [*phrases.pool("title_affix", partition), *phrases.pool("title_template", partition)]
+    frames = [*phrases.pool("title_affix", partition), *phrases.pool("title_template", partition)]
+    templates = [wording for frame in frames for wording in variants(frame)]
     prefixes = [t.split("{title}")[0].strip().lower() for t in templates if not t.startswith("{title}")]
     suffixes = [t.split("{title}")[1].strip().lower() for t in templates if t.startswith("{title}")]
     with_affix = 0

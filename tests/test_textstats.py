@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from datetime import UTC, datetime
@@ -115,6 +116,22 @@ def test_stock_affixes_are_found_across_groups_and_not_within_one() -> None:
     assert T["stock_title_affixes"].passes(0.0)
 
 
+def test_a_contracted_word_or_a_whole_stock_title_is_no_affix_but_a_mark_still_is() -> None:
+    groups = ["export", "search", "login", "invoice", "push", "sso"]
+    verbs = ["find", "open", "pay", "see", "sign", "save"]
+    # "Can't" starting titles about anything is language, as "Cannot" is
+    contracted = [(f"Can't {g}{i} today", g) for g in groups for i in range(6)]
+    assert ts.stock_affixes(contracted) == []
+    # a whole title many reporters give alike: the words beside "can you" never change
+    same = [("Can you check?", g) for g in groups for _ in range(5)]
+    assert ts.stock_affixes(same + contracted) == []
+    # but the same words riding on titles about different things are stock, and so is a marked token
+    riding = [(f"Can you check {g} {verb}?", g) for g in groups for verb in verbs]
+    assert ("prefix", "can you check") in {(a.side, a.text) for a in ts.stock_affixes(riding)}
+    marked = [(f"{g} {verb} fails!!!", g) for g in groups for verb in verbs]
+    assert ("suffix", "fails!!!") in {(a.side, a.text) for a in ts.stock_affixes(marked)}
+
+
 def test_deciles_by_nearest_rank_and_the_length_targets() -> None:
     flat = [100] * 20
     assert ts.bottom_decile(flat) == 100 and ts.top_decile(flat) == 100
@@ -157,3 +174,11 @@ def test_generator_stats_json_has_every_target_and_check_sets_the_exit_code() ->
     checked = subprocess.run([*args, "--check"], capture_output=True, text=True, cwd=ROOT)
     assert checked.returncode == (0 if report["passed"] else 1)
     assert "PASS" in checked.stdout or "FAIL" in checked.stdout
+
+
+def test_carries_none_counts_texts_without_any_pattern() -> None:
+    padding = [re.compile(r"hope (?:you are|you're) well"), re.compile(r"long[- ]time user", re.I)]
+    texts = ["Hi, hope you're well. Export fails.", "Export fails.", "Long-time user here. Search hangs.", "Search hangs."]
+    assert ts.carries_none(texts, padding) == 0.5
+    assert ts.carries_none([], padding) == 0.0
+    assert T["customer_unpadded"].passes(0.5) and not T["customer_unpadded"].passes(0.3)

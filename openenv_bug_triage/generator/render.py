@@ -278,7 +278,7 @@ class Renderer:
             how = [self.local(r.choice(d.internal))] if d.internal and r.random() < 0.6 else []  # only QA knows how it fails
             parts = [self.pick("opener_qa", version=self.reported), " ".join([symptom, *how, *lines])]
             if repro:
-                parts.append("Steps to reproduce:\n" + _numbered(kinds.retold_steps(self, s, steps)))
+                parts.append(self.pick("steps_header_qa") + "\n" + _numbered(kinds.retold_steps(self, s, steps)))
             self.follow_up = sentence or None
             return title, "\n\n".join(parts)
         body = " ".join([symptom, *lines])

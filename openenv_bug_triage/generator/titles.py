@@ -41,16 +41,31 @@ def feature_title(d: Defect, pick: Pick) -> str:
     return title[:1].upper() + title[1:]
 
 
-def fitted(subjects: list[str], build: str, affix: str, target: int) -> str:
+BUILD_FORMS: tuple[str, ...] = (
+    "{title} ({build})",
+    "{title} [{build}]",
+    "{title} (v{build})",
+    "{title} v{build}",
+    "{title} (build {build})",
+    "{title} on {build}",
+    "{title} - build {build}",
+    "{build}: {title}",
+    "[{build}] {title}",
+)
+"""How a subject names the build it was seen on: people write it every which way."""
+
+
+def fitted(subjects: list[str], build: str, affix: str, target: int, build_form: str = BUILD_FORMS[0]) -> str:
     """Of the subjects a customer might write, the longest of at most `target` words (else the shortest).
 
     A subject may stop at a phrase boundary ("Export fails for large projects" or "Export
-    fails"), may name the build it was seen on ("Export fails (2026.9.3)"), as real subjects do
-    (the build number alone, so that letter case says nothing of the client), and only one far
-    shorter than `target` gets the one `affix` of its channel.
+    fails"), may name the build it was seen on in the writer's `build_form` ("Export fails
+    (2026.9.3)", "[2026.9.3] Export fails"), as real subjects do (the build number alone, so
+    that letter case says nothing of the client), and only one far shorter than `target` gets
+    the one `affix` of its channel.
     """
     shorter = [cut for t in subjects for cut in _clauses(t)]
-    forms = [*subjects, *shorter, *(f"{t} ({build})" for t in (*subjects, *shorter))]
+    forms = [*subjects, *shorter, *(build_form.format(title=t, build=build) for t in (*subjects, *shorter))]
     best = _longest_within(forms, target)
     if len(best.split()) < target - 3:
         ends_in_mark = re.compile(r"[?.!)]\s*$")
@@ -89,25 +104,40 @@ def dress(
     rates: Rates,
     traps: list[str],
 ) -> str:
-    """The subject line in the one style of the reporter's channel; then any reporter's letter case.
+    """The subject line in one style: the reporter's channel's, or a loud writer's; then letter case.
 
     `subjects` are the titles this reporter might give (the first is the scenario's own). A
     customer's is fitted to a length drawn apart from the truth, so that its length says nothing
     of the truth, with at most one affix: the API portal's template prefix, or an email's `Re:`
-    or a plea. Any customer may give a title that says nothing. A loud title is recorded in `traps`.
+    or a plea. Any customer may give a title that says nothing. A loud writer dresses the
+    subject their own way instead (capitals, exclamations, a demand inside the subject), and the
+    loud title is recorded in `traps`.
     """
     title = subjects[0]
+    loud = persona.reporter == "user" and rng.random() < rates.loud
     if persona.reporter == "user":
         target = rng.randrange(5, 12)
         if rng.random() < rates.terse_title:
             title = pick("terse_title")  # "Bug", "Help please": a title that says nothing, on any kind
         else:
-            affix = pick("title_template" if persona.channel == "portal" else "title_affix", title="{title}")
-            title = fitted(subjects, version.split()[-1], affix, target)
-    if persona.reporter == "user" and rng.random() < rates.loud:
-        title = pick("loud_title", title=title)
+            channel_affix = "title_template" if persona.channel == "portal" else "title_affix"
+            affix = "{title}" if loud else pick(channel_affix, title="{title}")
+            title = fitted(subjects, version.split()[-1], affix, target, rng.choice(BUILD_FORMS))
+    title = letter_case(title, rng)
+    if loud:
+        title = pick("loud_title", **shouted(title, rng))
         traps.append("loud")
-    return letter_case(title, rng)
+    return title
+
+
+def shouted(title: str, rng: random.Random) -> dict[str, str]:
+    """The values a loud title frame fills: the subject as typed, all in capitals, and with one word stressed."""
+    tokens = title.split(" ")
+    long = [i for i, t in enumerate(tokens) if sum(c.isalpha() for c in t) >= 4]
+    if long:
+        i = rng.choice(long)
+        tokens[i] = tokens[i].upper()
+    return {"title": title, "caps": title.upper(), "stressed": " ".join(tokens)}
 
 
 def letter_case(title: str, rng: random.Random) -> str:

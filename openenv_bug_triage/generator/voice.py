@@ -4,7 +4,8 @@ sign-off, noise).
 
 A `Voice` lives for one instance. Before each ticket the renderer `cast`s the ticket's
 reporter and tags; every phrase is then drawn only from those that fit the tags, preferring
-one no other ticket of the queue has used. Framing sentences (greetings, padding, notes on
+one no other ticket of the queue has used, and its choices are drawn as it is written
+(`phrasing.compose`), so a phrase used twice need not read the same. Framing sentences (greetings, padding, notes on
 attachments) are used at most once per queue, and half the customer tickets carry no padding.
 How long a customer writes is drawn apart from the truth: three in ten write only the facts, in
 as few words as they can, and over a quarter write at length, pasting what their screen printed.
@@ -20,6 +21,7 @@ from ..catalogue import Partition, Phrases
 from ..errors import FixtureError
 from .noise import Noise, draw_noise
 from .personas import Persona
+from .phrasing import compose
 
 _CLIENT_WORDS: dict[str, re.Pattern[str]] = {
     "mobile": re.compile(r"\b(?:iphone|ipad|ios|android|phone app|mobile app|mobile)\b", re.I),
@@ -91,7 +93,7 @@ class Voice:
         fresh = [p for p in found if p not in self.used] or found
         phrase = self.rng.choice(fresh)
         self.used.add(phrase)
-        return phrase.format(**values, **self.persona.signature_values())
+        return compose(phrase, self.rng).format(**values, **self.persona.signature_values())
 
     def once(self, pool: str, **values: object) -> str | None:
         """A fitting phrase of `pool` that no other ticket of the queue has used, or None."""
@@ -100,7 +102,7 @@ class Voice:
             return None
         phrase = self.rng.choice(fresh)
         self.used.add(phrase)
-        return phrase.format(**values, **self.persona.signature_values())
+        return compose(phrase, self.rng).format(**values, **self.persona.signature_values())
 
     def scope_pool(self, pool: str) -> str:
         """The pool a scope sentence comes from: a terse customer states scope in a few words."""
@@ -143,7 +145,7 @@ class Voice:
         r, length = self.rng, self.length
         head: list[str] = [opener] if opener else []
         if length == "terse":  # only the facts, and whatever the writer cannot keep to themselves
-            sign = [self.pick("closer_user")] if r.random() < 0.35 else []
+            sign = [self.pick("closer_terse")] if r.random() < 0.35 else []  # signed off as briefly as written
             if not sign and self.persona.channel == "email" and self.persona.first:
                 sign = [f"- {self.persona.first}"]  # a short email still carries its sender's name
             return "\n\n".join([" ".join([*head, body]), *([" ".join(extra)] if extra else []), *sign])
@@ -171,9 +173,10 @@ class Voice:
         parts = [self.noise.join(head)] if head else []
         parts.append(body)
         if length == "long":
-            pastes = [p for p in [self.once("pasted_output")] if p]  # what the screen showed, once per queue
+            # what the screen showed, once per queue
+            pastes = [p for p in [self.once("pasted_output", **self.paste_values())] if p]
             if pastes and len(" ".join([*parts, *pastes]).split()) < 180:
-                pastes += [p for p in [self.once("pasted_output")] if p]
+                pastes += [p for p in [self.once("pasted_output", **self.paste_values())] if p]
             for paste in pastes:
                 if self.noise.markdown:
                     intro, _, rest = paste.partition("\n")
@@ -190,6 +193,22 @@ class Voice:
         if r.random() < 0.7:
             parts.append(self.pick("closer_user"))
         return "\n\n".join(parts)
+
+    def paste_values(self) -> dict[str, object]:
+        """What differs from one paste to the next: the bundle hash, error reference, ids, timings, sizes."""
+        r = self.rng
+        hexes = [f"{r.getrandbits(48):012x}" for _ in range(4)]
+        return {
+            "hash": f"{r.getrandbits(24):06x}",
+            "ref": f"LX-{r.randrange(1000, 10000)}-{r.randrange(10)}{r.choice('ABCDEF')}",
+            **{f"id{i}": h for i, h in enumerate(hexes, 1)},
+            "n5": r.randrange(10_000, 99_999),
+            "n5b": r.randrange(10_000, 99_999),
+            "ms": r.randrange(120, 990),
+            "s": r.randrange(11, 59),
+            "build": r.randrange(4100, 4700),
+            "gb": f"{r.randrange(2, 60)}.{r.randrange(10)}",
+        }
 
     def attachment_note(self, attachments: int) -> str | None:
         """What is attached, by file name, said most of the time there is an attachment."""

@@ -1,0 +1,43 @@
+"""Sentence frames: choices drawn by a seeded RNG, every wording listed, any rendering found again."""
+
+from __future__ import annotations
+
+import random
+import string
+from collections import Counter
+
+from openenv_bug_triage.catalogue import load_phrases
+from openenv_bug_triage.generator.phrasing import CHOICE, compose, literal_parts, pattern, variants
+
+FRAME = "I {checked|went over} this {twice|a couple of times} before {title}{| today}."
+
+
+def test_compose_draws_each_choice_from_the_rng_and_leaves_fields_for_format() -> None:
+    a = [compose(FRAME, random.Random(7)) for _ in range(3)]
+    assert len(set(a)) == 1  # same seed, same wording
+    drawn = Counter(compose(FRAME, rng) for rng in [random.Random(1)] for _ in range(400))
+    assert set(drawn) == set(variants(FRAME)) and len(drawn) == 8  # every wording turns up
+    assert all("{title}" in w and "|" not in w for w in drawn)
+    assert compose("No choices here, {title}.", random.Random(0)) == "No choices here, {title}."
+
+
+def test_variants_literal_parts_and_pattern_agree() -> None:
+    wordings = variants(FRAME)
+    assert wordings[0] == "I checked this twice before {title}."
+    assert wordings[-1] == "I went over this a couple of times before {title} today."
+    assert literal_parts(FRAME) == ["I ", " this ", " before ", "."]
+    found = pattern(FRAME)
+    for w in wordings:
+        assert found.search("Hello. " + w.format(title="writing in") + " Bye.")
+    assert not found.search("I looked at this twice before writing in.")
+
+
+def test_every_pool_phrase_is_a_well_formed_frame() -> None:
+    """No nested or unclosed choice, and after the choices only plain named fields remain."""
+    for name, pool in load_phrases().pools.items():
+        for partition in ("train", "validation", "test"):
+            for frame in pool.of(partition):
+                for wording in variants(frame):
+                    assert not CHOICE.search(wording), (name, wording)
+                    fields = [f for _, f, _, _ in string.Formatter().parse(wording) if f is not None]
+                    assert all(f.isidentifier() for f in fields), (name, wording, fields)
