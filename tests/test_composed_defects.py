@@ -41,6 +41,14 @@ def test_parts_are_never_shared_between_partitions() -> None:
         }
         shared = {t for t in _texts(raw[a]) & _texts(raw[b]) if len(t.split()) >= 4}
         assert not shared, (a, b, sorted(shared)[:3])
+    for partition in SPLITS:  # nor with another partition's hand-written defects
+        others = {
+            t.lower()
+            for d in load_catalogue().defects
+            if d.partition != partition
+            for t in (*d.titles, *d.symptoms, *d.steps, *d.workaround, *d.segment, d.feature)
+        }
+        assert not {t for t in _texts(raw[partition]) if t.lower() in others}, partition
 
 
 @pytest.mark.parametrize("partition", SPLITS)
