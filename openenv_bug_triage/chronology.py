@@ -7,19 +7,25 @@ moves every date in a text by whole days (the generator uses it to set a scenari
 shortly before the ticket that quotes them). Both read dates with the same patterns.
 
 What counts as a date: ISO dates and timestamps (`2026-11-12`, `2026-11-12T09:14:03.221Z`,
-`2026-11-12 09:14:03 UTC`), dated deploy tags (`mailer-2026.11.13-1`) and day-month dates
+`2026-11-12 09:14:03 UTC`), dated deploy tags (`mailer-2026.11.13-1`, `doc-service 2026.11.13-2`) and day-month dates
 (`1 November`, `Nov 13`), the latter of the latest year that does not put them after the
 ticket. What counts as a version: Larkspur's calendar versions (`web 2026.11.2`, `API v2
 build 2026.3.1`, released in the month they name) and app versions after a word that says so
 (`app 5.14.0`, `larkspur-android 5.14.0`); a suffix `-rc.1`, `-rc1`, `-dev.2` or `-beta` marks a build
 not yet released.
+
+`late` is the one definition of "later than the ticket": a timestamp after the minute it was
+filed, a date after its day, or a final version not released by then. A staging or development
+build (`2026.11.0-rc.2`) of a version still to come is ahead of production, not late. The
+loader's check (`problems`) and the realism measure (`textstats.anachronisms`) both use it.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, date, datetime, timedelta
+from typing import Literal, NamedTuple
 
 from .models import Platform, Release
 
@@ -49,8 +55,10 @@ ISO = re.compile(
     r"(?:[T ](?P<H>\d\d):(?P<M>\d\d)(?::(?P<S>\d\d)(?:\.\d+)?(?P<tz>Z|[+-]\d\d:\d\d)?)?)?(?![\d])"
 )
 """An ISO date, with its time of day when given (UTC unless an offset follows the seconds)."""
-DEPLOY_TAG = re.compile(r"(?P<y>20(?<=-20)\d\d)\.(?P<m>\d\d)\.(?P<d>\d\d)(?=-\d)")
-"""The date in a deploy tag such as `gw-2026.11.10-1`."""
+DEPLOY_TAG = re.compile(r"(?P<y>20(?<=[-\s]20)\d\d)\.(?P<m>\d\d)\.(?P<d>\d\d)(?=-\d)")
+"""The date in a deploy tag such as `gw-2026.11.10-1` or `policy bundle 2026.11.19-2`."""
+_DEPLOY_HINT = re.compile(r"[-\s]20\d\d\.\d\d\.\d\d-\d")
+"""A quick test for a deploy tag before the full pattern."""
 DAY_MONTH = re.compile(r"\b(?P<d>[0-3]?\d) " + _MONTH + r"(?![a-z])")
 MONTH_DAY = re.compile(r"\b" + _MONTH + r" (?P<d>[0-3]?\d)\b(?![:.]\d)")
 ISO_WEEKDAY_AFTER = re.compile(ISO.pattern + r" \(" + _WEEKDAY + r"\)")
@@ -99,31 +107,56 @@ def _as_utc(at: datetime) -> datetime:
     return at if at.tzinfo is not None else at.replace(tzinfo=UTC)
 
 
+class Late(NamedTuple):
+    """A mention later than the ticket that holds it: a `time` (timestamp, date, deploy tag) or a `release`."""
+
+    kind: Literal["time", "release"]
+    text: str
+    """The mention as written (a version without its pre-release suffix)."""
+    why: str
+    """Why it is late, as the loader's error message says it."""
+
+
+def late(text: str, filed: datetime, releases: Sequence[Release] = ()) -> list[Late]:
+    """Every mention in `text` later than a ticket filed at `filed`.
+
+    `filed` counts to the minute (a report filed at 16:11 may quote 16:11:45); a date without
+    a time counts when it is after the filing day. With a release calendar (`releases`), a
+    final version is late when no platform it may belong to had released it by `filed`; a
+    pre-release (`-rc.1`, `-dev.4`) is a staging or development build and never late.
+    Without a calendar, a final calendar version is late when it names a month after `filed`.
+    """
+    return [f for f in _findings(text, filed, releases) if isinstance(f, Late)]
+
+
 def problems(text: str, filed: datetime, releases: Sequence[Release] = ()) -> list[str]:
     """Every date, weekday or version in `text` that a ticket filed at `filed` could not contain.
 
-    With a release calendar (`releases`), every final version named must be a release out by
-    `filed`, and a pre-release must be a build of a version not yet out. Without one, a
-    calendar version must not name a month after `filed`.
+    Everything `late` finds, and besides: a date that does not exist, a weekday its date does
+    not fall on, and (with a release calendar) a pre-release of a version already out.
     """
+    return [f.why if isinstance(f, Late) else f for f in _findings(text, filed, releases)]
+
+
+def _findings(text: str, filed: datetime, releases: Sequence[Release]) -> Iterator[Late | str]:
+    """Late mentions, and the other slips as messages, in text order by kind."""
     if not _DIGIT.search(text):  # every date and version has a digit
-        return []
+        return
     filed = _as_utc(filed)
-    found: list[str] = []
+    cutoff = filed.replace(second=0, microsecond=0) + timedelta(minutes=1)
     for m in ISO.finditer(text):
         if not _valid(int(m["y"]), int(m["m"]), int(m["d"])):
-            found.append(f"'{m[0]}' is not a date")
+            yield f"'{m[0]}' is not a date"
             continue
         at, timed = _iso(m)
-        if (at > filed) if timed else (at.date() > filed.date()):
-            found.append(f"'{m[0]}' is after the ticket was filed ({filed:%Y-%m-%dT%H:%M}Z)")
-    for m in DEPLOY_TAG.finditer(text) if "-20" in text else ():
+        if (at >= cutoff) if timed else (at.date() > filed.date()):
+            yield Late("time", m[0], f"'{m[0]}' is after the ticket was filed ({filed:%Y-%m-%dT%H:%M}Z)")
+    for m in DEPLOY_TAG.finditer(text) if _DEPLOY_HINT.search(text) else ():
         y, mo, d = int(m["y"]), int(m["m"]), int(m["d"])
         if _valid(y, mo, d) and date(y, mo, d) > filed.date():
-            found.append(f"deploy tag date '{m[0]}' is after the ticket was filed ({filed:%Y-%m-%d})")
-    found.extend(_weekday_problems(text, filed) if "day" in text and _WEEKDAY_ANY.search(text) else [])
-    found.extend(_version_problems(text, filed, releases))
-    return found
+            yield Late("time", m[0], f"deploy tag date '{m[0]}' is after the ticket was filed ({filed:%Y-%m-%d})")
+    yield from _weekday_problems(text, filed) if "day" in text and _WEEKDAY_ANY.search(text) else []
+    yield from _version_problems(text, filed, releases)
 
 
 _WEEKDAY_ANY = re.compile("|".join(WEEKDAYS))
@@ -187,10 +220,9 @@ _VERSIONISH = re.compile(r"\.(?<=\d\.)\d\d?\.\d")
 """What every version has: a quick test before the full patterns."""
 
 
-def _version_problems(text: str, filed: datetime, releases: Sequence[Release]) -> list[str]:
-    out: list[str] = []
+def _version_problems(text: str, filed: datetime, releases: Sequence[Release]) -> Iterator[Late | str]:
     if not _VERSIONISH.search(text):
-        return out
+        return
     matches = [*CALVER.finditer(text), *(APP_VERSION.finditer(text) if releases else ())]
     for m in matches:
         version, pre = m["version"], m["pre"]
@@ -198,13 +230,14 @@ def _version_problems(text: str, filed: datetime, releases: Sequence[Release]) -
         if releases:
             known = any(r.version == version for r in releases)
             if pre and all(_out_by(releases, p, version, filed) for p in whose):
-                out.append(f"'{version}{pre}' is a pre-release of {version}, which was already out")
+                yield f"'{version}{pre}' is a pre-release of {version}, which was already out"
             elif not pre and not any(_out_by(releases, p, version, filed) for p in whose):
                 why = "was released after the ticket was filed" if known else "is not in the release calendar"
-                out.append(f"version '{version}' {why}")
+                yield Late("release", version, f"version '{version}' {why}")
         elif not pre and m.re is CALVER and date(int(m["y"]), int(m["m"]), 1) > filed.date():
-            out.append(f"version '{version}' names a month after the ticket was filed ({filed:%Y-%m})")
-    return out
+            yield Late(
+                "release", version, f"version '{version}' names a month after the ticket was filed ({filed:%Y-%m})"
+            )
 
 
 # --------------------------------------------------------------------------- naming releases
@@ -285,7 +318,7 @@ def shift_dates(text: str, days: int) -> str:
         return (date(y, mo, d) + timedelta(days=days)).strftime("%Y.%m.%d") if _valid(y, mo, d) else m[0]
 
     text = ISO.sub(iso, text)
-    if "-20" in text:
+    if _DEPLOY_HINT.search(text):
         text = DEPLOY_TAG.sub(tag, text)
     if _MONTH_ANY.search(text):
         text = _sub_day_month(text, days)

@@ -20,6 +20,10 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta, timezone
 from typing import Literal
 
+from . import chronology
+from .chronology import Late
+from .models import Release
+
 __all__ = [
     "MIN_SENTENCE_WORDS",
     "TARGETS",
@@ -173,7 +177,6 @@ _ISO_STAMP = re.compile(
     r"(?<![\d.])(\d{4})-(\d{2})-(\d{2})"
     r"(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?(?:[.,]\d+)?\s?(Z|UTC|[+-]\d{2}:?\d{2})?)?(?!\d)"
 )
-_CALVER = re.compile(r"(?<![\w.])(20\d{2})\.(\d{1,2})\.(\d+)(?![\w.]*\d)")
 
 
 def _stamp(m: re.Match[str]) -> datetime | date | None:
@@ -196,28 +199,13 @@ def _aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def anachronisms(text: str, created_at: datetime) -> list[str]:
-    """Timestamps and calendar release versions in `text` later than `created_at`.
+def anachronisms(text: str, created_at: datetime, releases: Sequence[Release] = ()) -> list[Late]:
+    """Timestamps, dates and releases in `text` later than `created_at`: `chronology.late`, the loader's rule.
 
-    `created_at` counts to the minute (a report filed at 16:11 may quote 16:11:45); a bare date
-    counts when it is after the creation day, and a calendar version (`2026.11.4`: year, month,
-    patch) when its month is after the creation month. Naive times are read as UTC.
+    With the queue's release calendar, a final version is late when it was not out by
+    `created_at`, and a staging or development build of a version still to come is not.
     """
-    created = _aware(created_at)
-    found: list[str] = []
-    for m in _ISO_STAMP.finditer(text):
-        stamp = _stamp(m)
-        if isinstance(stamp, datetime):
-            late = stamp >= created.replace(second=0, microsecond=0) + timedelta(minutes=1)
-        else:
-            late = stamp is not None and stamp > created.date()
-        if late:
-            found.append(m.group(0).strip())
-    for m in _CALVER.finditer(text):
-        year, month = int(m.group(1)), int(m.group(2))
-        if 1 <= month <= 12 and (year, month) > (created.year, created.month):
-            found.append(m.group(0))
-    return found
+    return chronology.late(text, created_at, releases)
 
 
 _WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")

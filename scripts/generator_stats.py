@@ -160,16 +160,19 @@ def realism(made: dict[str, list[GeneratedTask]], instances: int, times: dict[st
             {s: ts.boilerplate_share(bodies[s]) for s in SPLITS},
         )
     )
-    late = {s: [(t, ts.anachronisms(full_text(t), t.created_at)) for t in tickets[s]] for s in SPLITS}
+    late = {
+        s: [(t, ts.anachronisms(full_text(t), t.created_at, m.task.releases)) for m in made[s] for t in m.task.tickets]
+        for s in SPLITS
+    }
     examples = [
-        f"{t.ticket_id} created {t.created_at:%Y-%m-%d %H:%M}: {', '.join(found[:3])}"
+        f"{t.ticket_id} created {t.created_at:%Y-%m-%d %H:%M}: {', '.join(f.text for f in found[:3])}"
         for t, found in late["test"]
         if found
     ]
     examples = examples[:3]
-    for s in SPLITS:  # a release is all digits and dots; a timestamp has a dash or a colon
-        stamped = sum(any(not re.fullmatch(r"[\d.]+", f) for f in found) for _, found in late[s])
-        released = sum(any(re.fullmatch(r"[\d.]+", f) for f in found) for _, found in late[s])
+    for s in SPLITS:
+        stamped = sum(any(f.kind == "time" for f in found) for _, found in late[s])
+        released = sum(any(f.kind == "release" for f in found) for _, found in late[s])
         examples.append(f"{s}: {stamped} tickets with a later timestamp, {released} with a later release")
     figures.append(
         figure(

@@ -131,6 +131,8 @@ def test_shift_dates_moves_every_date_and_keeps_its_format() -> None:
     )
     assert chronology.shift_dates(text, -245).count("(Sunday)") == 1  # whole weeks keep the weekday
     assert chronology.shift_dates("charged on 1 Nov 2 times", -250) == "charged on 24 Feb 2 times"  # moved once
+    spaced = "deploy doc-service 2026.11.21-1; reader pool still on 2026.11.20-3"  # a tag after a space
+    assert chronology.shift_dates(spaced, -30) == "deploy doc-service 2026.10.22-1; reader pool still on 2026.10.21-3"
 
 
 def test_the_shift_puts_the_latest_date_just_before_the_ticket() -> None:

@@ -15,12 +15,13 @@ from datetime import timedelta
 import pytest
 
 from openenv_bug_triage.canaries import DEGENERATE, Constant
-from openenv_bug_triage.catalogue import load_catalogue, load_phrases
+from openenv_bug_triage.catalogue import Defect, load_catalogue, load_phrases
 from openenv_bug_triage.env import BugTriageEnv
 from openenv_bug_triage.errors import InvalidSeedError, InvalidSplitError, UnknownTaskError
 from openenv_bug_triage.generator import (
     TRAIN_MAX_SEED,
     GeneratedTask,
+    compose,
     derive_truth,
     generate,
     load_levels,
@@ -52,6 +53,13 @@ def canonical(made: GeneratedTask) -> str:
         },
         sort_keys=True,
     )
+
+
+def scenario(scenario_id: str) -> Defect:
+    """A composed defect by the id its facts name (a catalogue scenario is looked up in the catalogue)."""
+    found = compose.named(scenario_id)
+    assert found is not None, scenario_id
+    return found
 
 
 def sample(split: str, per_level: int, start: int = 0) -> list[GeneratedTask]:
@@ -263,6 +271,8 @@ def test_each_hard_case_gets_the_handbooks_truth() -> None:
             facts = made.facts[t.ticket_id]
             if "retold" not in facts.traps:
                 continue
+            if facts.scenario not in steps:  # composed from parts
+                steps[facts.scenario] = scenario(facts.scenario).steps
             seen["retold"] += 1
             assert made.task.truth[t.ticket_id].duplicate_of == facts.duplicate_of is not None
             full = "\n".join(f"{i}. {step}" for i, step in enumerate(steps[facts.scenario], 1))
@@ -359,7 +369,9 @@ def test_each_split_uses_only_its_own_scenarios_and_phrases() -> None:
     made = {split: sample(split, SWEEP) for split in ("train", "validation", "test")}
     evidence, titles = {}, {}
     for split, instances in made.items():
-        assert {partition[f.scenario] for m in instances for f in m.facts.values()} == {split}
+        assert {
+            partition.get(f.scenario) or scenario(f.scenario).partition for m in instances for f in m.facts.values()
+        } == {split}
         evidence[split] = {s for m in instances for f in m.facts.values() for _, s in f.evidence}
         titles[split] = {t.title.lower() for m in instances for t in m.task.tickets}
     for a, b in (("train", "validation"), ("train", "test"), ("validation", "test")):

@@ -9,7 +9,9 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
+from openenv_bug_triage import chronology
 from openenv_bug_triage import textstats as ts
+from openenv_bug_triage.models import Release
 
 T = ts.TARGETS
 CREATED = datetime(2026, 3, 18, 10, 11, tzinfo=UTC)  # a Wednesday
@@ -69,12 +71,33 @@ def test_anachronisms_find_later_stamps_and_releases_but_not_earlier_ones() -> N
         "It started on 2026-03-19.\n"
         "2026-03-18 12:00:00+02:00 local clock"  # 10:00 UTC: before creation
     )
-    assert ts.anachronisms(late, CREATED) == ["2026-11-09T11:17:45.210Z", "2026-03-19", "2026.11.1"]
+    found = ts.anachronisms(late, CREATED)
+    assert [(f.kind, f.text) for f in found] == [
+        ("time", "2026-11-09T11:17:45.210Z"),
+        ("time", "2026-03-19"),
+        ("release", "2026.11.1"),
+    ]
     early = "Seen on web 2026.3.2 and 2026.2.9.\n2026-03-18T10:11:45Z api INFO same minute\nSince 2026-03-17."
     assert ts.anachronisms(early, CREATED) == []
     assert ts.anachronisms("Not a date: 2026-13-45, build 2026.14.2", CREATED) == []
     assert T["anachronisms"].passes(0)
     assert not T["anachronisms"].passes(1)
+
+
+def test_anachronisms_with_a_calendar_allow_builds_ahead_of_production_and_refuse_unreleased_versions() -> None:
+    releases = [
+        Release(platform="web", version="2026.3.0", released_at=datetime(2026, 3, 2, 10, tzinfo=UTC)),
+        Release(platform="web", version="2026.3.1", released_at=datetime(2026, 3, 25, 10, tzinfo=UTC)),
+    ]
+    ahead = "Found during the smoke test of web 2026.3.1-rc.2; also on web 2026.4.0-dev.17 and web 2026.3.0."
+    assert ts.anachronisms(ahead, CREATED, releases) == []
+    assert chronology.problems(ahead, CREATED, releases) == []  # the loader agrees
+    unreleased = "Seen on web 2026.3.1 in production."
+    assert [f.text for f in ts.anachronisms(unreleased, CREATED, releases)] == ["2026.3.1"]
+    assert chronology.problems(unreleased, CREATED, releases) == [
+        "version '2026.3.1' was released after the ticket was filed"
+    ]
+    assert [f.text for f in ts.anachronisms("deploy doc-service 2026.03.21-1 (writer)", CREATED)] == ["2026.03.21"]
 
 
 def test_weekday_mismatches_check_weekdays_against_their_dates_and_today() -> None:

@@ -53,6 +53,8 @@ class Rates(_Model):
     """A customer's bug report that says it worked before an update."""
     retold: float = Field(default=0.0, ge=0, le=1)
     """A duplicate re-told by its own reporter: own steps, numbers and build."""
+    composed: float = Field(default=0.0, ge=0, le=1)
+    """A plain bug to fix composed from parts (`compose`) rather than taken from the catalogue."""
 
 
 class Outcomes(_Model):

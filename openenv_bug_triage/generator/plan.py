@@ -11,7 +11,7 @@ from .. import rules
 from ..catalogue import Catalogue, Defect, Partition, Phrases, Story, load_catalogue, load_phrases
 from ..models import Disposition, Environment, Tier
 from ..world import World, load_world
-from . import kinds
+from . import compose, kinds
 from .facts import Kind, Scope, scope_options, unsupported_report
 from .levels import Level
 
@@ -115,8 +115,13 @@ class Planner:
         exposure = kinds.draw_exposure(self, defects, lv.fix_count - len(slots))
         if exposure is not None:  # a leak of customer data, told as a trap
             slots.append(Slot("defect", exposure[0], exposure_trap=exposure[1]))
+        surfaces: set[str] = set()  # a queue never holds two composed defects of one surface
+        n_surfaces = len(compose.load_parts(self.partition).surfaces)
         while len(slots) < lv.fix_count:
-            slots.append(Slot("defect", take(lambda d: True)))
+            if lv.rates.composed and r.random() < lv.rates.composed and len(surfaces) < n_surfaces:
+                slots.append(Slot("defect", compose.draw(self.partition, r, surfaces)))
+            else:
+                slots.append(Slot("defect", take(lambda d: True)))
         fixes = list(slots)
         invalid = r.sample(self.invalid, reasons.count("invalid"))
         for reason in reasons:

@@ -1,0 +1,298 @@
+"""Defects composed from parts: a failing surface, a failure, a condition and, sometimes, data at risk.
+
+Hand-written catalogue defects are few; parts multiply them. Each partition has its own parts
+file (`data/generator/parts/<partition>.json`, no part shared between partitions), and a
+composition is a `catalogue.Defect` like any other, so its truth follows from the same rules:
+its component (and so its team) is the surface's, and its impact class follows from the parts
+by `impact_of`, the handbook's reading of what the text says:
+
+- data at risk (what the reporter had entered is gone) is `critical`;
+- a failure that blocks a core workflow (signing in, editing and saving, the public API,
+  payments) is `core`, and one that blocks any other feature is `minor`;
+- a display glitch that leaves the data and the feature intact is `cosmetic`.
+
+Who is hit follows from the condition: a surface that can fail for everyone at once (server
+side) with no condition is `global`; a condition (a platform, a setting, a kind of account)
+names the group hit, so the scope sentence can say it. Every deciding part is written into
+every symptom, so whichever wording a ticket uses, the reader sees it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from functools import cache
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from ..catalogue import Defect, Impact, Line, Partition
+from ..errors import FixtureError
+from ..world import DATA_DIR, load_world
+from .facts import PLATFORM_OF
+
+Effect = Literal["blocks", "display"]
+_Id = Annotated[str, Field(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$")]
+"""A part's id: words joined by single hyphens (a composed defect's id joins its parts' ids with `--`)."""
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Surface(_Model):
+    """Where a defect shows: one feature of one component, and how a report names it."""
+
+    id: _Id
+    component: str
+    core: bool
+    """The feature is a core workflow (signing in, editing and saving, public API, payments)."""
+    server: bool
+    """It can fail for everyone on every client at once (server side)."""
+    feature: Line
+    """The feature as a noun phrase: "saving a document"."""
+    action: Line
+    """The feature as what a user tries to do: "save a document"."""
+    object: Line | None = None
+    """What a user has entered there and can lose ("the changes I had typed"); None: nothing to lose."""
+    steps: Annotated[list[Line], Field(min_length=2, max_length=4)]
+    request: Line
+    """What the service logs when the feature is used."""
+    workaround: Line
+    detail: Line
+    """A sentence of context only this surface has (who uses it, for what), so reports of it differ."""
+
+
+class Failure(_Model):
+    """How the surface fails: it `blocks` the feature, or a `display` glitch leaves the data intact."""
+
+    id: _Id
+    effect: Effect
+    says: Line
+    """The failure as a clause of a sentence: "the spinner turns for a minute and then stops"."""
+    short: Line
+    """The failure as a verb phrase, for a title and the last step: "spins and gives up"."""
+    error: Line
+    """The line the service logs."""
+
+
+class Condition(_Model):
+    """What limits who is hit: a client `platform` (only its component's) or a `trigger` (a setting, an account)."""
+
+    id: _Id
+    platform: Literal["web", "ios", "android", "api"] | None = None
+    """The client a platform condition is about; None: a trigger, fits any surface."""
+    when: Line
+    """As a clause: "in Safari 17", "when the workspace has a custom domain"."""
+    who: Line
+    """The group hit, as the scope sentence names it: "everyone on Safari 17"."""
+    step: Line
+    """The step of a reproduction that sets it up."""
+    context: Line
+    """How the log names it ("browser=Safari/17.4")."""
+
+
+class Loss(_Model):
+    """Data at risk: what happens to what the user had entered."""
+
+    id: _Id
+    says: Line
+    """A sentence with `{object}`: "Afterwards {object} are gone, even after a reload."."""
+    short: Line
+    """For a title, with `{object}` allowed."""
+
+
+class Templates(_Model):
+    """How a partition's reports put the parts together (each with `{placeholders}`)."""
+
+    titles: Annotated[list[Line], Field(min_length=3)]
+    display_titles: Annotated[list[Line], Field(min_length=3)]
+    symptoms: Annotated[list[Line], Field(min_length=3)]
+    display_symptoms: Annotated[list[Line], Field(min_length=3)]
+    final_step: Line
+
+
+class Parts(_Model):
+    """One partition's parts (`data/generator/parts/<partition>.json`)."""
+
+    surfaces: Annotated[list[Surface], Field(min_length=2)]
+    failures: Annotated[list[Failure], Field(min_length=2)]
+    conditions: Annotated[list[Condition], Field(min_length=2)]
+    losses: Annotated[list[Loss], Field(min_length=1)]
+    templates: Templates
+
+    @model_validator(mode="after")
+    def _usable(self) -> Parts:
+        owner = load_world().owner
+        for s in self.surfaces:
+            if s.component not in owner:
+                raise ValueError(f"surface '{s.component}' of '{s.id}' is not a component; use one of {sorted(owner)}")
+        for group in (self.surfaces, self.failures, self.conditions, self.losses):
+            ids = [p.id for p in group]
+            if len(set(ids)) != len(ids):
+                raise ValueError(f"part ids must be unique within their group: {ids}")
+        return self
+
+
+def impact_of(surface: Surface, failure: Failure, loss: Loss | None) -> Impact:
+    """The impact class a report of these parts states (the handbook's severity rules read it)."""
+    if failure.effect == "display":
+        return "cosmetic"
+    if loss is not None:
+        return "critical"
+    return "core" if surface.core else "minor"
+
+
+def fits(surface: Surface, failure: Failure, condition: Condition | None, loss: Loss | None) -> bool:
+    """True when the parts make one coherent defect.
+
+    A platform condition needs a surface on that platform; a defect with no condition must be
+    able to hit everyone (a server-side surface); data can be lost only where a user enters
+    some, and only by a failure that blocks (a display glitch leaves the data intact).
+    """
+    if condition is not None and condition.platform not in (None, PLATFORM_OF.get(surface.component)):
+        return False
+    if condition is None and not surface.server:
+        return False
+    return loss is None or (surface.object is not None and failure.effect == "blocks")
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _fill(template: str, values: dict[str, str]) -> str:
+    text = " ".join(template.format(**values).split())
+    return _cap(text.replace(" ,", ",").replace(" :", ":").replace(" .", "."))
+
+
+@cache
+def load_parts(partition: Partition) -> Parts:
+    """The parts of one partition, validated once per process."""
+    path = DATA_DIR / "generator" / "parts" / f"{partition}.json"
+    try:
+        return Parts.model_validate(json.loads(path.read_text(encoding="utf-8")))
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        raise FixtureError(
+            f"generator parts {path.name}: {'.'.join(str(p) for p in err['loc'])}: {err['msg']}"
+        ) from None
+
+
+Key = tuple[int, int, int | None, int | None]
+"""A composition: indices of its surface, failure, condition (None: none) and loss (None: none)."""
+
+
+@cache
+def compositions(partition: Partition) -> tuple[Key, ...]:
+    """Every coherent composition of a partition's parts, in a fixed order."""
+    p = load_parts(partition)
+    out: list[Key] = []
+    for si, s in enumerate(p.surfaces):
+        for fi, f in enumerate(p.failures):
+            for ci in [None, *range(len(p.conditions))]:
+                c = None if ci is None else p.conditions[ci]
+                for li in [None, *range(len(p.losses))]:
+                    if fits(s, f, c, None if li is None else p.losses[li]):
+                        out.append((si, fi, ci, li))
+    return tuple(out)
+
+
+@cache
+def composed(partition: Partition, key: Key) -> Defect:
+    """The defect one composition makes (built once per process)."""
+    p = load_parts(partition)
+    si, fi, ci, li = key
+    s, f = p.surfaces[si], p.failures[fi]
+    c = None if ci is None else p.conditions[ci]
+    loss = None if li is None else p.losses[li]
+    impact = impact_of(s, f, loss)
+    values = {
+        "action": s.action,
+        "feature": s.feature,
+        "says": f.says,
+        "short": f.short,
+        "when": c.when if c else "",
+        "detail": s.detail,
+        "loss": loss.says.format(object=s.object) if loss and s.object else "",
+        "loss_short": loss.short.format(object=s.object) if loss and s.object else "",
+    }
+    display = f.effect == "display"
+    symptoms = p.templates.display_symptoms if display else p.templates.symptoms
+    titles = [_fill(t, values) for t in (p.templates.display_titles if display else p.templates.titles)]
+    if loss is not None:  # a title that says the data is gone
+        titles = [f"{_cap(s.feature)}: {values['loss_short']}", *titles[1:]]
+    service = load_world().service_of[s.component]
+    stamp = "2026-11-{day:02d}T{hour:02d}:{minute:02d}:{second:02d}.{ms:03d}Z"
+    day = 3 + sum(key[:2]) % 20
+    log_lines = [
+        f"{stamp.format(day=day, hour=9, minute=41, second=12, ms=108)} INFO  {service} {s.request}"
+        + (f" {c.context}" if c else ""),
+        f"{stamp.format(day=day, hour=9, minute=41, second=13, ms=554)} ERROR {service} {f.error}",
+        f"{stamp.format(day=day, hour=9, minute=41, second=13, ms=560)} INFO  {service} request finished with the error above",
+    ]
+    return Defect.model_validate(
+        {
+            "id": f"{partition}-{s.id}--{f.id}--{c.id if c else 'all'}--{loss.id if loss else 'kept'}",
+            "component": s.component,
+            "partition": partition,
+            "impact": impact,
+            "feature": s.feature,
+            "global": c is None,
+            "segment": [c.who] if c else [],
+            "workaround": [s.workaround] if impact in ("core", "minor") else [],
+            "titles": titles,
+            "symptoms": [_fill(t, values) for t in symptoms],
+            "steps": [*(s.steps if c is None else [c.step, *s.steps]), _fill(p.templates.final_step, values)],
+            "logs": ["\n".join(log_lines)],
+        }
+    )
+
+
+def named(scenario_id: str) -> Defect | None:
+    """The composed defect with id `scenario_id` (as `TicketFacts.scenario` names it), or None if it is none."""
+    partition, _, rest = scenario_id.partition("-")
+    if partition not in ("train", "validation", "test"):
+        return None
+    p = load_parts(partition)
+    names = rest.split("--")
+    if len(names) != 4:
+        return None
+    surface, failure, condition, loss = names
+    try:
+        key: Key = (
+            [s.id for s in p.surfaces].index(surface),
+            [f.id for f in p.failures].index(failure),
+            None if condition == "all" else [c.id for c in p.conditions].index(condition),
+            None if loss == "kept" else [x.id for x in p.losses].index(loss),
+        )
+    except ValueError:
+        return None
+    return composed(partition, key) if key in compositions(partition) else None
+
+
+LOSS_RATE = 0.25
+"""Share of drawn compositions that put data at risk, where the surface and failure allow it."""
+
+
+def draw(partition: Partition, rng: random.Random, avoid: set[str]) -> Defect:
+    """A composed defect of `partition` whose surface is none of `avoid` (surface ids); adds its surface to `avoid`.
+
+    Parts are drawn one after another (surface, failure, condition, then data at risk at
+    `LOSS_RATE`), each among those that still fit, so no kind of defect dominates by count.
+    """
+    p = load_parts(partition)
+    keys = [k for k in compositions(partition) if p.surfaces[k[0]].id not in avoid]
+    if not keys:
+        raise ValueError(f"generator parts: every {partition} surface is already in this queue; add surfaces")
+    si = rng.choice(sorted({k[0] for k in keys}))
+    keys = [k for k in keys if k[0] == si]
+    fi = rng.choice(sorted({k[1] for k in keys}))
+    keys = [k for k in keys if k[1] == fi]
+    conditions = sorted({k[2] for k in keys}, key=lambda c: -1 if c is None else c)
+    ci = rng.choice(conditions)
+    keys = [k for k in keys if k[2] == ci]
+    lossy = [k for k in keys if k[3] is not None]
+    key = rng.choice(lossy) if lossy and rng.random() < LOSS_RATE else next(k for k in keys if k[3] is None)
+    avoid.add(p.surfaces[si].id)
+    return composed(partition, key)

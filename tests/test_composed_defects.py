@@ -1,0 +1,159 @@
+"""Defects composed from parts: coherent, partitioned, their truth by the rules, their deciding facts visible."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+import pytest
+
+from openenv_bug_triage import rules
+from openenv_bug_triage.catalogue import Defect, load_catalogue
+from openenv_bug_triage.generator import compose, derive_truth, generate, scope_options
+from openenv_bug_triage.generator.facts import PLATFORM_OF
+from openenv_bug_triage.world import DATA_DIR, load_world
+
+SPLITS = ("train", "validation", "test")
+
+
+def _all(partition: str) -> list[Defect]:
+    return [compose.composed(partition, k) for k in compose.compositions(partition)]  # type: ignore[arg-type]
+
+
+def _texts(raw: object) -> set[str]:
+    """Every string in a parsed parts file."""
+    if isinstance(raw, str):
+        return {raw}
+    if isinstance(raw, dict):
+        return {t for v in raw.values() for t in _texts(v)}
+    if isinstance(raw, list):
+        return {t for v in raw for t in _texts(v)}
+    return set()
+
+
+def test_parts_are_never_shared_between_partitions() -> None:
+    raw = {p: json.loads((DATA_DIR / "generator" / "parts" / f"{p}.json").read_text()) for p in SPLITS}
+    for a, b in (("train", "validation"), ("train", "test"), ("validation", "test")):
+        ids = {(g, part["id"]) for g in ("surfaces", "failures", "conditions", "losses") for part in raw[a][g]}
+        assert not ids & {
+            (g, part["id"]) for g in ("surfaces", "failures", "conditions", "losses") for part in raw[b][g]
+        }
+        shared = {t for t in _texts(raw[a]) & _texts(raw[b]) if len(t.split()) >= 4}
+        assert not shared, (a, b, sorted(shared)[:3])
+    for partition in SPLITS:  # nor with another partition's hand-written defects
+        others = {
+            t.lower()
+            for d in load_catalogue().defects
+            if d.partition != partition
+            for t in (*d.titles, *d.symptoms, *d.steps, *d.workaround, *d.segment, d.feature)
+        }
+        assert not {t for t in _texts(raw[partition]) if t.lower() in others}, partition
+
+
+@pytest.mark.parametrize("partition", SPLITS)
+def test_each_partition_composes_many_distinct_defects_beyond_its_catalogue(partition: str) -> None:
+    made = _all(partition)
+    hand_written = sum(d.partition == partition for d in load_catalogue().defects)
+    assert len({d.id for d in made}) == len(made) >= 3 * hand_written
+    assert len({d.symptoms[0] for d in made}) == len(made)  # distinct in what a reader sees
+    assert {d.impact for d in made} == {"critical", "core", "minor", "cosmetic"}
+    assert all(d.partition == partition and compose.named(d.id) == d for d in made)
+
+
+@pytest.mark.parametrize("partition", SPLITS)
+def test_a_composed_defect_is_coherent(partition: str) -> None:
+    """Component from the surface; a platform only on its own client; one who-is-hit; a failure rate
+    only where the defect can hit everyone; data lost only where something was entered."""
+    parts = compose.load_parts(partition)  # type: ignore[arg-type]
+    owner = load_world().owner
+    for key in compose.compositions(partition):  # type: ignore[arg-type]
+        si, fi, ci, li = key
+        s, f = parts.surfaces[si], parts.failures[fi]
+        c = None if ci is None else parts.conditions[ci]
+        d = compose.composed(partition, key)  # type: ignore[arg-type]
+        assert d.component == s.component in owner
+        if c is not None and c.platform is not None:
+            assert PLATFORM_OF[d.component] == c.platform, d.id
+        assert d.global_ == (c is None) and (c is None or d.segment == [c.who]), d.id
+        assert not d.global_ or s.server, d.id
+        assert li is None or (s.object is not None and f.effect == "blocks"), d.id
+        assert scope_options(d) or d.impact == "cosmetic", d.id
+        assert len(set(d.titles)) == len(d.titles) and len(set(d.symptoms)) == len(d.symptoms), d.id
+
+
+@pytest.mark.parametrize("partition", SPLITS)
+def test_the_deciding_parts_show_in_every_wording(partition: str) -> None:
+    """Whatever symptom a ticket uses (and its first sentence alone, for a terse writer), the failure,
+    the condition and any data lost are in it, and a display glitch says the data is intact."""
+    parts = compose.load_parts(partition)  # type: ignore[arg-type]
+    for key in compose.compositions(partition):  # type: ignore[arg-type]
+        si, fi, ci, li = key
+        s, f = parts.surfaces[si], parts.failures[fi]
+        d = compose.composed(partition, key)  # type: ignore[arg-type]
+        for symptom in d.symptoms:
+            first = symptom.split(". ")[0]
+            assert f.says in first and (s.action in first or s.feature.lower() in first.lower()), (d.id, symptom)
+            if ci is not None:
+                assert parts.conditions[ci].when in first, (d.id, symptom)
+            if li is not None:
+                loss = parts.losses[li].says.format(object=s.object)
+                assert loss in symptom, (d.id, symptom)
+            else:
+                assert not any(x.says.split("{")[0] in symptom for x in parts.losses), (d.id, symptom)
+
+
+def test_impact_follows_the_handbook_reading_of_the_parts() -> None:
+    parts = compose.load_parts("train")
+    blocks = next(f for f in parts.failures if f.effect == "blocks")
+    display = next(f for f in parts.failures if f.effect == "display")
+    core = next(s for s in parts.surfaces if s.core and s.object)
+    other = next(s for s in parts.surfaces if not s.core)
+    loss = parts.losses[0]
+    assert compose.impact_of(core, blocks, None) == "core"
+    assert compose.impact_of(core, blocks, loss) == "critical"
+    assert compose.impact_of(other, blocks, None) == "minor"
+    assert compose.impact_of(core, display, None) == "cosmetic"
+    assert not compose.fits(core, display, None, loss)
+
+
+def test_composed_defects_in_queues_get_their_truth_by_the_rules_and_show_their_facts() -> None:
+    world = load_world()
+    per_level: Counter[str] = Counter()
+    fixes: Counter[str] = Counter()
+    for level in ("generated_medium", "generated_hard", "generated_expert"):
+        for split in SPLITS:
+            for seed in range(6):
+                made = generate(level, seed, split)
+                surfaces: Counter[str] = Counter()
+                for t in made.task.tickets:
+                    facts, truth = made.facts[t.ticket_id], made.task.truth[t.ticket_id]
+                    d = compose.named(facts.scenario)
+                    if d is None:
+                        continue
+                    assert d.partition == split
+                    assert truth == derive_truth(facts, world)
+                    assert truth.true_component == d.component and truth.true_assignee_team == world.owner[d.component]
+                    if facts.case is None and facts.kind == "defect" and facts.duplicate_of is None:
+                        severity = rules.severity_for(d.impact, facts.scope, facts.environment)
+                        assert truth.true_severity == severity
+                        surfaces[d.id.split("--")[0]] += 1
+                        per_level[level] += 1
+                    text = f"{t.title}\n{t.description}\n{t.log_excerpt or ''}"
+                    assert all(sentence in text for _, sentence in facts.evidence)
+                fixes[level] += sum(f.kind == "defect" and f.duplicate_of is None for f in made.facts.values())
+                assert max(surfaces.values(), default=0) <= 1  # one composed defect per surface per queue
+    for level in per_level:
+        assert 0.1 <= per_level[level] / fixes[level] <= 0.6, (level, per_level[level], fixes[level])
+    assert not any(compose.named(f.scenario) for s in range(6) for f in generate("generated_easy", s).facts.values())
+
+
+def test_drawing_is_seeded_and_avoids_used_surfaces() -> None:
+    a = [compose.draw("test", random.Random(5), set()).id for _ in range(3)]
+    assert a == [compose.draw("test", random.Random(5), set()).id for _ in range(3)]
+    avoid: set[str] = set()
+    drawn = [compose.draw("test", random.Random(9), avoid) for _ in range(len(compose.load_parts("test").surfaces))]
+    assert len({d.id.split("--")[0] for d in drawn}) == len(drawn)
+    with pytest.raises(ValueError, match="add surfaces"):
+        compose.draw("test", random.Random(9), avoid)
+    assert compose.named("train-no-such--x--all--kept") is None and compose.named("web-ui-new-task") is None
