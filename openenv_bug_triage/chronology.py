@@ -230,6 +230,21 @@ def current_releases(releases: Sequence[Release]) -> str:
     return ", ".join(named) or "none listed"
 
 
+def release_notes(releases: Sequence[Release]) -> list[str]:
+    """One line per release that has notes, oldest first: `web 2026.3.1 (2026-03-10): Fixed: ...; ...`."""
+    ordered = sorted(releases, key=lambda r: r.released_at)
+    return [
+        f"{display(r.platform, r.version)} ({r.released_at:%Y-%m-%d}): {' '.join(r.notes)}" for r in ordered if r.notes
+    ]
+
+
+def calendar_text(releases: Sequence[Release]) -> str:
+    """The current releases, then the release notes when the calendar has any: what an agent reads of it."""
+    notes = release_notes(releases)
+    head = current_releases(releases)
+    return "\n".join([head, "Release notes, oldest first:", *notes]) if notes else head
+
+
 # --------------------------------------------------------------------------- moving dates
 
 

@@ -192,8 +192,12 @@ def test_the_agent_sees_the_calendar_and_no_label_in_it() -> None:
     obs = BugTriageEnv().reset(task_id="generated_hard", seed=5, split="test")
     assert obs.releases and {r.platform for r in obs.releases} == {"web", "ios", "android", "api"}
     dumped = obs.model_dump(mode="json")["releases"]
-    assert all(set(r) == {"platform", "version", "released_at"} for r in dumped)
+    assert all(set(r) <= {"platform", "version", "released_at", "notes"} for r in dumped)
+    assert any(r.get("notes") for r in dumped)
+    assert not any("LRK-" in line for r in dumped for line in r.get("notes", []))  # a note names a defect, no ticket
     fixed = BugTriageEnv().reset(task_id="bug_triage_hard", seed=1)
+    assert not any(r.notes for r in fixed.releases)
+    assert all(set(r) == {"platform", "version", "released_at"} for r in fixed.model_dump(mode="json")["releases"])
     assert [r.version for r in fixed.releases if r.platform == "web"][-1] == "2026.11.2"
 
 

@@ -54,7 +54,7 @@ def thread(
         reporter == "user"
         and follow_up is None
         and not s.clean_retest
-        and s.role in ("fix", "near", "duplicate")
+        and s.role in ("fix", "near", "duplicate", "fixed_release")
         and r.random() < STILL_RATE
     ):
         drafts.append((reporter_name, "reporter", renderer.pick("comment_still_reporter")))

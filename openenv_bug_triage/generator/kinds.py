@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Protocol
 
 from ..catalogue import Defect, Partition, Phrases, Story
@@ -32,6 +33,11 @@ class SlotLike(Protocol):
     blamed: str | None
     second: Defect | None
     retold: bool
+    release_note: str | None
+    noted: Defect | None
+
+    @property
+    def original(self) -> SlotLike | None: ...
 
 
 class Drawer(Protocol):
@@ -54,7 +60,12 @@ class Teller(Protocol):
     def phrases(self) -> Phrases: ...
     @property
     def partition(self) -> Partition: ...
+    @property
+    def created(self) -> datetime: ...
+    @property
+    def reported(self) -> str: ...
     def pick(self, pool: str, **values: object) -> str: ...
+    def local(self, text: str, shift: int | None = None) -> str: ...
     def local_to(self, scenario: Defect, text: str) -> str: ...
 
 

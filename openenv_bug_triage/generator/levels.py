@@ -53,6 +53,9 @@ class Rates(_Model):
     """A customer's bug report that says it worked before an update."""
     retold: float = Field(default=0.0, ge=0, le=1)
     """A duplicate re-told by its own reporter: own steps, numbers and build."""
+    fixed_release: float = Field(default=0.0, ge=0, le=1)
+    """A customer's report told against the release notes: on a build older than the release that
+    fixes it (resolved), or a decoy (a note fixing a look-alike defect; a build newer than the fix)."""
 
 
 class Outcomes(_Model):

@@ -11,7 +11,7 @@ from .. import rules
 from ..catalogue import Catalogue, Defect, Partition, Phrases, Story, load_catalogue, load_phrases
 from ..models import Disposition, Environment, Tier
 from ..world import World, load_world
-from . import kinds
+from . import kinds, notes
 from .facts import Kind, Scope, scope_options, unsupported_report
 from .levels import Level
 
@@ -23,7 +23,7 @@ class Slot:
     kind: Kind
     scenario: Defect | Story
     role: str = "fix"
-    """fix, duplicate, near, wont_fix, cannot_reproduce, resolved, invalid, defer, needs_info."""
+    """fix, duplicate, near, wont_fix, cannot_reproduce, resolved, fixed_release, invalid, defer, needs_info."""
     original: Slot | None = None
     monitoring: bool = False
     environment: Environment = "production"
@@ -47,6 +47,10 @@ class Slot:
     """The second, less severe problem of a `two_problems` report."""
     retold: bool = False
     """A duplicate re-told by its own reporter: own steps, numbers and build."""
+    release_note: str | None = None
+    """How a customer's report is told against the release notes (`notes.NOTE_KINDS`), or None."""
+    noted: Defect | None = None
+    """The look-alike defect a `similar` release note fixes."""
 
 
 def _tokens(text: str) -> set[str]:
@@ -72,6 +76,8 @@ class Planner:
         self.features = [s for s in cat.features if s.partition == partition]
         self.invalid = [s for s in cat.invalid if s.partition == partition]
         self.vague = [s for s in cat.vague if s.partition == partition]
+        self.unused: list[Defect] = []
+        """The partition's defects no ticket of the planned queue reports (set by `plan`)."""
 
     # ---------------------------------------------------------------- plan
 
@@ -165,6 +171,8 @@ class Planner:
                         s.scope = self._alert_scope(scenario)
         kinds.place_exposure_traps(self, slots)
         kinds.assign_cases(self, slots, defects)
+        notes.assign_release_notes(self, slots, defects)
+        self.unused = defects
         for s in slots:  # a duplicate reports what its original does (an alert may have re-scoped it)
             if s.original is not None:
                 s.scope, s.environment = s.original.scope, s.original.environment
@@ -259,6 +267,7 @@ _DISPOSITION_OF_ROLE: dict[str, Disposition] = {
     "wont_fix": "close_wont_fix",
     "cannot_reproduce": "close_cannot_reproduce",
     "resolved": "close_resolved",
+    "fixed_release": "close_resolved",
     "invalid": "close_invalid",
     "defer": "defer",
     "needs_info": "needs_info",

@@ -10,7 +10,7 @@ from .. import chronology
 from ..catalogue import Defect, Story
 from ..chronology import display
 from ..models import Platform, ReporterType
-from . import comments, kinds, titles
+from . import comments, kinds, notes, titles
 from .facts import PLATFORM_OF, TicketFacts
 from .personas import draw_persona
 from .plan import Planner, Slot
@@ -62,6 +62,8 @@ class Renderer:
         self.platform: Platform = "web"
         self.reported = ""
         self.shift = 0
+        self.notes: dict[tuple[Platform, str], list[str]] = {}
+        """Release-note lines placed for reports told against the notes, by (platform, version)."""
 
     def pick(self, pool: str, **values: object) -> str:
         return self.voice.pick(pool, **values)
@@ -112,10 +114,11 @@ class Renderer:
         r, lv = self.r, self.b.level
         self.created = created = self.base + timedelta(minutes=s.minute)
         self.platform = PLATFORM_OF.get(s.scenario.component, "web")
-        older = s.role in ("cannot_reproduce", "resolved")
+        older = s.role in ("cannot_reproduce", "resolved", "fixed_release") or s.release_note == "similar"
         # the one build this report speaks of
         self.reported = self.timeline.reported(self.platform, created, s.environment, older, r)
         self.shift = self._shift_for(s.scenario)
+        fixed_in_release = s.release_note is not None and notes.tell(self, self.timeline, s, self.notes)
         self.follow_up: str | None = None  # the retest or upgrade that settles it, told as a comment
         evidence: list[tuple[str, str]] = []
         traps: list[str] = []
@@ -130,7 +133,7 @@ class Renderer:
             elif s.role == "cannot_reproduce":
                 reporter = "qa" if r.random() < 0.6 else "user"
             elif s.role in ("fix", "near", "duplicate"):
-                reporter = "qa" if s.case is None and r.random() < 0.3 else "user"
+                reporter = "qa" if s.case is None and s.release_note is None and r.random() < 0.3 else "user"
             if s.environment != "production" and not s.monitoring:  # only testers run non-production builds
                 reporter = "qa"
             repro = reporter != "monitoring" and r.random() < (0.85 if reporter == "qa" else 0.45)
@@ -168,7 +171,7 @@ class Renderer:
         noise = self.voice.noise
         title, body = noise.apply(title), noise.apply(body)
         evidence = [(rule, noise.apply(text)) for rule, text in evidence]
-        version = self.reported if r.random() < 0.7 else None
+        version = self.reported if r.random() < 0.7 or s.release_note is not None else None
         record = {
             "ticket_id": s.ticket_id,
             "title": title,
@@ -220,6 +223,7 @@ class Renderer:
             case=s.case,
             second_component=s.second.component if s.second else None,
             second_impact=s.second.impact if s.second else None,
+            fixed_in_release=fixed_in_release,
         )
         return record, facts
 
@@ -264,6 +268,7 @@ class Renderer:
             evidence.append((f"scope:{s.scope}", sentence))
             lines.append(sentence)
         lines += kinds.case_lines(self, s, evidence, traps)
+        lines += notes.build_lines(self, s, evidence, traps)
         if s.role == "cannot_reproduce" or s.clean_retest:
             sentence = self.pick("retest_clean", version=self.current())
             evidence.append(("retest", sentence))
