@@ -66,6 +66,11 @@ APP_VERSION = re.compile(
 """An app version, recognised by the word before it (`app 5.14.0`, `build: 5.14.0`; `iOS 17.4.1` is the phone's)."""
 
 
+def iso_instant(m: re.Match[str]) -> datetime:
+    """The UTC instant an `ISO` match names (midnight for a date without a time)."""
+    return _iso(m)[0]
+
+
 def _iso(m: re.Match[str]) -> tuple[datetime, bool]:
     """The instant an ISO match names (UTC), and whether it had a time of day."""
     y, mo, d = int(m["y"]), int(m["m"]), int(m["d"])

@@ -179,10 +179,15 @@ def test_generated_queues_hold_no_chronology_violation(task_id: str) -> None:
                     assert 0 < lead < 24 * 60, (t.ticket_id, onset[0], t.created_at)
                 facts = made.facts[t.ticket_id]
                 for rule, sentence in facts.evidence:
-                    if rule in ("retest", "resolved"):
-                        platform = PLATFORM_OF.get(facts.component, "web")
-                        live = [r for r in releases if r.platform == platform and r.released_at <= t.created_at]
-                        assert live[-1].version in sentence, (t.ticket_id, sentence)
+                    if rule in ("retest", "resolved"):  # the current release of the client it names
+                        current = {
+                            p: [r for r in releases if r.platform == p and r.released_at <= t.created_at][-1]
+                            for p in chronology.PLATFORMS
+                        }
+                        named = [p for p, r in current.items() if chronology.display(p, r.version) in sentence]
+                        assert named, (t.ticket_id, sentence)
+                        if facts.component in PLATFORM_OF:
+                            assert named == [PLATFORM_OF[facts.component]], (t.ticket_id, sentence)
     assert checked >= SWEEP * 3 * 8
     # a log may quote an old event (a bounce weeks ago), but most were written in the week before the report
     assert sum(gap <= timedelta(days=7) for gap in gaps) >= 0.9 * len(gaps)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Protocol
 
 from ..catalogue import Defect, Partition, Phrases, Story
@@ -212,10 +212,12 @@ def retold_steps(renderer: Teller, s: SlotLike, steps: list[str]) -> list[str]:
 def own_numbers(renderer: Teller, shared: dict[str, object]) -> dict[str, object]:
     """A re-told duplicate's own rate, onset and counts; who is hit and the workaround stay the original's."""
     r = renderer.r
+    onset = renderer.created - timedelta(minutes=r.randrange(4, 90))  # shortly before its own report
     return {
         **shared,
         "pct": r.randrange(8, 51),
-        "time": f"{r.randrange(24):02d}:{r.randrange(60):02d} UTC",
+        "time": f"{onset:%H:%M} UTC",
+        "onset": onset,
         "m": r.randrange(12, 400),
         "n": r.randrange(1, 4),
     }

@@ -67,8 +67,9 @@ def assign_release_notes(planner: Drawer, slots: Sequence[SlotLike], defects: li
             continue
         kind = r.choice(NOTE_KINDS)
         if kind == "similar":
-            alike = [x for x in defects if x.family is not None and x.family == d.family and x.component != d.component]
-            alike = alike or [x for x in defects if x.component == d.component and not x.exposure]
+            others = [x for x in defects if x.feature.lower() != d.feature.lower() and not x.exposure]
+            alike = [x for x in others if x.family is not None and x.family == d.family and x.component != d.component]
+            alike = alike or [x for x in others if x.component == d.component]
             if alike:
                 s.noted = r.choice(alike)
                 defects.remove(s.noted)

@@ -44,6 +44,49 @@ def _read_dates(scenario: Defect | Story) -> tuple[list[tuple[datetime, bool]], 
     return found, 7 if any(chronology.names_weekday(t) for t in texts) else 1
 
 
+def retime(log: str, last: datetime) -> str:
+    """`log` with every timestamp moved by one amount, so that its latest is at `last` (UTC).
+
+    Timestamps keep their own format; dates without a time, and a log without ISO timestamps
+    (Android's logcat), are unchanged.
+    """
+    found = [(m, chronology.iso_instant(m)) for m in chronology.ISO.finditer(log) if m["H"] is not None]
+    if not found:
+        return log
+    delta = last.replace(microsecond=0) - max(at for _, at in found)
+
+    def moved(m: re.Match[str]) -> str:
+        if m["H"] is None:  # a date the log names (a billing period, a deploy day) stays where `local` put it
+            return m[0]
+        naive = datetime(int(m["y"]), int(m["m"]), int(m["d"]), int(m["H"]), int(m["M"]), int(m["S"] or 0))
+        at = naive + delta
+        text = m[0]
+        head = f"{at:%Y-%m-%d}{text[10]}{at:%H:%M}"
+        rest = text[16:]  # seconds, fraction and zone as they were, seconds moved
+        if m["S"] is not None:
+            rest = f":{at:%S}{rest[3:]}"
+        return head + rest
+
+    return chronology.ISO.sub(moved, log)
+
+
+_ANDROID = re.compile(r"\bandroid\b", re.I)
+_MOBILE = re.compile(r"\b(?:iphone|ipad|ios|android|phone|mobile)\b", re.I)
+_API = re.compile(r"\b(?:api|endpoint|webhook)\b|\b(?:GET|POST|PUT|PATCH|DELETE) /", re.I)
+
+
+def platform_of(s: Slot) -> Platform:
+    """The client whose build a report names: its component's, or for a server-side defect the
+    client its own words use (push notifications always reach a phone), else the web app."""
+    scenario = s.scenario
+    if scenario.component in PLATFORM_OF:
+        return PLATFORM_OF[scenario.component]
+    text = scenario.symptoms[s.symptom_variant] if isinstance(scenario, Defect) else ""
+    if scenario.component == "push-notifications" or _MOBILE.search(text):
+        return "android" if _ANDROID.search(text) else "ios"
+    return "api" if _API.search(text) else "web"
+
+
 class Renderer:
     """Turns planned slots into ticket records, recording which sentence carries each fact."""
 
@@ -62,6 +105,8 @@ class Renderer:
         self.platform: Platform = "web"
         self.reported = ""
         self.shift = 0
+        self.used_logs: set[tuple[str, int]] = set()
+        """Log excerpts (defect id, index) already pasted into a ticket of this queue."""
         self.notes: dict[tuple[Platform, str], list[str]] = {}
         """Release-note lines placed for reports told against the notes, by (platform, version)."""
 
@@ -72,7 +117,8 @@ class Renderer:
         """Draw the ticket's one reporter; every phrase after this fits them and the ticket."""
         scenario = s.scenario
         facts_text = scenario.symptoms[s.symptom_variant] if isinstance(scenario, Defect) else ""
-        tags = client_tags(PLATFORM_OF.get(scenario.component), facts_text)
+        named = PLATFORM_OF.get(scenario.component) or (self.platform if self.platform != "web" else None)
+        tags = client_tags(named, facts_text)  # a server-side defect seen on a phone or through the API
         if isinstance(scenario, Defect):
             tags.add("bug")
         self.voice.cast(draw_persona(reporter, s.tier, self.partition, self.r), tags)
@@ -113,7 +159,7 @@ class Renderer:
     def render(self, s: Slot) -> tuple[dict[str, Any], TicketFacts]:
         r, lv = self.r, self.b.level
         self.created = created = self.base + timedelta(minutes=s.minute)
-        self.platform = PLATFORM_OF.get(s.scenario.component, "web")
+        self.platform = platform_of(s)
         older = s.role in ("cannot_reproduce", "resolved", "fixed_release") or s.release_note == "similar"
         # the one build this report speaks of
         self.reported = self.timeline.reported(self.platform, created, s.environment, older, r)
@@ -141,7 +187,8 @@ class Renderer:
             if s.role == "cannot_reproduce":  # retried with steps, and nothing in the logs shows it
                 repro, logs = True, False
             if logs:
-                log_excerpt = self.local(r.choice(d.logs))
+                log_excerpt = self._log(s, d, reporter)
+                logs = log_excerpt is not None
             self._cast(s, reporter)
             if self.voice.length == "terse" and s.role != "cannot_reproduce":
                 repro = False  # a terse writer gives no steps
@@ -227,6 +274,23 @@ class Renderer:
         )
         return record, facts
 
+    def _log(self, s: Slot, d: Defect, reporter: ReporterType) -> str | None:
+        """A log excerpt of `d` that no other ticket of the queue pasted, its last line a few minutes
+        before the ticket was filed (an alert's, after the onset it states); None when every
+        excerpt is taken (an alert reuses one, retimed)."""
+        r = self.r
+        fresh = [i for i in range(len(d.logs)) if (d.id, i) not in self.used_logs]
+        if not fresh and reporter != "monitoring":
+            return None
+        i = r.choice(fresh or range(len(d.logs)))
+        self.used_logs.add((d.id, i))
+        lead = 40
+        if reporter == "monitoring":  # an alert's log runs from the onset it states to the alert
+            onset = self._scope_values(s, d)["onset"]
+            assert isinstance(onset, datetime)
+            lead = min(lead, int((self.created - onset).total_seconds() // 60))
+        return retime(self.local(d.logs[i]), self.created - timedelta(minutes=r.randrange(1, max(lead, 2))))
+
     def _defect_text(
         self,
         s: Slot,
@@ -307,6 +371,7 @@ class Renderer:
                 "workaround": self.local(r.choice(d.workaround)) if d.workaround else "",
                 "pct": r.randrange(8, 51),  # severe degradation: more than 5% and at most half failing
                 "time": f"{onset:%H:%M} UTC",
+                "onset": onset,
                 "m": r.randrange(12, 400),
                 "n": r.randrange(1, 4),
             }
