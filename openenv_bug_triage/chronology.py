@@ -74,6 +74,11 @@ APP_VERSION = re.compile(
 """An app version, recognised by the word before it (`app 5.14.0`, `build: 5.14.0`; `iOS 17.4.1` is the phone's)."""
 
 
+def iso_instant(m: re.Match[str]) -> datetime:
+    """The UTC instant an `ISO` match names (midnight for a date without a time)."""
+    return _iso(m)[0]
+
+
 def _iso(m: re.Match[str]) -> tuple[datetime, bool]:
     """The instant an ISO match names (UTC), and whether it had a time of day."""
     y, mo, d = int(m["y"]), int(m["m"]), int(m["d"])
@@ -261,6 +266,21 @@ def current_releases(releases: Sequence[Release]) -> str:
     latest = {r.platform: r for r in sorted(releases, key=lambda r: r.released_at)}
     named = [f"{display(p, latest[p].version)} ({latest[p].released_at:%Y-%m-%d})" for p in PLATFORMS if p in latest]
     return ", ".join(named) or "none listed"
+
+
+def release_notes(releases: Sequence[Release]) -> list[str]:
+    """One line per release that has notes, oldest first: `web 2026.3.1 (2026-03-10): Fixed: ...; ...`."""
+    ordered = sorted(releases, key=lambda r: r.released_at)
+    return [
+        f"{display(r.platform, r.version)} ({r.released_at:%Y-%m-%d}): {' '.join(r.notes)}" for r in ordered if r.notes
+    ]
+
+
+def calendar_text(releases: Sequence[Release]) -> str:
+    """The current releases, then the release notes when the calendar has any: what an agent reads of it."""
+    notes = release_notes(releases)
+    head = current_releases(releases)
+    return "\n".join([head, "Release notes, oldest first:", *notes]) if notes else head
 
 
 # --------------------------------------------------------------------------- moving dates

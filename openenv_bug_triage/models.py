@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer, model_validator
 
 Severity = Literal["sev0", "sev1", "sev2", "sev3"]
 Priority = Literal["p0", "p1", "p2", "p3"]
@@ -156,6 +156,19 @@ class Release(Strict):
     platform: Platform
     version: str = Field(min_length=1, max_length=32, description="As tickets name it, e.g. 2026.3.1 or 5.14.0.")
     released_at: datetime
+    notes: list[str] = Field(
+        default_factory=list,
+        max_length=8,
+        description="Release notes: one line per defect the release fixes, e.g. 'Fixed: a problem with ...'.",
+    )
+
+    @model_serializer(mode="wrap")
+    def _without_empty_notes(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
+        """A release without notes dumps as it did before notes existed (fixtures round-trip unchanged)."""
+        out: dict[str, object] = handler(self)
+        if not self.notes:
+            out.pop("notes", None)
+        return out
 
 
 class SlaPolicy(Strict):

@@ -10,6 +10,7 @@ environment are escalated) are data in `data/world.json`; these functions read t
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime
 from typing import Any
 
 from .models import (
@@ -104,13 +105,16 @@ def disposition_for(
     feature: bool,
     exposure: bool = False,
     defect: bool = False,
+    fixed_in_release: bool = False,
 ) -> Disposition:
     """How a ticket is settled, the handbook's rules in their order: duplicate, request info,
     close (invalid, won't fix, cannot reproduce, resolved), defer, else fix.
 
     An exposure of customer data is never closed on a clean retest or an upgrade: a leak that
     cannot be reproduced may still have happened. A report that describes a `defect` is not
-    deferred for the request it also makes (a feature, the old behaviour back).
+    deferred for the request it also makes (a feature, the old behaviour back). A report on a
+    build older than a release whose notes fix its defect (`fixed_in_release`, see
+    `fixed_by_release`) is resolved like one that went away after an upgrade.
     """
     if duplicate:
         return "duplicate"
@@ -122,11 +126,23 @@ def disposition_for(
         return "close_wont_fix"
     if retest_clean and not exposure:
         return "close_cannot_reproduce"
-    if fixed_in_current and not exposure:
+    if (fixed_in_current or fixed_in_release) and not exposure:
         return "close_resolved"
     if feature and not defect:
         return "defer"
     return "fix"
+
+
+def fixed_by_release(build: datetime, fix: datetime | None, current: datetime) -> bool:
+    """True when the defect a report describes is already fixed for its reporter's next upgrade.
+
+    `build` is when the build the report was seen on came out, `fix` when the release whose
+    notes fix exactly that defect came out (None: no release note fixes it) and `current` when
+    the current release came out. Only a fix newer than the build and out by the current
+    release settles the report; seen on the fixing release or a later one, the fix did not
+    hold and the report is a regression to fix.
+    """
+    return fix is not None and build < fix <= current
 
 
 def triaged_problem(severities: list[Severity]) -> int:
@@ -280,6 +296,7 @@ __all__ = [
     "correct_steps",
     "disposition_for",
     "exposure_outside_production",
+    "fixed_by_release",
     "is_critical",
     "late",
     "may_need_info",

@@ -181,10 +181,15 @@ def test_generated_queues_hold_no_chronology_violation(task_id: str) -> None:
                     assert 0 < lead < 24 * 60, (t.ticket_id, onset[0], t.created_at)
                 facts = made.facts[t.ticket_id]
                 for rule, sentence in facts.evidence:
-                    if rule in ("retest", "resolved"):
-                        platform = PLATFORM_OF.get(facts.component, "web")
-                        live = [r for r in releases if r.platform == platform and r.released_at <= t.created_at]
-                        assert live[-1].version in sentence, (t.ticket_id, sentence)
+                    if rule in ("retest", "resolved"):  # the current release of the client it names
+                        current = {
+                            p: [r for r in releases if r.platform == p and r.released_at <= t.created_at][-1]
+                            for p in chronology.PLATFORMS
+                        }
+                        named = [p for p, r in current.items() if chronology.display(p, r.version) in sentence]
+                        assert named, (t.ticket_id, sentence)
+                        if facts.component in PLATFORM_OF:
+                            assert named == [PLATFORM_OF[facts.component]], (t.ticket_id, sentence)
     assert checked >= SWEEP * 3 * 8
     # a log may quote an old event (a bounce weeks ago), but most were written in the week before the report
     assert sum(gap <= timedelta(days=7) for gap in gaps) >= 0.9 * len(gaps)
@@ -194,8 +199,12 @@ def test_the_agent_sees_the_calendar_and_no_label_in_it() -> None:
     obs = BugTriageEnv().reset(task_id="generated_hard", seed=5, split="test")
     assert obs.releases and {r.platform for r in obs.releases} == {"web", "ios", "android", "api"}
     dumped = obs.model_dump(mode="json")["releases"]
-    assert all(set(r) == {"platform", "version", "released_at"} for r in dumped)
+    assert all(set(r) <= {"platform", "version", "released_at", "notes"} for r in dumped)
+    assert any(r.get("notes") for r in dumped)
+    assert not any("LRK-" in line for r in dumped for line in r.get("notes", []))  # a note names a defect, no ticket
     fixed = BugTriageEnv().reset(task_id="bug_triage_hard", seed=1)
+    assert not any(r.notes for r in fixed.releases)
+    assert all(set(r) == {"platform", "version", "released_at"} for r in fixed.model_dump(mode="json")["releases"])
     assert [r.version for r in fixed.releases if r.platform == "web"][-1] == "2026.11.2"
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from pydantic import ValidationError
@@ -75,6 +76,25 @@ def test_an_exposure_is_never_closed_on_a_clean_retest_or_an_upgrade() -> None:
     assert rules.disposition_for(**facts, retest_clean=True, fixed_in_current=False, exposure=True) == "fix"
     assert rules.disposition_for(**facts, retest_clean=False, fixed_in_current=True, exposure=True) == "fix"
     assert rules.disposition_for(**facts, retest_clean=True, fixed_in_current=False) == "close_cannot_reproduce"
+
+
+def test_a_fix_counts_only_when_it_shipped_after_the_build_and_by_the_current_release() -> None:
+    build, fix, current = (datetime(2026, 5, d, tzinfo=UTC) for d in (1, 10, 20))
+    assert rules.fixed_by_release(build, fix, current)
+    assert rules.fixed_by_release(build, current, current)  # fixed in the current release itself
+    assert not rules.fixed_by_release(fix, fix, current)  # seen on the fixing release: the fix did not hold
+    assert not rules.fixed_by_release(current, fix, current)  # seen on a later build: a regression
+    assert not rules.fixed_by_release(build, current + timedelta(days=1), current)  # not out when filed
+    assert not rules.fixed_by_release(build, None, current)  # no note fixes it
+
+
+def test_a_report_on_a_build_older_than_its_fix_is_resolved_unless_it_is_an_exposure() -> None:
+    facts = dict(vague=False, invalid=False, unsupported=False, retest_clean=False, fixed_in_current=False)
+    assert rules.disposition_for(**facts, duplicate=False, feature=False, fixed_in_release=True) == "close_resolved"
+    assert rules.disposition_for(**facts, duplicate=False, feature=True, fixed_in_release=True) == "close_resolved"
+    assert rules.disposition_for(**facts, duplicate=True, feature=False, fixed_in_release=True) == "duplicate"
+    assert rules.disposition_for(**facts, duplicate=False, feature=False, fixed_in_release=True, exposure=True) == "fix"
+    assert rules.disposition_for(**facts, duplicate=False, feature=False, fixed_in_release=False) == "fix"
 
 
 def test_the_catalogue_flags_the_exposures_of_customer_data() -> None:

@@ -19,7 +19,7 @@ from importlib import resources
 from typing import Any
 
 from ..actions import ACTION_MODELS, BaseAction, action_type_of
-from ..chronology import current_releases
+from ..chronology import calendar_text
 from ..models import ActionResult, ObservationModel, Ticket
 from ..world import load_handbook
 
@@ -200,7 +200,7 @@ def build_messages(obs: ObservationModel, history: list[HistoryEntry]) -> list[d
             "history": describe_history(history),
             "teams": ", ".join(obs.available_teams),
             "components": ", ".join(obs.available_components),
-            "releases": current_releases(obs.releases),
+            "releases": calendar_text(obs.releases),
             "queue_block": queue_block(obs),
             "ticket_block": ticket_block(obs.current_ticket),
         },

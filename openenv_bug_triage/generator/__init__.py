@@ -24,6 +24,7 @@ from ..rules import severity_for
 from ..tasks import Task, build_task
 from .facts import TicketFacts, derive_truth, disposition_for, scope_options
 from .levels import SPLITS, TRAIN_MAX_SEED, Level, Split, check_seed, level_of, load_levels, partition_of, split_size
+from .notes import annotate
 from .plan import Planner
 from .render import Renderer
 from .timeline import draw_timeline
@@ -50,13 +51,14 @@ def generate(task_id: str, seed: int, split: str = "train") -> GeneratedTask:
     end = base + timedelta(minutes=max(s.minute for s in slots))
     timeline = draw_timeline(base, end, rng)
     renderer = Renderer(planner, timeline, base)
-    records, facts = [], {}
+    records, facts = [], {}  # rendered first: the release notes hold lines placed while rendering
     world = planner.world
     for s in sorted(slots, key=lambda s: s.minute):
         record, f = renderer.render(s)
         record["truth"] = derive_truth(f, world).model_dump()
         records.append(record)
         facts[f.ticket_id] = f
+    releases = annotate(timeline.until(end), renderer.notes, planner.unused, planner.phrases, planner.partition, rng)
     fixture = TaskFixture.model_validate(
         {
             "task_id": level.task_id,
@@ -65,7 +67,7 @@ def generate(task_id: str, seed: int, split: str = "train") -> GeneratedTask:
             "step_budget": level.step_budget,
             "sla_policy": level.sla_policy.model_dump(),
             "tickets": records,
-            "releases": [r.model_dump() for r in timeline.until(end)],
+            "releases": [r.model_dump() for r in releases],
         }
     )
     # check_seed has refused any split outside SPLITS, but cannot narrow the str to the Split literal

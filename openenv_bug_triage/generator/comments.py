@@ -2,9 +2,9 @@
 
 Retest and upgrade evidence arrives as a comment (a QA or reporter retest on the current
 release that passes, a reporter saying it went away after upgrading), not in the
-description. Neutral comments (support acknowledging the report, a reporter saying it still
-happens on a bug to fix) appear on any kind of ticket, so that having a thread says nothing
-of the truth. Every comment comes after `created_at` and before the queue is read, at the
+description. Neutral comments (support acknowledging a customer's report, a reporter saying
+it still happens on a bug to fix) appear on any kind of ticket, so that having a thread says
+nothing of the truth; support answers customers only, never QA or an alert. Every comment comes after `created_at` and before the queue is read, at the
 end of the planning window.
 """
 
@@ -47,14 +47,14 @@ def thread(
     drawn = r.choice(renderer.phrases.pool("comment_author", renderer.partition))
     reporter_name = reporter_name or drawn
     drafts: list[tuple[str, str, str]] = []  # (author, role, text)
-    if reporter != "monitoring" and r.random() < rates.comment:
+    if reporter == "user" and r.random() < rates.comment:
         staff = r.choice(renderer.phrases.pool("comment_author", renderer.partition))
         drafts.append((staff, "support", renderer.pick("comment_ack_support")))
     if (
         reporter == "user"
         and follow_up is None
         and not s.clean_retest
-        and s.role in ("fix", "near", "duplicate")
+        and s.role in ("fix", "near", "duplicate", "fixed_release")
         and r.random() < STILL_RATE
     ):
         drafts.append((reporter_name, "reporter", renderer.pick("comment_still_reporter")))

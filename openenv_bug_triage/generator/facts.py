@@ -64,6 +64,8 @@ class TicketFacts:
     second_component: str | None = None
     second_impact: str | None = None
     """The second problem of a `two_problems` report: its component and impact class."""
+    fixed_in_release: bool = False
+    """The report is on a build older than a release whose notes fix its defect (`rules.fixed_by_release`)."""
 
 
 REQUESTING_CASES: frozenset[str] = frozenset({"feature_attached", "regression"})
@@ -82,6 +84,7 @@ def disposition_for(f: TicketFacts) -> Disposition:
         feature=f.kind == "feature" or f.case in REQUESTING_CASES,
         exposure=f.exposure,
         defect=f.kind == "defect",
+        fixed_in_release=f.fixed_in_release,
     )
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from datetime import datetime, timedelta
 from typing import Protocol
 
 from ..catalogue import Defect, Partition, Phrases, Story
@@ -32,6 +33,11 @@ class SlotLike(Protocol):
     blamed: str | None
     second: Defect | None
     retold: bool
+    release_note: str | None
+    noted: Defect | None
+
+    @property
+    def original(self) -> SlotLike | None: ...
 
 
 class Drawer(Protocol):
@@ -54,7 +60,12 @@ class Teller(Protocol):
     def phrases(self) -> Phrases: ...
     @property
     def partition(self) -> Partition: ...
+    @property
+    def created(self) -> datetime: ...
+    @property
+    def reported(self) -> str: ...
     def pick(self, pool: str, **values: object) -> str: ...
+    def local(self, text: str, shift: int | None = None) -> str: ...
     def local_to(self, scenario: Defect, text: str) -> str: ...
 
 
@@ -201,10 +212,12 @@ def retold_steps(renderer: Teller, s: SlotLike, steps: list[str]) -> list[str]:
 def own_numbers(renderer: Teller, shared: dict[str, object]) -> dict[str, object]:
     """A re-told duplicate's own rate, onset and counts; who is hit and the workaround stay the original's."""
     r = renderer.r
+    onset = renderer.created - timedelta(minutes=r.randrange(4, 90))  # shortly before its own report
     return {
         **shared,
         "pct": r.randrange(8, 51),
-        "time": f"{r.randrange(24):02d}:{r.randrange(60):02d} UTC",
+        "time": f"{onset:%H:%M} UTC",
+        "onset": onset,
         "m": r.randrange(12, 400),
         "n": r.randrange(1, 4),
     }

@@ -55,6 +55,9 @@ class Rates(_Model):
     """A duplicate re-told by its own reporter: own steps, numbers and build."""
     composed: float = Field(default=0.0, ge=0, le=1)
     """A plain bug to fix composed from parts (`compose`) rather than taken from the catalogue."""
+    fixed_release: float = Field(default=0.0, ge=0, le=1)
+    """A customer's report told against the release notes: on a build older than the release that
+    fixes it (resolved), or a decoy (a note fixing a look-alike defect; a build newer than the fix)."""
 
 
 class Outcomes(_Model):

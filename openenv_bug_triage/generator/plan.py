@@ -11,8 +11,8 @@ from .. import rules
 from ..catalogue import Catalogue, Defect, Partition, Phrases, Story, load_catalogue, load_phrases
 from ..models import Disposition, Environment, Tier
 from ..world import World, load_world
-from . import compose, kinds
-from .facts import Kind, Scope, scope_options, unsupported_report
+from . import compose, kinds, notes
+from .facts import PLATFORM_OF, Kind, Scope, scope_options, unsupported_report
 from .levels import Level
 
 
@@ -23,7 +23,7 @@ class Slot:
     kind: Kind
     scenario: Defect | Story
     role: str = "fix"
-    """fix, duplicate, near, wont_fix, cannot_reproduce, resolved, invalid, defer, needs_info."""
+    """fix, duplicate, near, wont_fix, cannot_reproduce, resolved, fixed_release, invalid, defer, needs_info."""
     original: Slot | None = None
     monitoring: bool = False
     environment: Environment = "production"
@@ -47,6 +47,16 @@ class Slot:
     """The second, less severe problem of a `two_problems` report."""
     retold: bool = False
     """A duplicate re-told by its own reporter: own steps, numbers and build."""
+    release_note: str | None = None
+    """How a customer's report is told against the release notes (`notes.NOTE_KINDS`), or None."""
+    noted: Defect | None = None
+    """The look-alike defect a `similar` release note fixes."""
+
+
+QUEUE_MINUTES = 3 * 24 * 60
+"""Tickets are filed over this many minutes from the queue's start."""
+RETOLD_GAP = 24 * 60
+"""A re-told duplicate is filed at least this many minutes after its original."""
 
 
 def _tokens(text: str) -> set[str]:
@@ -72,6 +82,8 @@ class Planner:
         self.features = [s for s in cat.features if s.partition == partition]
         self.invalid = [s for s in cat.invalid if s.partition == partition]
         self.vague = [s for s in cat.vague if s.partition == partition]
+        self.unused: list[Defect] = []
+        """The partition's defects no ticket of the planned queue reports (set by `plan`)."""
 
     # ---------------------------------------------------------------- plan
 
@@ -127,6 +139,8 @@ class Planner:
         for reason in reasons:
             if reason == "invalid":
                 closes.append(Slot("invalid", invalid.pop(), role="invalid"))
+            elif reason == "resolved":  # gone after an upgrade: the upgrade must ship the layer that was fixed
+                closes.append(Slot("defect", self._take_first(take, _UPGRADED), role=reason))
             elif reason != "won't_fix":
                 closes.append(Slot("defect", take(lambda d: not d.exposure), role=reason))
         slots.extend(closes)
@@ -170,12 +184,26 @@ class Planner:
                         s.scope = self._alert_scope(scenario)
         kinds.place_exposure_traps(self, slots)
         kinds.assign_cases(self, slots, defects)
+        notes.assign_release_notes(self, slots, defects)
+        told = {d.feature.lower() for s in slots for d in (s.scenario, s.second) if isinstance(d, Defect)}
+        self.unused = [d for d in defects if d.feature.lower() not in told]  # a note must not read as fixing a ticket
         for s in slots:  # a duplicate reports what its original does (an alert may have re-scoped it)
             if s.original is not None:
                 s.scope, s.environment = s.original.scope, s.original.environment
         self._variants(slots)
         self._tiers_times_ids(slots)
         return slots
+
+    def _take_first(
+        self, take: Callable[[Callable[[Defect], bool]], Defect], preds: list[Callable[[Defect], bool]]
+    ) -> Defect:
+        """The first remaining defect that the first satisfiable predicate of `preds` accepts."""
+        for pred in preds[:-1]:
+            try:
+                return take(pred)
+            except ValueError:
+                continue
+        return take(preds[-1])
 
     def _alert_scope(self, d: Defect) -> Scope:
         """An alert states who is hit; its metric already gives the rate, so never a second rate."""
@@ -223,7 +251,7 @@ class Planner:
         r = self.rng
         tiers: list[Tier] = [t for t, n in sorted(self.level.tiers.items()) for _ in range(n)]
         r.shuffle(tiers)
-        minutes = sorted(r.sample(range(3 * 24 * 60), len(slots)))
+        minutes = sorted(r.sample(range(QUEUE_MINUTES), len(slots)))
         order = list(range(len(slots)))
         r.shuffle(order)
         for s, tier, pos in zip(slots, tiers, order, strict=True):
@@ -243,6 +271,16 @@ class Planner:
             root.minute = times[0]
             for m, t in zip(rest, times[1:], strict=True):
                 m.minute = t
+        for s in slots:  # a re-told duplicate comes from another reporter, at least a day after the original
+            o = s.original
+            if not s.retold or o is None or s.minute >= o.minute + RETOLD_GAP:
+                continue
+            if o.minute + RETOLD_GAP < QUEUE_MINUTES:
+                s.minute = r.randrange(o.minute + RETOLD_GAP, min(QUEUE_MINUTES, o.minute + 2 * RETOLD_GAP))
+            elif s.minute >= RETOLD_GAP:  # the original moves earlier, still before all its duplicates
+                o.minute = r.randrange(max(0, s.minute - 2 * RETOLD_GAP), s.minute - RETOLD_GAP + 1)
+            else:
+                s.retold = False
         deadline = rules.sla_deadlines(self.level.sla_policy)
         for _ in range(100):  # reshuffle tiers until correct triage in SLA order meets every deadline
             if _sla_feasible(slots, deadline, self.world):
@@ -257,6 +295,13 @@ class Planner:
             s.ticket_id = f"LRK-{number}"
 
 
+_UPGRADED: list[Callable[[Defect], bool]] = [
+    lambda d: not d.exposure and d.component in ("ios-app", "android-app"),
+    lambda d: not d.exposure and d.component in PLATFORM_OF,
+    lambda d: not d.exposure,
+]
+"""Defects a customer's upgrade can fix, best first: an app they install, another client, any."""
+
 _DISPOSITION_OF_ROLE: dict[str, Disposition] = {
     "fix": "fix",
     "near": "fix",
@@ -264,6 +309,7 @@ _DISPOSITION_OF_ROLE: dict[str, Disposition] = {
     "wont_fix": "close_wont_fix",
     "cannot_reproduce": "close_cannot_reproduce",
     "resolved": "close_resolved",
+    "fixed_release": "close_resolved",
     "invalid": "close_invalid",
     "defer": "defer",
     "needs_info": "needs_info",

@@ -10,7 +10,7 @@ from .. import chronology
 from ..catalogue import Defect, Story
 from ..chronology import display
 from ..models import Platform, ReporterType
-from . import comments, kinds, titles
+from . import comments, kinds, notes, titles
 from .facts import PLATFORM_OF, TicketFacts
 from .personas import draw_persona
 from .plan import Planner, Slot
@@ -44,6 +44,49 @@ def _read_dates(scenario: Defect | Story) -> tuple[list[tuple[datetime, bool]], 
     return found, 7 if any(chronology.names_weekday(t) for t in texts) else 1
 
 
+def retime(log: str, last: datetime) -> str:
+    """`log` with every timestamp moved by one amount, so that its latest is at `last` (UTC).
+
+    Timestamps keep their own format; dates without a time, and a log without ISO timestamps
+    (Android's logcat), are unchanged.
+    """
+    found = [(m, chronology.iso_instant(m)) for m in chronology.ISO.finditer(log) if m["H"] is not None]
+    if not found:
+        return log
+    delta = last.replace(microsecond=0) - max(at for _, at in found)
+
+    def moved(m: re.Match[str]) -> str:
+        if m["H"] is None:  # a date the log names (a billing period, a deploy day) stays where `local` put it
+            return m[0]
+        naive = datetime(int(m["y"]), int(m["m"]), int(m["d"]), int(m["H"]), int(m["M"]), int(m["S"] or 0))
+        at = naive + delta
+        text = m[0]
+        head = f"{at:%Y-%m-%d}{text[10]}{at:%H:%M}"
+        rest = text[16:]  # seconds, fraction and zone as they were, seconds moved
+        if m["S"] is not None:
+            rest = f":{at:%S}{rest[3:]}"
+        return head + rest
+
+    return chronology.ISO.sub(moved, log)
+
+
+_ANDROID = re.compile(r"\bandroid\b", re.I)
+_MOBILE = re.compile(r"\b(?:iphone|ipad|ios|android|phone|mobile)\b", re.I)
+_API = re.compile(r"\b(?:api|endpoint|webhook)\b|\b(?:GET|POST|PUT|PATCH|DELETE) /", re.I)
+
+
+def platform_of(s: Slot) -> Platform:
+    """The client whose build a report names: its component's, or for a server-side defect the
+    client its own words use (push notifications always reach a phone), else the web app."""
+    scenario = s.scenario
+    if scenario.component in PLATFORM_OF:
+        return PLATFORM_OF[scenario.component]
+    text = scenario.symptoms[s.symptom_variant] if isinstance(scenario, Defect) else ""
+    if scenario.component == "push-notifications" or _MOBILE.search(text):
+        return "android" if _ANDROID.search(text) else "ios"
+    return "api" if _API.search(text) else "web"
+
+
 class Renderer:
     """Turns planned slots into ticket records, recording which sentence carries each fact."""
 
@@ -62,6 +105,10 @@ class Renderer:
         self.platform: Platform = "web"
         self.reported = ""
         self.shift = 0
+        self.used_logs: set[tuple[str, int]] = set()
+        """Log excerpts (defect id, index) already pasted into a ticket of this queue."""
+        self.notes: dict[tuple[Platform, str], list[str]] = {}
+        """Release-note lines placed for reports told against the notes, by (platform, version)."""
 
     def pick(self, pool: str, **values: object) -> str:
         return self.voice.pick(pool, **values)
@@ -70,7 +117,8 @@ class Renderer:
         """Draw the ticket's one reporter; every phrase after this fits them and the ticket."""
         scenario = s.scenario
         facts_text = scenario.symptoms[s.symptom_variant] if isinstance(scenario, Defect) else ""
-        tags = client_tags(PLATFORM_OF.get(scenario.component), facts_text)
+        named = PLATFORM_OF.get(scenario.component) or (self.platform if self.platform != "web" else None)
+        tags = client_tags(named, facts_text)  # a server-side defect seen on a phone or through the API
         if isinstance(scenario, Defect):
             tags.add("bug")
         self.voice.cast(draw_persona(reporter, s.tier, self.partition, self.r), tags)
@@ -111,11 +159,12 @@ class Renderer:
     def render(self, s: Slot) -> tuple[dict[str, Any], TicketFacts]:
         r, lv = self.r, self.b.level
         self.created = created = self.base + timedelta(minutes=s.minute)
-        self.platform = PLATFORM_OF.get(s.scenario.component, "web")
-        older = s.role in ("cannot_reproduce", "resolved")
+        self.platform = platform_of(s)
+        older = s.role in ("cannot_reproduce", "resolved", "fixed_release") or s.release_note == "similar"
         # the one build this report speaks of
         self.reported = self.timeline.reported(self.platform, created, s.environment, older, r)
         self.shift = self._shift_for(s.scenario)
+        fixed_in_release = s.release_note is not None and notes.tell(self, self.timeline, s, self.notes)
         self.follow_up: str | None = None  # the retest or upgrade that settles it, told as a comment
         evidence: list[tuple[str, str]] = []
         traps: list[str] = []
@@ -130,7 +179,7 @@ class Renderer:
             elif s.role == "cannot_reproduce":
                 reporter = "qa" if r.random() < 0.6 else "user"
             elif s.role in ("fix", "near", "duplicate"):
-                reporter = "qa" if s.case is None and r.random() < 0.3 else "user"
+                reporter = "qa" if s.case is None and s.release_note is None and r.random() < 0.3 else "user"
             if s.environment != "production" and not s.monitoring:  # only testers run non-production builds
                 reporter = "qa"
             repro = reporter != "monitoring" and r.random() < (0.85 if reporter == "qa" else 0.45)
@@ -138,7 +187,8 @@ class Renderer:
             if s.role == "cannot_reproduce":  # retried with steps, and nothing in the logs shows it
                 repro, logs = True, False
             if logs:
-                log_excerpt = self.local(r.choice(d.logs))
+                log_excerpt = self._log(s, d, reporter)
+                logs = log_excerpt is not None
             self._cast(s, reporter)
             if self.voice.length == "terse" and s.role != "cannot_reproduce":
                 repro = False  # a terse writer gives no steps
@@ -168,7 +218,7 @@ class Renderer:
         noise = self.voice.noise
         title, body = noise.apply(title), noise.apply(body)
         evidence = [(rule, noise.apply(text)) for rule, text in evidence]
-        version = self.reported if r.random() < 0.7 else None
+        version = self.reported if r.random() < 0.7 or s.release_note is not None else None
         record = {
             "ticket_id": s.ticket_id,
             "title": title,
@@ -220,8 +270,26 @@ class Renderer:
             case=s.case,
             second_component=s.second.component if s.second else None,
             second_impact=s.second.impact if s.second else None,
+            fixed_in_release=fixed_in_release,
         )
         return record, facts
+
+    def _log(self, s: Slot, d: Defect, reporter: ReporterType) -> str | None:
+        """A log excerpt of `d` that no other ticket of the queue pasted, its last line a few minutes
+        before the ticket was filed (an alert's, after the onset it states); None when every
+        excerpt is taken (an alert reuses one, retimed)."""
+        r = self.r
+        fresh = [i for i in range(len(d.logs)) if (d.id, i) not in self.used_logs]
+        if not fresh and reporter != "monitoring":
+            return None
+        i = r.choice(fresh or range(len(d.logs)))
+        self.used_logs.add((d.id, i))
+        lead = 40
+        if reporter == "monitoring":  # an alert's log runs from the onset it states to the alert
+            onset = self._scope_values(s, d)["onset"]
+            assert isinstance(onset, datetime)
+            lead = min(lead, int((self.created - onset).total_seconds() // 60))
+        return retime(self.local(d.logs[i]), self.created - timedelta(minutes=r.randrange(1, max(lead, 2))))
 
     def _defect_text(
         self,
@@ -264,6 +332,7 @@ class Renderer:
             evidence.append((f"scope:{s.scope}", sentence))
             lines.append(sentence)
         lines += kinds.case_lines(self, s, evidence, traps)
+        lines += notes.build_lines(self, s, evidence, traps)
         if s.role == "cannot_reproduce" or s.clean_retest:
             sentence = self.pick("retest_clean", version=self.current())
             evidence.append(("retest", sentence))
@@ -302,6 +371,7 @@ class Renderer:
                 "workaround": self.local(r.choice(d.workaround)) if d.workaround else "",
                 "pct": r.randrange(8, 51),  # severe degradation: more than 5% and at most half failing
                 "time": f"{onset:%H:%M} UTC",
+                "onset": onset,
                 "m": r.randrange(12, 400),
                 "n": r.randrange(1, 4),
             }

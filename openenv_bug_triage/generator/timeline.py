@@ -18,6 +18,8 @@ from ..models import Environment, Platform, Release
 
 _CADENCE: dict[Platform, tuple[int, int]] = {"web": (12, 16), "api": (6, 8), "ios": (27, 34), "android": (27, 34)}
 """Days between two releases of each platform, drawn uniformly from the range."""
+_DEV_BUILD = timedelta(hours=2)
+"""How often a dev build of the next version comes out."""
 _PATCH_RATE = 0.35
 """Share of app releases followed by a patch release a few days later."""
 
@@ -51,11 +53,13 @@ class Timeline:
 
         In production mostly the current release, sometimes one or two before it, and always
         an earlier one when `older` (a report the current release since fixed or no longer
-        shows); in staging a release candidate and in development a dev build of the next version.
+        shows); in staging a release candidate and in development a dev build of the next version,
+        numbered by the time since the current release, so later reports name later builds.
         """
         if environment != "production":
             nxt = self.upcoming(platform, at).version
-            suffix = f"-rc.{rng.randrange(1, 5)}" if environment == "staging" else f"-dev.{rng.randrange(2, 60)}"
+            since = at - self.current(platform, at).released_at
+            suffix = f"-rc.{1 + since.days // 3}" if environment == "staging" else f"-dev.{2 + since // _DEV_BUILD}"
             return display(platform, nxt + suffix)
         live = self.live(platform, at)
         if older:

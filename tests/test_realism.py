@@ -1,0 +1,115 @@
+"""Realism of generated queues: one person's report at one time about one product state."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from datetime import UTC, datetime, timedelta
+from functools import cache
+
+from openenv_bug_triage.chronology import ISO
+from openenv_bug_triage.generator import GeneratedTask, generate
+from openenv_bug_triage.generator.facts import PLATFORM_OF
+
+SEEDS = range(10)
+
+
+@cache
+def queues() -> list[GeneratedTask]:
+    return [
+        generate(task_id, seed, split)
+        for split in ("train", "validation", "test")
+        for task_id in ("generated_hard", "generated_expert")
+        for seed in SEEDS
+    ]
+
+
+def stamps(log: str) -> list[datetime]:
+    return [
+        datetime.fromisoformat(f"{m['y']}-{m['m']}-{m['d']}T{m['H']}:{m['M']}").replace(tzinfo=UTC)
+        for m in ISO.finditer(log)
+        if m["H"] is not None
+    ]
+
+
+def test_support_answers_customers_only() -> None:
+    for g in queues():
+        for t in g.task.tickets:
+            if t.reporter_type != "user":
+                assert not any(c.role == "support" for c in t.comments), t.ticket_id
+
+
+def test_a_retold_duplicate_is_filed_at_least_a_day_after_its_original() -> None:
+    seen = 0
+    for g in queues():
+        by_id = {t.ticket_id: t for t in g.task.tickets}
+        for t in g.task.tickets:
+            f = g.facts[t.ticket_id]
+            if "retold" in f.traps:
+                assert f.duplicate_of is not None
+                assert t.created_at - by_id[f.duplicate_of].created_at >= timedelta(days=1), t.ticket_id
+                seen += 1
+    assert seen >= len(queues())
+
+
+_PRE = re.compile(r"(?P<track>(?:web|iOS app|Android app|API v2 build) [\d.]+)-(?P<kind>rc|dev)\.(?P<n>\d+)")
+
+
+def test_pre_release_build_numbers_only_grow_with_time() -> None:
+    checked = 0
+    for g in queues():
+        tracks: dict[tuple[str, str], list[tuple[datetime, int]]] = {}
+        for t in g.task.tickets:
+            for m in _PRE.finditer(f"{t.description} {t.version or ''}"):
+                tracks.setdefault((m["track"], m["kind"]), []).append((t.created_at, int(m["n"])))
+        for seen in tracks.values():
+            numbers = [n for _, n in sorted(seen)]
+            assert numbers == sorted(numbers), seen
+            checked += len(seen) > 1
+    assert checked
+
+
+def test_a_reports_build_is_of_the_client_it_speaks_of() -> None:
+    for g in queues():
+        for t in g.task.tickets:
+            f = g.facts[t.ticket_id]
+            if t.version is None or f.kind != "defect":
+                continue
+            if f.component == "push-notifications":
+                assert t.version.startswith(("iOS app", "Android app")), (t.ticket_id, t.version)
+            elif f.component in PLATFORM_OF:
+                want = {"web": "web", "ios": "iOS app", "android": "Android app", "api": "API v2 build"}
+                assert t.version.startswith(want[PLATFORM_OF[f.component]]), (t.ticket_id, t.version)
+
+
+def test_an_upgrade_is_credited_only_for_a_client_it_ships() -> None:
+    resolved = [g.facts[t.ticket_id] for g in queues() for t in g.task.tickets if g.facts[t.ticket_id].fixed_in_current]
+    assert resolved and all(f.component in PLATFORM_OF for f in resolved)
+
+
+def test_logs_are_written_shortly_before_the_report_and_never_pasted_twice() -> None:
+    for g in queues():
+        pasted: Counter[str] = Counter()
+        for t in g.task.tickets:
+            if t.log_excerpt is None:
+                continue
+            found = stamps(t.log_excerpt)
+            if found:
+                assert timedelta(0) < t.created_at - max(found) <= timedelta(minutes=40), t.ticket_id
+            if t.reporter_type != "monitoring":
+                pasted[ISO.sub("", t.log_excerpt)] += 1
+        assert all(n == 1 for n in pasted.values())
+
+
+def test_an_alerts_log_follows_the_onset_it_states() -> None:
+    checked = 0
+    for g in queues():
+        for t in g.task.tickets:
+            onset = re.search(r"\b(\d\d):(\d\d) UTC", t.description)
+            if t.reporter_type != "monitoring" or onset is None or not t.log_excerpt or not stamps(t.log_excerpt):
+                continue
+            at = t.created_at.replace(hour=int(onset[1]), minute=int(onset[2]))
+            at -= timedelta(days=1) if at > t.created_at else timedelta(0)
+            assert max(stamps(t.log_excerpt)) >= at, t.ticket_id
+            checked += 1
+    assert checked
