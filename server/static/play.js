@@ -116,7 +116,7 @@ export class PlayView {
     }
     const body = { task_id: taskId, seed: Number(seedText) };
     if (task && task.source === "generated") body.split = $("split").value;
-    if (this.saved.episodeId && this.saved.episodeSecret) body.episode_id = this.saved.episodeId;
+    if (this.saved.episodeId) body.episode_id = this.saved.episodeId;
     $("start").disabled = true;
     try {
       const reply = await api.reset(body, body.episode_id ? this.saved.episodeSecret : undefined);
