@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import base64
+import contextlib
+import json
+import os
+import socket
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
 from server_helpers import TRAINER_TOKEN, LiveServer, in_process, play_http, secret_header
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect as ws_connect
 
 from openenv_bug_triage.episode import start
 from openenv_bug_triage.http_client import HttpEnvClient
@@ -25,6 +32,7 @@ from server.sessions import (
     SessionsFullError,
     SessionStore,
 )
+from server.wire import WS_IDLE_CLOSE_CODE
 
 # --------------------------------------------------------------------------- the store, on a fake clock
 
@@ -228,3 +236,61 @@ def test_one_client_opening_many_episodes_gets_503_and_idle_ones_are_evicted() -
         assert mine.status_code == 200
         for episode_id in opened:
             assert other.get("/state", params={"episode_id": episode_id}).status_code == 404
+
+
+# --------------------------------------------------------------------------- clients that vanish without closing
+
+
+def open_half_open_websocket(port: int) -> socket.socket:
+    """A raw socket that completes a WebSocket handshake on /ws, then neither reads nor answers."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall(
+        f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+    )
+    assert sock.recv(4096).startswith(b"HTTP/1.1 101"), "the handshake must succeed"
+    return sock
+
+
+def ws_reset(port: int) -> dict:
+    """The first answer to a reset on a new WebSocket (a refused one is answered, then closed, at once)."""
+    answer: dict = {}
+    with contextlib.suppress(ConnectionClosed), ws_connect(f"ws://127.0.0.1:{port}/ws") as ws:
+        with contextlib.suppress(ConnectionClosed):
+            ws.send(json.dumps({"type": "reset", "data": {"seed": 1}}))
+        answer = json.loads(ws.recv(timeout=10))
+    return answer
+
+
+def test_a_half_open_websocket_frees_its_slot_after_the_idle_timeout() -> None:
+    ttl = 1.0
+    with LiveServer(build_app(Settings(max_sessions=1, session_ttl_s=ttl))) as live:
+        vanished = open_half_open_websocket(live.port)
+        started = time.monotonic()
+        try:
+            refused = ws_reset(live.port)
+            assert refused["type"] == "error" and refused["data"]["code"] == "CAPACITY_REACHED"
+            time.sleep(max(0.0, started + ttl + 0.5 - time.monotonic()))
+            admitted = ws_reset(live.port)
+            assert admitted["type"] == "observation", admitted
+            vanished.settimeout(10)
+            close = vanished.recv(4096)  # the server closed the silent connection, saying why
+            assert close[0] == 0x88 and int.from_bytes(close[2:4], "big") == WS_IDLE_CLOSE_CODE
+            assert b"SESSION_TTL_S" in close
+        finally:
+            vanished.close()
+
+
+def test_an_abandoned_http_episode_frees_its_slot_after_the_idle_timeout() -> None:
+    ttl = 1.0
+    with (
+        LiveServer(build_app(Settings(max_sessions=1, session_ttl_s=ttl))) as live,
+        httpx.Client(base_url=live.url, timeout=10) as http,
+    ):
+        assert http.post("/reset", json={}).status_code == 200  # and never heard of again
+        started = time.monotonic()
+        refused = http.post("/reset", json={})
+        assert refused.status_code == 503 and refused.json()["error"]["type"] == "sessions_full"
+        time.sleep(max(0.0, started + ttl + 0.2 - time.monotonic()))
+        assert http.post("/reset", json={}).status_code == 200
