@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from contextlib import closing
 from typing import Any
 
 import httpx
@@ -21,6 +22,7 @@ from websockets.sync.client import connect
 from openenv_bug_triage import BugTriageEnv
 from openenv_bug_triage import contract as contract_module
 from openenv_bug_triage.episode import start
+from openenv_bug_triage.http_client import HttpEnvClient
 from openenv_bug_triage.policies import HeuristicPolicy, OraclePolicy, RandomPolicy, run_episode
 from openenv_bug_triage.sources import LoadedTask, load_task
 from openenv_bug_triage.tasks import Task
@@ -181,3 +183,13 @@ def test_an_unsealed_server_does_not_seal_the_test_split(server: LiveServer) -> 
             for action in expected.actions
         ]
     assert tuple(rewards) == expected.rewards
+
+
+def test_the_http_client_sends_the_trainer_token_on_every_call(sealed: LiveServer) -> None:
+    expected = start(BugTriageEnv(), HeuristicPolicy(), TASK, SEED, "test").play()
+    with closing(HttpEnvClient(sealed.url, trainer_token=TRAINER_TOKEN)) as trainer:
+        assert start(trainer, HeuristicPolicy(), TASK, SEED, "test").play().rewards == expected.rewards
+        assert trainer.grade().mistakes, "the trainer's grade names the mistakes"
+    with closing(HttpEnvClient(sealed.url)) as agent:
+        rewards = start(agent, HeuristicPolicy(), TASK, SEED, "test").play().rewards
+        assert set(rewards[:-1]) <= {0.0, -0.05} and agent.grade().mistakes == []

@@ -138,6 +138,22 @@ def test_a_lost_episode_is_reported_on_reload(browser: Browser) -> None:
         )
 
 
+def test_a_sealed_test_episode_says_so_and_withholds_the_mistakes(browser: Browser) -> None:
+    with LiveServer(build_app(Settings(sealed=True))) as sealed:
+        browser.open(f"{sealed.url}/web/")
+        browser.driver.execute_script("sessionStorage.clear()")
+        browser.reload()
+        Select(browser.by_id("task")).select_by_value("generated_easy")
+        Select(browser.by_id("split")).select_by_value("test")
+        browser.start("generated_easy", 3)
+        assert "sealed" in browser.text("episode-task")
+        while browser.by_id("take-action").get_attribute("disabled") is None:
+            browser.act({"action_type": "next_ticket"})
+            assert browser.text("last-reward") == "0.00" or browser.by_id("grade").is_displayed()
+        browser.wait(lambda: browser.by_id("grade").is_displayed())
+        assert browser.text("grade-mistakes") == "withheld: the server is sealed"
+
+
 def test_handbook_is_one_click_away(fresh: Browser) -> None:
     fresh.start("bug_triage_easy", 42)
     fresh.by_id("open-handbook").click()

@@ -126,6 +126,7 @@ export class PlayView {
         taskId,
         seed: body.seed,
         split: body.split || null,
+        sealed: reply.sealed === true,
         obs: reply.observation,
         rewards: [],
         last: null,
@@ -180,7 +181,8 @@ export class PlayView {
     const obs = s.obs;
     $("episode").hidden = false;
     $("episode-id").textContent = s.episodeId;
-    $("episode-task").textContent = `${s.taskId}, seed ${s.seed}` + (s.split ? ` (${s.split} split)` : "");
+    $("episode-task").textContent = `${s.taskId}, seed ${s.seed}` + (s.split ? ` (${s.split} split)` : "")
+      + (s.sealed ? " · sealed: rewards say only whether an action was valid" : "");
     $("steps-used").textContent = obs.steps_used;
     $("steps-total").textContent = obs.steps_used + obs.steps_remaining;
     $("remaining").textContent = obs.remaining_count;
@@ -201,6 +203,7 @@ export class PlayView {
         { score: $("grade-score"), passed: $("grade-passed"), subscores: $("grade-subscores"), mistakes: $("grade-mistakes") },
         s.grade,
       );
+      if (s.sealed) clear($("grade-mistakes")).append(el("li", { className: "hint", text: "withheld: the server is sealed" }));
     }
   }
 
