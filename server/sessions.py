@@ -112,17 +112,20 @@ def _check_episode_id(episode_id: str | None, hint: str) -> None:
         )
 
 
-def _check_secret(session: Session, secret: str | None) -> None:
-    """Raise `EpisodeSecretError` unless `secret` is the session's (compared in constant time)."""
+def _check_secret(session: Session, secret: str | None, named: bool) -> None:
+    """Raise `EpisodeSecretError` unless `secret` is the session's (compared in constant time).
+
+    The message names the episode only when the request did (`named`): an id-less request learns no id.
+    """
+    episode = f"episode {_shown(session.episode_id)}" if named else "the episode this server holds"
     if secret is None:
         raise EpisodeSecretMissingError(
-            f"episode {_shown(session.episode_id)} is guarded by the episode_secret its POST /reset returned; "
-            f"send it as the {SECRET_HEADER} header"
+            f"{episode} is guarded by the episode_secret its POST /reset returned; send it as the {SECRET_HEADER} header"
         )
     if not hmac.compare_digest(secret.encode("utf-8", "surrogatepass"), session.secret.encode()):
         raise EpisodeSecretWrongError(
-            f"the {SECRET_HEADER} header is not the secret of episode {_shown(session.episode_id)}; send the "
-            "episode_secret the POST /reset that made it returned, or reset without an episode_id to start your own"
+            f"the {SECRET_HEADER} header is not the secret of {episode}; send the episode_secret the POST /reset "
+            "that made it returned, or reset without an episode_id to start your own"
         )
 
 
@@ -153,7 +156,7 @@ class SessionStore:
             self._evict_expired(now)
             session = self._sessions.get(episode_id) if episode_id is not None else None
             if session is not None:
-                _check_secret(session, secret)
+                _check_secret(session, secret, named=True)
             else:
                 self._make_room()
                 session = Session(episode_id or uuid.uuid4().hex, BugTriageEnv(), now)
@@ -179,7 +182,7 @@ class SessionStore:
                         f"{self.ttl_s:g} s idle, or its slot was reused after it finished; call POST /reset"
                     )
                 session = found
-            _check_secret(session, secret)
+            _check_secret(session, secret, named=episode_id is not None)
             self._touch(session, now)
             return session
 

@@ -80,8 +80,9 @@ def test_store_without_an_id_serves_only_a_lone_episode() -> None:
         store.get(None, latest.secret)
     older.done = True  # one unfinished episode left: it is the one meant, and only with its secret
     assert store.get(None, latest.secret) is latest
-    with pytest.raises(EpisodeSecretMissingError):
+    with pytest.raises(EpisodeSecretMissingError, match="the episode this server holds") as missing:
         store.get(None, None)
+    assert "latest" not in str(missing.value), "an id-less request learns no id"
     latest.done = True  # two finished episodes: ambiguous again
     with pytest.raises(EpisodeIdRequiredError):
         store.get(None, latest.secret)
