@@ -211,7 +211,8 @@ def _guard_frames(receive: Receive, send: Send, idle_s: float | None) -> tuple[R
         if idle_s is None:
             return await receive()
         try:
-            return await asyncio.wait_for(receive(), idle_s)
+            async with asyncio.timeout(idle_s):  # a deadline on this task: no extra task per message
+                return await receive()
         except TimeoutError:
             idle = True
             return {"type": "websocket.disconnect", "code": WS_IDLE_CLOSE_CODE}
