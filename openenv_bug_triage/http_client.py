@@ -1,6 +1,6 @@
 """`HttpEnvClient`: the server's HTTP contract behind the same `reset`/`step` shape as `BugTriageEnv`.
 
-Contract: `POST /reset` with `ResetOptions` (task_id, seed, split, index, episode_id, each optional) -> `{observation, reward, done, episode_id}`;
+Contract: `POST /reset` with `ResetOptions` (task_id, seed, split, index, episode_id, each optional) -> `{observation, reward, done, episode_id, episode_secret, ...}`;
 `POST /step {action, episode_id}` -> `{observation, reward, done, info, episode_id}`;
 `GET /state?episode_id=`; `GET /grader?episode_id=` (409 until the episode is done; the full
 grade with `Authorization: Bearer <trainer token>`, else the agent's copy). The reset's

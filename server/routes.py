@@ -1,8 +1,11 @@
 """The stateful HTTP API: /reset, /step, /state, /grader, /tasks, /handbook, /schema, and the Task API.
 
 Handlers run the environment inline on the event loop (a step takes well under a
-millisecond), under the session's lock. Responses are rendered by pydantic from fixed
-field orders, so the same task, seed and actions give the same bytes apart from `episode_id`.
+millisecond), under the session's lock. Every call after the reset that made an episode carries
+its secret (`X-Episode-Secret`, see `server.sessions`); on a sealed server, test-split episodes get
+sealed feedback unless the request carries the trainer token (`server.sealing`). Responses are
+rendered by pydantic from fixed field orders, so the same task, seed and actions give the same
+bytes apart from `episode_id` and `episode_secret`.
 """
 
 from __future__ import annotations
