@@ -25,6 +25,7 @@ from .tasks import DEFAULT_TASK_ID
 
 __all__ = [
     "DEFAULT_SEED",
+    "EPISODE_SECRET_HEADER",
     "MAX_SEED",
     "ResetOptions",
     "StepInfo",
@@ -35,6 +36,8 @@ __all__ = [
 ]
 
 DEFAULT_SEED = 42
+EPISODE_SECRET_HEADER = "X-Episode-Secret"
+"""The HTTP header that carries an episode's secret (the `episode_secret` of the reset that made it)."""
 MAX_SEED = 2**63 - 1
 """Largest seed of a fixed task (it only shuffles the queue)."""
 

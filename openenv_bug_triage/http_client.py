@@ -1,9 +1,11 @@
 """`HttpEnvClient`: the server's HTTP contract behind the same `reset`/`step` shape as `BugTriageEnv`.
 
-Contract: `POST /reset` with `ResetOptions` (task_id, seed, split, index, episode_id, each optional) -> `{observation, reward, done, episode_id}`;
+Contract: `POST /reset` with `ResetOptions` (task_id, seed, split, index, episode_id, each optional) -> `{observation, reward, done, episode_id, episode_secret, ...}`;
 `POST /step {action, episode_id}` -> `{observation, reward, done, info, episode_id}`;
 `GET /state?episode_id=`; `GET /grader?episode_id=` (409 until the episode is done; the full
-grade with `Authorization: Bearer <trainer token>`, else the agent's copy).
+grade with `Authorization: Bearer <trainer token>`, else the agent's copy). The reset's
+`episode_secret` goes back as the `X-Episode-Secret` header on every later call, and a trainer
+token as `Authorization` on every call (a sealed server then reports the unsealed feedback).
 
 Needs httpx (the `baseline` extra); the core install does not import this module.
 """
@@ -17,7 +19,7 @@ from typing import Any
 import httpx
 from pydantic import ValidationError
 
-from .contract import ResetOptions, StepInfo, StepResult
+from .contract import EPISODE_SECRET_HEADER, ResetOptions, StepInfo, StepResult
 from .errors import EnvServerError
 from .models import GraderResult, ObservationModel, RewardModel
 
@@ -59,8 +61,10 @@ class HttpEnvClient:
         self._http = http
         self.base_url = str(http.base_url).rstrip("/")
         self.episode_id: str | None = None
+        self.episode_secret: str | None = None
+        """The secret of the latest reset's episode, sent with every later call."""
         self.last_response: httpx.Response | None = None
-        self._grader_headers = {"Authorization": f"Bearer {trainer_token}"} if trainer_token else {}
+        self._trainer_headers = {"Authorization": f"Bearer {trainer_token}"} if trainer_token else {}
 
     def reset(
         self,
@@ -74,7 +78,7 @@ class HttpEnvClient:
         options = ResetOptions.unchecked(task_id, seed, split, index, episode_id)
         data = self.post("/reset", options.model_dump(exclude_none=True))
         with _contract("/reset"):
-            self.episode_id = str(data["episode_id"])
+            self.episode_id, self.episode_secret = str(data["episode_id"]), str(data["episode_secret"])
             return ObservationModel.model_validate(data["observation"])
 
     def step(self, action: dict[str, Any]) -> tuple[ObservationModel, RewardModel, bool, dict[str, Any]]:
@@ -98,7 +102,7 @@ class HttpEnvClient:
 
     def grade(self) -> GraderResult:
         """The grade of the finished episode (409 before it is done): full with the trainer token, else the agent's copy."""
-        data = self._call("GET", "/grader", params={"episode_id": self._episode()}, headers=self._grader_headers)
+        data = self._call("GET", "/grader", params={"episode_id": self._episode()})
         with _contract("/grader"):
             return GraderResult.model_validate(data)
 
@@ -121,8 +125,11 @@ class HttpEnvClient:
         return self.episode_id
 
     def _call(self, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
+        headers = dict(self._trainer_headers)
+        if self.episode_secret is not None:
+            headers[EPISODE_SECRET_HEADER] = self.episode_secret
         try:
-            response = self._http.request(method, path, **kwargs)
+            response = self._http.request(method, path, headers=headers, **kwargs)
         except httpx.HTTPError as exc:
             raise EnvServerError(
                 f"cannot reach the environment server at {self.base_url} ({type(exc).__name__}: {exc}); "

@@ -1,7 +1,8 @@
 """`BugTriageEnv` as an OpenEnv `Environment`, for the framework's `/ws`, `/mcp`, `/metadata` and `/web`.
 
-One instance per WebSocket session. `reset(seed=..., episode_id=..., task_id=...)` honours
-all three; `step` passes the action to the environment untouched, so a malformed action
+One instance per WebSocket session, bound to its connection: the connection is the credential, so
+an `episode_id` here is a label and needs no secret. `reset(seed=..., episode_id=..., task_id=...)`
+honours all three; `step` passes the action to the environment untouched, so a malformed action
 gets the in-process invalid-action penalty. Typed fields carry everything a client needs,
 since OpenEnv drops observation metadata on the wire.
 """
@@ -20,6 +21,7 @@ from openenv_bug_triage.contract import ResetOptions, StepInfo
 from openenv_bug_triage.protocol import BugTriageAction, BugTriageObservation, BugTriageState
 from openenv_bug_triage.sources import TaskInfo, task_infos
 
+from .sealing import TRAINER_CONNECTION, SealedFeedback, is_sealed
 from .sessions import InvalidEpisodeIdError, InvalidResetError, SessionClosedError, is_valid_episode_id
 from .wire import safe_text
 
@@ -55,11 +57,14 @@ class BugTriageEnvironment(Environment[BugTriageAction, BugTriageObservation, Bu
 
     SUPPORTS_CONCURRENT_SESSIONS = True
 
-    def __init__(self) -> None:
+    def __init__(self, sealed: bool = False) -> None:
+        """`sealed`: seal test-split episodes (`server.sealing`) unless the connection is a trainer's."""
         super().__init__()
         self._env = BugTriageEnv()
         self._episode_id: str | None = None
         self._closed = False
+        self._sealed_mode = sealed
+        self._seal: SealedFeedback | None = None
 
     def reset(
         self,
@@ -85,6 +90,7 @@ class BugTriageEnvironment(Environment[BugTriageAction, BugTriageObservation, Bu
         episode_id = episode_id or uuid.uuid4().hex
         obs = self._env.reset_with(ResetOptions.unchecked(task_id, seed, split, index, episode_id))
         self._episode_id = episode_id
+        self._seal = SealedFeedback() if is_sealed(self._sealed_mode, self._env.state().split) else None
         return wire_observation(obs, episode_id, None, False, None)
 
     def step(self, action: BugTriageAction, timeout_s: float | None = None, **kwargs: Any) -> BugTriageObservation:
@@ -92,6 +98,10 @@ class BugTriageEnvironment(Environment[BugTriageAction, BugTriageObservation, Bu
         self._check_open()
         payload = action.to_payload() if isinstance(action, BugTriageAction) else action
         result = self._env.step_result(payload)
+        if self._seal is not None:
+            sealed_result = self._seal.step(result)
+            if not TRAINER_CONNECTION.get():
+                result = sealed_result
         assert self._episode_id is not None  # step() succeeded, so reset() ran
         return wire_observation(result.observation, self._episode_id, result.reward.value, result.done, result.info)
 
@@ -111,7 +121,10 @@ class BugTriageEnvironment(Environment[BugTriageAction, BugTriageObservation, Bu
     def state(self) -> BugTriageState:
         """The episode's state (never hidden truth)."""
         self._check_open()
-        return BugTriageState.model_construct(**dict(self._env.state()))
+        state = self._env.state()
+        if self._seal is not None and not TRAINER_CONNECTION.get():
+            state = self._seal.state(state)
+        return BugTriageState.model_construct(**dict(state))
 
     # OpenEnv's Task API (TaskProvider), served by openenv 0.10's HTTP server when present
     def list_splits(self) -> list[dict[str, str]]:

@@ -6,14 +6,16 @@ session-aware `/reset`, `/step`, `/state`, `/grader`, `/schema`, `/tasks`, `/han
 are `server.routes`; `/web` is our playground (`server.web`), whatever `ENABLE_WEB_INTERFACE` says:
 openenv-core's generic one shares one environment among all visitors.
 Settings come from environment variables (`server.config`): `HOST` and `PORT` (7860) where to listen,
-`MAX_SESSIONS` and `SESSION_TTL_S` bound the sessions, `BUG_TRIAGE_TRAINER_TOKEN` lets trainers fetch
-full grades from `/grader`, `BUG_TRIAGE_TRAJECTORY_DIR` (default `artifacts/`) holds the trajectories
+`MAX_SESSIONS` and `SESSION_TTL_S` bound the sessions (a WebSocket silent for `SESSION_TTL_S` is closed),
+`BUG_TRIAGE_TRAINER_TOKEN` lets trainers fetch full grades from `/grader`, `SEALED=1` withholds per-step
+correctness on the test split (`server.sealing`), `BUG_TRIAGE_TRAJECTORY_DIR` (default `artifacts/`) holds the trajectories
 `/web` can replay.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
 from typing import TypedDict
 
@@ -25,7 +27,8 @@ from openenv_bug_triage.protocol import BugTriageAction, BugTriageObservation
 from .adapter import ENV_DESCRIPTION, ENV_VERSION, BugTriageEnvironment
 from .config import MAX_BODY_BYTES, Listen, Settings
 from .openenv_compat import mount_openenv
-from .routes import build_router
+from .routes import build_router, is_trainer
+from .sealing import TrainerWebSocket
 from .sessions import SessionStore
 from .web import build_web_router
 from .wire import BodyGuard, install_error_handlers
@@ -48,12 +51,14 @@ def build_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
     app = FastAPI(title="Bug Triage OpenEnv HTTP API", version=ENV_VERSION, description=ENV_DESCRIPTION)
     concurrency = ConcurrencyConfig(max_concurrent_envs=settings.max_sessions, session_timeout=settings.session_ttl_s)
-    mount_openenv(app, BugTriageEnvironment, BugTriageAction, BugTriageObservation, concurrency)
+    environment = functools.partial(BugTriageEnvironment, sealed=settings.sealed)
+    mount_openenv(app, environment, BugTriageAction, BugTriageObservation, concurrency)
     store = SessionStore(settings.max_sessions, settings.session_ttl_s)
-    app.include_router(build_router(store, settings.trainer_token))
+    app.include_router(build_router(store, settings.trainer_token, settings.sealed))
     app.include_router(build_web_router(settings.trajectory_dir))
     install_error_handlers(app)
-    app.add_middleware(BodyGuard, max_body_bytes=MAX_BODY_BYTES)
+    app.add_middleware(BodyGuard, max_body_bytes=MAX_BODY_BYTES, ws_idle_s=settings.session_ttl_s)
+    app.add_middleware(TrainerWebSocket, is_trainer=functools.partial(is_trainer, trainer_token=settings.trainer_token))
     app.state.sessions = store
     app.state.settings = settings
     return app

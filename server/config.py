@@ -1,7 +1,7 @@
 """Server settings, read from environment variables by pydantic-settings.
 
 `Settings` holds what the app needs (`MAX_SESSIONS`, `SESSION_TTL_S`, `BUG_TRIAGE_TRAINER_TOKEN`,
-`BUG_TRIAGE_TRAJECTORY_DIR`); `Listen` holds where `main` serves it (`HOST`, `PORT`), read apart so
+`SEALED`, `BUG_TRIAGE_TRAJECTORY_DIR`); `Listen` holds where `main` serves it (`HOST`, `PORT`), read apart so
 that a bad `PORT` never stops `uvicorn server.app:app --port ...`. Unset or empty variables keep their
 defaults; a bad value raises `SettingsError`, whose message names the variable and never echoes a token.
 """
@@ -23,7 +23,12 @@ TRAINER_TOKEN_VAR = "BUG_TRIAGE_TRAINER_TOKEN"
 MIN_TOKEN_CHARS = 16
 DEFAULT_TRAJECTORY_DIR = Path("artifacts")
 
-_KINDS = {"int_parsing": "an integer", "int_from_float": "an integer", "float_parsing": "a number"}
+_KINDS = {
+    "int_parsing": "an integer",
+    "int_from_float": "an integer",
+    "float_parsing": "a number",
+    "bool_parsing": "1 or 0 (true or false)",
+}
 
 
 class SettingsError(ValueError):
@@ -82,11 +87,15 @@ class Settings(_EnvSettings):
 
     With a trainer token set, `GET /grader` requests that carry it as `Authorization: Bearer <token>`
     get the full grade (expected labels); every other request gets the agent's copy.
+    With `SEALED=1`, episodes of the generated test split report only whether each action was valid,
+    and their grade only the score and subscores, except to requests with the trainer token
+    (`server.sealing`): the mode a reported test score comes from.
     """
 
     max_sessions: int = Field(default=256, validation_alias="MAX_SESSIONS")
     session_ttl_s: float = Field(default=1800.0, validation_alias="SESSION_TTL_S")
     trainer_token: str | None = Field(default=None, validation_alias=TRAINER_TOKEN_VAR, repr=False)
+    sealed: bool = Field(default=False, validation_alias="SEALED")
     trajectory_dir: Path = Field(default=DEFAULT_TRAJECTORY_DIR, validation_alias="BUG_TRIAGE_TRAJECTORY_DIR")
     """Where `/web` lists the trajectories (`*.jsonl`) it can replay; relative to the working directory."""
 

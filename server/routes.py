@@ -1,8 +1,11 @@
 """The stateful HTTP API: /reset, /step, /state, /grader, /tasks, /handbook, /schema, and the Task API.
 
 Handlers run the environment inline on the event loop (a step takes well under a
-millisecond), under the session's lock. Responses are rendered by pydantic from fixed
-field orders, so the same task, seed and actions give the same bytes apart from `episode_id`.
+millisecond), under the session's lock. Every call after the reset that made an episode carries
+its secret (`X-Episode-Secret`, see `server.sessions`); on a sealed server, test-split episodes get
+sealed feedback unless the request carries the trainer token (`server.sealing`). Responses are
+rendered by pydantic from fixed field orders, so the same task, seed and actions give the same
+bytes apart from `episode_id` and `episode_secret`.
 """
 
 from __future__ import annotations
@@ -32,14 +35,22 @@ from openenv_bug_triage.sources import TaskInfo
 from openenv_bug_triage.world import load_handbook
 
 from .adapter import ENV_NAME, available_tasks
-from .sessions import SessionStore
+from .sealing import SealedFeedback, is_sealed, sealed_grade
+from .sessions import SECRET_HEADER, SessionStore
 from .wire import ApiError, describe_errors, json_body
 
 EPISODE_ID_QUERY = Query(
     default=None, description="Episode to read; may be left out only while the server holds a single episode."
 )
+SECRET_HEADER_PARAM = Header(
+    default=None,
+    alias=SECRET_HEADER,
+    description="The `episode_secret` POST /reset returned; required by every call that reaches an existing episode.",
+)
 AUTHORIZATION_HEADER = Header(
-    default=None, description="`Bearer <trainer token>` for the full grade; anything else gets the agent's copy."
+    default=None,
+    description="`Bearer <trainer token>` for the full grade and, on a sealed server, the unsealed feedback; "
+    "anything else gets the agent's copy.",
 )
 
 
@@ -77,6 +88,10 @@ class ResetReply(BaseModel):
     reward: float | None
     done: bool
     episode_id: str
+    episode_secret: str = Field(
+        description=f"Send it as the {SECRET_HEADER} header on every later call for this episode."
+    )
+    sealed: bool = Field(description="True when the server withholds this episode's per-step correctness (SEALED).")
     seed: int
     split: str | None
 
@@ -178,8 +193,9 @@ def is_trainer(authorization: str | None, trainer_token: str | None) -> bool:
     return scheme.lower() == "bearer" and hmac.compare_digest(digest, hashlib.sha256(trainer_token.encode()).digest())
 
 
-def build_router(store: SessionStore, trainer_token: str | None = None) -> APIRouter:
-    """The session-aware routes over `store`; `trainer_token` unlocks full grades on `/grader`."""
+def build_router(store: SessionStore, trainer_token: str | None = None, sealed: bool = False) -> APIRouter:
+    """The session-aware routes over `store`; `trainer_token` unlocks full grades on `/grader` and, with
+    `sealed`, the unsealed feedback of test-split episodes (see `server.sealing`)."""
     router = APIRouter()
     tasks = available_tasks()
     task_list = TaskList(tasks=list(tasks.values()))
@@ -199,9 +215,11 @@ def build_router(store: SessionStore, trainer_token: str | None = None) -> APIRo
         response_model=ResetReply,
         openapi_extra={"requestBody": {"content": {"application/json": {"schema": ResetBody.model_json_schema()}}}},
     )
-    async def reset(body: Annotated[ResetBody, Depends(json_model(ResetBody))]) -> Response:
+    async def reset(
+        body: Annotated[ResetBody, Depends(json_model(ResetBody))], secret: str | None = SECRET_HEADER_PARAM
+    ) -> Response:
         fresh = body.episode_id is None or not store.has(body.episode_id)
-        session = store.open(body.episode_id)
+        session = store.open(body.episode_id, secret)
         with session.lock:
             named = body.task_id is not None or body.index is not None
             try:
@@ -214,12 +232,15 @@ def build_router(store: SessionStore, trainer_token: str | None = None) -> APIRo
                 raise
             session.done, session.task_id = False, obs.task_id
             state = session.env.state()
+            session.seal = SealedFeedback() if is_sealed(sealed, state.split) else None
         return _json(
             ResetReply.model_construct(
                 observation=obs,
                 reward=None,
                 done=False,
                 episode_id=session.episode_id,
+                episode_secret=session.secret,
+                sealed=session.seal is not None,
                 seed=state.seed,
                 split=state.split,
             )
@@ -232,11 +253,19 @@ def build_router(store: SessionStore, trainer_token: str | None = None) -> APIRo
         response_model=StepReply,
         openapi_extra={"requestBody": {"content": {"application/json": {"schema": StepBody.model_json_schema()}}}},
     )
-    async def step(body: Annotated[StepBody, Depends(json_model(StepBody))]) -> Response:
-        session = store.get(body.episode_id)
+    async def step(
+        body: Annotated[StepBody, Depends(json_model(StepBody))],
+        secret: str | None = SECRET_HEADER_PARAM,
+        authorization: str | None = AUTHORIZATION_HEADER,
+    ) -> Response:
+        session = store.get(body.episode_id, secret)
         with session.lock:
             result = session.env.step_result(body.action)
             session.done = result.done
+            if session.seal is not None:
+                sealed_result = session.seal.step(result)  # the running sealed totals move whoever asks
+                if not is_trainer(authorization, trainer_token):
+                    result = sealed_result
         reply = StepReply.model_construct(
             observation=result.observation,
             reward=result.reward.value,
@@ -247,10 +276,17 @@ def build_router(store: SessionStore, trainer_token: str | None = None) -> APIRo
         return _json(reply)
 
     @router.get("/state", tags=["State Management"], summary="Episode state", response_model=StateModel)
-    async def state(episode_id: str | None = EPISODE_ID_QUERY) -> Response:
-        session = store.get(episode_id)
+    async def state(
+        episode_id: str | None = EPISODE_ID_QUERY,
+        secret: str | None = SECRET_HEADER_PARAM,
+        authorization: str | None = AUTHORIZATION_HEADER,
+    ) -> Response:
+        session = store.get(episode_id, secret)
         with session.lock:
-            return _json(session.env.state())
+            report = session.env.state()
+            if session.seal is not None and not is_trainer(authorization, trainer_token):
+                report = session.seal.state(report)
+            return _json(report)
 
     @router.get(
         "/grader",
@@ -260,15 +296,20 @@ def build_router(store: SessionStore, trainer_token: str | None = None) -> APIRo
         responses={409: {"description": "The episode has not ended yet."}},
     )
     async def grader(
-        episode_id: str | None = EPISODE_ID_QUERY, authorization: str | None = AUTHORIZATION_HEADER
+        episode_id: str | None = EPISODE_ID_QUERY,
+        secret: str | None = SECRET_HEADER_PARAM,
+        authorization: str | None = AUTHORIZATION_HEADER,
     ) -> Response:
-        session = store.get(episode_id)
+        session = store.get(episode_id, secret)
         with session.lock:
             if not session.done:
                 raise ApiError(
                     409, "episode_not_done", "the grade is available once the episode ends; keep stepping until `done`"
                 )
-            return _json(session.env.grade(reveal=is_trainer(authorization, trainer_token)))
+            if is_trainer(authorization, trainer_token):
+                return _json(session.env.grade(reveal=True))
+            grade = session.env.grade(reveal=False)
+            return _json(sealed_grade(grade) if session.seal is not None else grade)
 
     @router.get("/tasks", tags=["Environment Info"], summary="Tasks", response_model=TaskList)
     async def list_tasks() -> Response:

@@ -1,18 +1,24 @@
-"""HTTP episodes held in one process, keyed by `episode_id`, capped and evicted when idle.
+"""HTTP episodes held in one process, keyed by `episode_id`, guarded by a secret, capped and evicted when idle.
 
-Each session owns a `BugTriageEnv` and a lock. A new session takes a free slot, else the
+Each session owns a `BugTriageEnv`, a lock and its `secret` (`secrets.token_urlsafe`), made when
+the session is. The id names an episode; only the secret reaches it: every call after the reset
+that made it (a step, the state, the grade, a reset reusing the id) must give the secret, else
+`EpisodeSecretError`. The secret is checked before the session is touched, so a stranger who
+knows the id can neither use the episode nor keep it alive. A new session takes a free slot, else the
 slot of an expired session, else that of the least recently used finished episode; when
 every slot holds a live, unfinished episode, `SessionsFullError`.
 
 A request without an episode id is served only when it cannot reach someone else's
 episode by accident: when exactly one unfinished episode is held (or, with none unfinished,
-exactly one episode at all). Otherwise `EpisodeIdRequiredError`.
+exactly one episode at all), and still only with that episode's secret. Otherwise `EpisodeIdRequiredError`.
 """
 
 from __future__ import annotations
 
+import hmac
 import logging
 import re
+import secrets
 import threading
 import time
 import uuid
@@ -21,10 +27,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from openenv_bug_triage import BugTriageEnv
+from openenv_bug_triage.contract import EPISODE_SECRET_HEADER
+
+from .sealing import SealedFeedback
 
 LOG = logging.getLogger("bug_triage.sessions")
 EPISODE_ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,127}")
 """What a client-chosen `episode_id` may look like (server-made ids are uuid4 hex)."""
+SECRET_HEADER = EPISODE_SECRET_HEADER
+SECRET_BYTES = 32
+"""Random bytes in an episode secret (43 URL-safe characters)."""
 
 
 class SessionError(Exception):
@@ -41,6 +53,18 @@ class NoSessionError(SessionError):
 
 class EpisodeIdRequiredError(SessionError):
     """No episode id was given and more than one episode is held, so which one is meant is unknown."""
+
+
+class EpisodeSecretError(SessionError):
+    """The episode exists but the request did not give its secret, or gave another one."""
+
+
+class EpisodeSecretMissingError(EpisodeSecretError):
+    """The request named an existing episode (or reached the lone one) without a secret."""
+
+
+class EpisodeSecretWrongError(EpisodeSecretError):
+    """The request's secret is not the episode's."""
 
 
 class SessionsFullError(SessionError):
@@ -67,9 +91,13 @@ class Session:
     env: BugTriageEnv
     last_used: float
     lock: threading.Lock = field(default_factory=threading.Lock)
+    secret: str = field(default_factory=lambda: secrets.token_urlsafe(SECRET_BYTES), repr=False)
+    """What every call after the creating reset must carry (`X-Episode-Secret`)."""
     done: bool = False
     task_id: str | None = None
     """The task of the episode's latest reset; a reset that names no task restarts this one."""
+    seal: SealedFeedback | None = None
+    """The sealed feedback of a sealed episode (see `server.sealing`); None when the episode is not sealed."""
 
 
 def is_valid_episode_id(episode_id: str) -> bool:
@@ -81,6 +109,23 @@ def _check_episode_id(episode_id: str | None, hint: str) -> None:
     if episode_id is not None and not is_valid_episode_id(episode_id):
         raise InvalidEpisodeIdError(
             f"episode_id must be 1 to 128 letters, digits or ._:- starting with a letter or digit; {hint}"
+        )
+
+
+def _check_secret(session: Session, secret: str | None, named: bool) -> None:
+    """Raise `EpisodeSecretError` unless `secret` is the session's (compared in constant time).
+
+    The message names the episode only when the request did (`named`): an id-less request learns no id.
+    """
+    episode = f"episode {_shown(session.episode_id)}" if named else "the episode this server holds"
+    if secret is None:
+        raise EpisodeSecretMissingError(
+            f"{episode} is guarded by the episode_secret its POST /reset returned; send it as the {SECRET_HEADER} header"
+        )
+    if not hmac.compare_digest(secret.encode("utf-8", "surrogatepass"), session.secret.encode()):
+        raise EpisodeSecretWrongError(
+            f"the {SECRET_HEADER} header is not the secret of {episode}; send the episode_secret the POST /reset "
+            "that made it returned, or reset without an episode_id to start your own"
         )
 
 
@@ -102,22 +147,27 @@ class SessionStore:
     def __len__(self) -> int:
         return len(self._sessions)
 
-    def open(self, episode_id: str | None) -> Session:
-        """The session to reset: the live one named `episode_id`, else a new one with that id (or a fresh id)."""
+    def open(self, episode_id: str | None, secret: str | None = None) -> Session:
+        """The session to reset: the live one named `episode_id` (given its `secret`), else a new one with that
+        id (or a fresh id) and a fresh secret."""
         _check_episode_id(episode_id, "omit it to get a server-made id")
         with self._mutex:
             now = self._clock()
             self._evict_expired(now)
             session = self._sessions.get(episode_id) if episode_id is not None else None
-            if session is None:
+            if session is not None:
+                _check_secret(session, secret, named=True)
+            else:
                 self._make_room()
                 session = Session(episode_id or uuid.uuid4().hex, BugTriageEnv(), now)
                 self._sessions[session.episode_id] = session
             self._touch(session, now)
             return session
 
-    def get(self, episode_id: str | None) -> Session:
-        """The live session named `episode_id`; when it is None, the only episode held (see the module doc)."""
+    def get(self, episode_id: str | None, secret: str | None) -> Session:
+        """The live session named `episode_id`; when it is None, the only episode held (see the module doc).
+
+        Either way `secret` must be the session's, else `EpisodeSecretError`."""
         _check_episode_id(episode_id, "use the id POST /reset returned")
         with self._mutex:
             now = self._clock()
@@ -132,6 +182,7 @@ class SessionStore:
                         f"{self.ttl_s:g} s idle, or its slot was reused after it finished; call POST /reset"
                     )
                 session = found
+            _check_secret(session, secret, named=episode_id is not None)
             self._touch(session, now)
             return session
 

@@ -7,6 +7,7 @@ are ASCII-escaped, so no error response can fail to encode.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import math
@@ -36,6 +37,8 @@ from openenv_bug_triage.task_api import TaskApiError
 
 from .sessions import (
     EpisodeIdRequiredError,
+    EpisodeSecretMissingError,
+    EpisodeSecretWrongError,
     InvalidEpisodeIdError,
     InvalidResetError,
     NoSessionError,
@@ -44,6 +47,8 @@ from .sessions import (
     SessionsFullError,
 )
 
+WS_IDLE_CLOSE_CODE = 4408
+"""Close code of a WebSocket that sent nothing for the idle timeout (4000-4999 are the application's)."""
 JSON_SCOPE_KEY = "bug_triage.json_body"
 """Where `BodyGuard` leaves the parsed body in the ASGI scope, so handlers do not parse twice."""
 
@@ -108,17 +113,20 @@ class BodyGuard:
     Guards every route, the framework's included (`/mcp`), so that no handler sees input it
     could fail to encode, whatever content type it claims (no route takes form bodies: the
     playground at `/web` reads files in the browser). A WebSocket client hanging up is not
-    logged as a server error.
+    logged as a server error; one that sends nothing for `ws_idle_s` (gone, or half-open: it
+    neither reads nor answers) is treated as gone, so its session and slot are freed, and its
+    connection is closed with `WS_IDLE_CLOSE_CODE`.
     """
 
-    def __init__(self, app: ASGIApp, max_body_bytes: int) -> None:
+    def __init__(self, app: ASGIApp, max_body_bytes: int, ws_idle_s: float | None = None) -> None:
         self.app = app
         self.max_body_bytes = max_body_bytes
+        self.ws_idle_s = ws_idle_s
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":
             with contextlib.suppress(WebSocketDisconnect):  # openenv-core's /ws re-closes a closed socket
-                await self.app(scope, _guard_frames(receive, send), send)
+                await self.app(scope, *_guard_frames(receive, send, self.ws_idle_s))
             return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
@@ -187,22 +195,45 @@ def ws_frame_problem(message: Message) -> str | None:
     return None
 
 
-def _guard_frames(receive: Receive, send: Send) -> Receive:
-    """Answer frames that are not strict JSON objects with an error, and keep the session open.
+def _guard_frames(receive: Receive, send: Send, idle_s: float | None) -> tuple[Receive, Send]:
+    """Answer frames that are not strict JSON objects with an error, and keep the session open; end a
+    session whose client sent nothing for `idle_s` seconds.
 
     openenv-core's `/ws` loop ends the session on such frames (binary frames, arrays, deep
     nesting, huge numbers, lone surrogates), losing the episode; here they never reach it.
+    An idle client reads to the app as a disconnect: the app frees the session first, then closes
+    the socket, and that close goes out with `WS_IDLE_CLOSE_CODE` and a reason that says why.
     """
+    idle = False
 
-    async def guarded() -> Message:
+    async def next_message() -> Message:
+        nonlocal idle
+        if idle_s is None:
+            return await receive()
+        try:
+            async with asyncio.timeout(idle_s):  # a deadline on this task: no extra task per message
+                return await receive()
+        except TimeoutError:
+            idle = True
+            return {"type": "websocket.disconnect", "code": WS_IDLE_CLOSE_CODE}
+
+    async def guarded_receive() -> Message:
         while True:
-            message = await receive()
+            message = await next_message()
             if message["type"] != "websocket.receive" or (problem := ws_frame_problem(message)) is None:
                 return message
             error = {"type": "error", "data": {"message": problem, "code": "INVALID_JSON"}}
             await send({"type": "websocket.send", "text": json.dumps(error, ensure_ascii=True)})
 
-    return guarded
+    async def guarded_send(message: Message) -> None:
+        if idle:
+            if message["type"] == "websocket.close":
+                reason = f"nothing received for {idle_s:g} s (SESSION_TTL_S); reconnect and reset"
+                await send({"type": "websocket.close", "code": WS_IDLE_CLOSE_CODE, "reason": reason})
+            return  # nothing else reaches a client taken for gone
+        await send(message)
+
+    return guarded_receive, guarded_send
 
 
 def _replay(body: bytes, receive: Receive) -> Receive:
@@ -239,6 +270,8 @@ _DOMAIN_ERRORS: dict[type[Exception], tuple[int, str]] = {
     EpisodeIdRequiredError: (409, "episode_id_required"),
     EpisodeDoneError: (409, "episode_done"),
     SessionNotFoundError: (404, "episode_not_found"),
+    EpisodeSecretMissingError: (403, "episode_secret_missing"),
+    EpisodeSecretWrongError: (403, "episode_secret_wrong"),
     SessionsFullError: (503, "sessions_full"),
     InvalidResetError: (422, "invalid_request"),
     SessionClosedError: (409, "session_closed"),

@@ -107,6 +107,11 @@ class Browser:
         self.wait(lambda: "Episode started" in self.text("play-status"))
         return self.text("episode-id")
 
+    def secret_header(self) -> dict[str, str]:
+        """The header that reaches this tab's episode: its `episode_secret`, kept in sessionStorage."""
+        saved = self.driver.execute_script("return JSON.parse(sessionStorage.getItem('bug-triage.play'))")
+        return {"X-Episode-Secret": saved["episodeSecret"]}
+
     def act(self, action: dict[str, Any]) -> None:
         """Fill the action form with `action` by choosing and typing, submit it, and wait for the step."""
         steps = int(self.text("steps-used"))

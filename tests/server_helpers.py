@@ -30,6 +30,7 @@ from fastapi.testclient import TestClient
 from openenv_bug_triage import BugTriageEnv
 from openenv_bug_triage.actions import ACTION_ADAPTER
 from openenv_bug_triage.client import WebSocketEnv
+from openenv_bug_triage.contract import EPISODE_SECRET_HEADER
 from openenv_bug_triage.episode import Episode, EpisodeEnv, Policy, start
 from openenv_bug_triage.http_client import HttpEnvClient
 from openenv_bug_triage.models import GraderResult, StateModel, TicketProgress, TicketRecord, Truth
@@ -58,6 +59,19 @@ assert "truth" in TicketRecord.model_fields
 def truth_names_in(text: str) -> list[str]:
     """Hidden-truth field names that occur in `text` as a name: quoted (JSON) or in backticks (Markdown)."""
     return sorted(name for name in TRUTH_FIELD_NAMES if f'"{name}"' in text or f"`{name}`" in text)
+
+
+def secret_header(reset_reply: httpx.Response) -> dict[str, str]:
+    """The header that reaches the episode a `POST /reset` reply made."""
+    return {EPISODE_SECRET_HEADER: reset_reply.json()["episode_secret"]}
+
+
+def reset_holding_secret(http: httpx.Client, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    """`POST /reset` with `body`; `http` then sends the new episode's secret on every request. Returns the reply."""
+    reply = http.post("/reset", json=body or {})
+    assert reply.status_code == 200, reply.text
+    http.headers.update(secret_header(reply))
+    return reply.json()
 
 
 def free_port() -> int:
@@ -164,10 +178,16 @@ class HttpPlay:
     """One episode played over HTTP: the episode, the grade `GET /grader` gave and every raw reply."""
 
     episode_id: str
+    episode_secret: str
     episode: Episode
     grade: GraderResult
     responses: list[httpx.Response]
     """The replies to `POST /reset` and to every `POST /step`, in order."""
+
+    @property
+    def secret_header(self) -> dict[str, str]:
+        """The header that reaches this episode."""
+        return {EPISODE_SECRET_HEADER: self.episode_secret}
 
     @property
     def rewards(self) -> tuple[float, ...]:
@@ -216,8 +236,8 @@ def play_http(
     responses = [last_reply(env)]
     for _ in episode:
         responses.append(last_reply(env))
-    assert env.episode_id is not None
-    return HttpPlay(env.episode_id, episode, env.grade(), responses)
+    assert env.episode_id is not None and env.episode_secret is not None
+    return HttpPlay(env.episode_id, env.episode_secret, episode, env.grade(), responses)
 
 
 def last_reply(env: HttpEnvClient) -> httpx.Response:

@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
-from server_helpers import REPO, TRAINER, TRAINER_TOKEN, LiveServer, in_process
+from server_helpers import REPO, TRAINER, TRAINER_TOKEN, LiveServer, in_process, reset_holding_secret
 
 from openenv_bug_triage.sources import load_task
 from openenv_bug_triage.tasks import TASK_IDS
@@ -34,9 +34,8 @@ def http(server: LiveServer) -> Iterator[httpx.Client]:
 
 
 def reset(http: httpx.Client, **body: Any) -> str:
-    reply = http.post("/reset", json=body)
-    assert reply.status_code == 200, reply.text
-    return reply.json()["episode_id"]
+    """Start an episode; `http` then holds its secret (sends it on every request)."""
+    return reset_holding_secret(http, body)["episode_id"]
 
 
 def step(http: httpx.Client, episode_id: str, action: dict) -> dict:
@@ -113,12 +112,20 @@ def test_requests_without_an_id_never_reach_another_clients_episode() -> None:
             error = reply.json()["error"]
             assert error["type"] == "episode_id_required"
             assert "episode_id that POST /reset returned" in error["message"]
+        for reply in (  # b learns the id, yet the id alone reaches nothing
+            b.get("/state", params={"episode_id": first}),
+            b.post("/step", json={"action": NEXT, "episode_id": first}),
+            b.get("/grader", params={"episode_id": first}),
+            b.post("/reset", json={"episode_id": first}),
+        ):
+            assert reply.status_code == 403, reply.text
+            assert reply.json()["error"]["type"] == "episode_secret_wrong"
         assert a.get("/state", params={"episode_id": first}).json()["step_count"] == 0
 
 
 def test_a_single_client_without_ids_still_plays_a_whole_episode() -> None:
     with in_process(build_app(Settings())) as http:
-        assert http.post("/reset", json={}).status_code == 200
+        reset(http)
         done = False
         while not done:
             reply = http.post("/step", json={"action": NEXT})
@@ -126,7 +133,7 @@ def test_a_single_client_without_ids_still_plays_a_whole_episode() -> None:
             done = reply.json()["done"]
         assert http.get("/state").json()["done"] is True
         assert http.get("/grader").status_code == 200
-        assert http.post("/reset", json={}).status_code == 200  # a second episode: the first is finished
+        reset(http)  # a second episode: the first is finished
         assert http.post("/step", json={"action": NEXT}).status_code == 200
 
 

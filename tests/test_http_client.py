@@ -12,6 +12,7 @@ import pytest
 from server_helpers import LiveServer
 
 from openenv_bug_triage import BugTriageEnv
+from openenv_bug_triage.contract import EPISODE_SECRET_HEADER
 from openenv_bug_triage.episode import start
 from openenv_bug_triage.errors import EnvServerError
 from openenv_bug_triage.http_client import HttpEnvClient
@@ -41,6 +42,23 @@ def test_raw_get_and_post_answer_json_and_raise_on_4xx(server: LiveServer) -> No
         assert env.last_response is not None and env.last_response.status_code == 404
 
 
+def test_it_sends_its_episodes_secret_and_another_client_cannot_reach_the_episode(server: LiveServer) -> None:
+    with closing(HttpEnvClient(server.url)) as mine, closing(HttpEnvClient(server.url)) as other:
+        mine.reset(task_id="bug_triage_easy", seed=3)
+        other.reset(task_id="bug_triage_easy", seed=3)
+        assert mine.episode_secret is not None and mine.episode_secret != other.episode_secret
+        other.episode_id = mine.episode_id  # knowing the id is not enough
+        for call in (lambda: other.step(NEXT), other.state, other.grade):
+            with pytest.raises(EnvServerError, match=r"HTTP 403.*episode_secret_wrong"):
+                call()
+        with pytest.raises(EnvServerError, match="HTTP 403"):
+            other.reset(episode_id=mine.episode_id)
+        mine.step(NEXT)
+        assert mine.state()["step_count"] == 1
+        mine.reset(episode_id=mine.episode_id, seed=4)  # its own id, with its own secret: restarts it
+        assert mine.state()["step_count"] == 0 and mine.state()["seed"] == 4
+
+
 def test_it_needs_either_a_url_or_a_client() -> None:
     with pytest.raises(TypeError, match="base_url or http"):
         HttpEnvClient()
@@ -56,7 +74,9 @@ def fake_server(step_reply: Callable[[dict[str, Any]], dict[str, Any]]) -> HttpE
         body = json.loads(request.content)
         if request.url.path == "/reset":
             obs = env.reset(task_id=body["task_id"], seed=body["seed"])
-            return httpx.Response(200, json={"observation": obs.model_dump(mode="json"), "episode_id": "e"})
+            reply = {"observation": obs.model_dump(mode="json"), "episode_id": "e", "episode_secret": "s"}
+            return httpx.Response(200, json=reply)
+        assert request.headers[EPISODE_SECRET_HEADER] == "s", "the client must send the reset's secret"
         obs, reward, done, info = env.step(body["action"])
         real = {"observation": obs.model_dump(mode="json"), "reward": reward.value, "done": done, "info": info}
         return httpx.Response(200, json=step_reply(real))

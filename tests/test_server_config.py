@@ -8,7 +8,15 @@ import pytest
 
 from server.config import DEFAULT_PORT, Listen, Settings, SettingsError, port_from_env
 
-VARIABLES = ("MAX_SESSIONS", "SESSION_TTL_S", "BUG_TRIAGE_TRAINER_TOKEN", "BUG_TRIAGE_TRAJECTORY_DIR", "HOST", "PORT")
+VARIABLES = (
+    "MAX_SESSIONS",
+    "SESSION_TTL_S",
+    "BUG_TRIAGE_TRAINER_TOKEN",
+    "SEALED",
+    "BUG_TRIAGE_TRAJECTORY_DIR",
+    "HOST",
+    "PORT",
+)
 TOKEN = "a-trainer-token-0123456789"
 
 
@@ -22,7 +30,7 @@ def clean_env(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
 def test_defaults_when_no_variable_is_set(clean_env: pytest.MonkeyPatch) -> None:
     settings = Settings()
     assert (settings.max_sessions, settings.session_ttl_s, settings.trainer_token) == (256, 1800.0, None)
-    assert settings.trajectory_dir == Path("artifacts")
+    assert settings.trajectory_dir == Path("artifacts") and settings.sealed is False
     assert Listen() == Listen(host="127.0.0.1", port=DEFAULT_PORT) and DEFAULT_PORT == 7860
 
 
@@ -39,6 +47,12 @@ def test_variables_are_read_by_their_names_and_explicit_fields_win(clean_env: py
     assert Settings(max_sessions=3).max_sessions == 3 and Settings(max_sessions=3).session_ttl_s == 2.5
     assert Listen() == Listen(host="127.0.0.1", port=8123) and port_from_env() == 8123
     assert Settings.from_env() == settings
+
+
+@pytest.mark.parametrize(("value", "sealed"), [("1", True), ("true", True), ("0", False), ("false", False)])
+def test_sealed_is_read_from_sealed(clean_env: pytest.MonkeyPatch, value: str, sealed: bool) -> None:
+    clean_env.setenv("SEALED", value)
+    assert Settings().sealed is sealed and Settings.from_env({"SEALED": value}).sealed is sealed
 
 
 def test_field_names_lowercase_names_and_empty_values_are_not_read(clean_env: pytest.MonkeyPatch) -> None:
@@ -60,6 +74,7 @@ def test_field_names_lowercase_names_and_empty_values_are_not_read(clean_env: py
         ({"SESSION_TTL_S": "nan"}, "SESSION_TTL_S must be a positive number of seconds, got nan"),
         ({"SESSION_TTL_S": "soon"}, "SESSION_TTL_S must be a number, got 'soon'"),
         ({"MAX_SESSIONS": "x", "SESSION_TTL_S": "0"}, "MAX_SESSIONS must be an integer, got 'x'; SESSION_TTL_S must"),
+        ({"SEALED": "maybe"}, "SEALED must be 1 or 0 (true or false), got 'maybe'"),
     ],
 )
 def test_a_bad_value_names_its_variable(clean_env: pytest.MonkeyPatch, environ: dict[str, str], message: str) -> None:

@@ -10,7 +10,7 @@ import httpx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from server_helpers import LiveServer, in_process, play_http
+from server_helpers import LiveServer, in_process, play_http, reset_holding_secret
 
 from openenv_bug_triage.policies import OraclePolicy
 from server.app import build_app
@@ -143,7 +143,7 @@ def test_bad_requests_get_the_named_status_and_a_json_error(
 ) -> None:
     if status == 200 and path == "/step":  # an id-less step needs a server that holds one episode only
         with in_process(build_app(Settings())) as client:
-            client.post("/reset", json={})
+            reset_holding_secret(client)
             reply = client.request(method, path, **kwargs)
     else:
         reply = http.request(method, path, **kwargs)
@@ -195,8 +195,8 @@ def test_stepping_before_any_reset_is_409() -> None:
 
 
 def test_stepping_a_finished_episode_is_409(http: httpx.Client) -> None:
-    episode_id = play_http(http, OraclePolicy(), "bug_triage_easy", 42).episode_id
-    reply = http.post("/step", json={"action": NEXT, "episode_id": episode_id})
+    played = play_http(http, OraclePolicy(), "bug_triage_easy", 42)
+    reply = http.post("/step", json={"action": NEXT, "episode_id": played.episode_id}, headers=played.secret_header)
     assert reply.status_code == 409 and "reset" in reply.json()["error"]["message"]
 
 

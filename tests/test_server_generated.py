@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from server_helpers import LiveServer, last_reply, truth_names_in
+from server_helpers import LiveServer, last_reply, reset_holding_secret, truth_names_in
 
 from openenv_bug_triage import BugTriageEnv, ObservationModel, task_api
 from openenv_bug_triage.client import BugTriageClient
@@ -24,9 +24,7 @@ def client(server: LiveServer) -> Iterator[httpx.Client]:
 
 
 def test_reset_by_task_split_and_seed_matches_in_process(client: httpx.Client) -> None:
-    reply = client.post("/reset", json={"task_id": "generated_hard", "seed": 17, "split": "test"})
-    assert reply.status_code == 200, reply.text
-    data = reply.json()
+    data = reset_holding_secret(client, {"task_id": "generated_hard", "seed": 17, "split": "test"})
     assert (data["seed"], data["split"]) == (17, "test")
     expected = BugTriageEnv().reset(task_id="generated_hard", seed=17, split="test")
     assert ObservationModel.model_validate(data["observation"]) == expected
@@ -81,7 +79,7 @@ def test_bad_generated_resets_are_clear_errors_and_leave_no_session(
 
 
 def test_a_failed_reset_keeps_an_existing_episode(client: httpx.Client) -> None:
-    client.post("/reset", json={"task_id": "generated_easy", "seed": 3, "episode_id": "keep-me"})
+    reset_holding_secret(client, {"task_id": "generated_easy", "seed": 3, "episode_id": "keep-me"})
     client.post("/step", json={"action": {"action_type": "next_ticket"}, "episode_id": "keep-me"})
     bad = client.post(
         "/reset", json={"task_id": "generated_easy", "seed": 999999, "split": "test", "episode_id": "keep-me"}

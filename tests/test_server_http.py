@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from server_helpers import TRAINER_TOKEN, LiveServer, play_http
+from server_helpers import TRAINER_TOKEN, LiveServer, play_http, reset_holding_secret
 
 from openenv_bug_triage import BugTriageEnv, ObservationModel, StateModel
 from openenv_bug_triage.actions import ACTION_TYPES
@@ -35,8 +35,17 @@ def test_reset_with_an_empty_body_starts_the_default_task(client: httpx.Client) 
         reply = client.post("/reset", **kwargs)
         assert reply.status_code == 200, reply.text
         data = reply.json()
-        assert list(data) == ["observation", "reward", "done", "episode_id", "seed", "split"]
-        assert (data["seed"], data["split"]) == (42, None)
+        assert list(data) == [
+            "observation",
+            "reward",
+            "done",
+            "episode_id",
+            "episode_secret",
+            "sealed",
+            "seed",
+            "split",
+        ]
+        assert (data["seed"], data["split"], data["sealed"]) == (42, None, False)
         assert data["reward"] is None and data["done"] is False
         assert len(data["episode_id"]) == 32
         expected = BugTriageEnv().reset()
@@ -44,7 +53,7 @@ def test_reset_with_an_empty_body_starts_the_default_task(client: httpx.Client) 
 
 
 def test_reset_honours_task_seed_and_episode_id(client: httpx.Client) -> None:
-    reply = client.post("/reset", json={"task_id": "bug_triage_medium", "seed": 5, "episode_id": "my-run.1"}).json()
+    reply = reset_holding_secret(client, {"task_id": "bug_triage_medium", "seed": 5, "episode_id": "my-run.1"})
     assert reply["episode_id"] == "my-run.1"
     assert ObservationModel.model_validate(reply["observation"]) == BugTriageEnv().reset("bug_triage_medium", 5)
     state = client.get("/state", params={"episode_id": "my-run.1"}).json()
@@ -52,7 +61,7 @@ def test_reset_honours_task_seed_and_episode_id(client: httpx.Client) -> None:
 
 
 def test_step_returns_reward_done_info_and_episode_id(client: httpx.Client) -> None:
-    episode_id = client.post("/reset", json={"seed": 3}).json()["episode_id"]
+    episode_id = reset_holding_secret(client, {"seed": 3})["episode_id"]
     reply = client.post("/step", json={"action": {"action_type": "next_ticket"}, "episode_id": episode_id})
     assert reply.status_code == 200
     data = reply.json()
@@ -68,7 +77,7 @@ def test_step_returns_reward_done_info_and_episode_id(client: httpx.Client) -> N
 
 
 def test_an_action_that_fails_the_schema_is_penalised_not_refused(client: httpx.Client) -> None:
-    episode_id = client.post("/reset", json={}).json()["episode_id"]
+    episode_id = reset_holding_secret(client, {})["episode_id"]
     for action in ({}, {"action_type": "fly"}, {"action_type": "classify", "severity": "sev9"}, {"x": [1, {}]}):
         data = client.post("/step", json={"action": action, "episode_id": episode_id}).json()
         assert data["info"]["action_valid"] is False
@@ -77,7 +86,7 @@ def test_an_action_that_fails_the_schema_is_penalised_not_refused(client: httpx.
 
 
 def test_state_is_the_state_model(client: httpx.Client) -> None:
-    episode_id = client.post("/reset", json={"task_id": "bug_triage_easy", "seed": 1}).json()["episode_id"]
+    episode_id = reset_holding_secret(client, {"task_id": "bug_triage_easy", "seed": 1})["episode_id"]
     state = StateModel.model_validate(client.get("/state", params={"episode_id": episode_id}).json())
     env = BugTriageEnv()
     env.reset("bug_triage_easy", 1, episode_id=episode_id)
@@ -119,11 +128,11 @@ def test_schema_is_the_real_action_union_and_models(client: httpx.Client) -> Non
 
 
 def test_grader_is_409_until_done_then_the_grade(client: httpx.Client) -> None:
-    episode_id = client.post("/reset", json={"task_id": "bug_triage_easy"}).json()["episode_id"]
+    episode_id = reset_holding_secret(client, {"task_id": "bug_triage_easy"})["episode_id"]
     early = client.get("/grader", params={"episode_id": episode_id})
     assert early.status_code == 409
     assert "once the episode ends" in early.json()["error"]["message"]
-    result = play_http(client, OraclePolicy(), "bug_triage_easy", 42, episode_id, trainer_token=TRAINER_TOKEN)
+    result = play_http(client, OraclePolicy(), "bug_triage_easy", 42, trainer_token=TRAINER_TOKEN)
     assert result.grade == run_episode(OraclePolicy(), "bug_triage_easy", 42).grade
 
 
@@ -137,21 +146,28 @@ def test_oracle_scores_over_http_exactly_what_it_scores_in_process(client: httpx
 
 
 def test_step_after_done_is_409(client: httpx.Client) -> None:
-    episode_id = play_http(client, OraclePolicy(), "bug_triage_easy", 1).episode_id
-    reply = client.post("/step", json={"action": {"action_type": "next_ticket"}, "episode_id": episode_id})
+    played = play_http(client, OraclePolicy(), "bug_triage_easy", 1)
+    action = {"action_type": "next_ticket"}
+    reply = client.post("/step", json={"action": action, "episode_id": played.episode_id}, headers=played.secret_header)
     assert reply.status_code == 409
     assert reply.json()["error"]["type"] == "episode_done"
 
 
 def test_same_task_seed_and_actions_give_the_same_bytes(client: httpx.Client) -> None:
     runs = [play_http(client, RandomPolicy(), "bug_triage_medium", 11) for _ in range(2)]
-    first, second = ([r.content.replace(run.episode_id.encode(), b"ID") for r in run.responses] for run in runs)
+    first, second = (
+        [
+            r.content.replace(run.episode_id.encode(), b"ID").replace(run.episode_secret.encode(), b"S")
+            for r in run.responses
+        ]
+        for run in runs
+    )
     assert first == second
     assert json.loads(first[-1])["done"] is True
 
 
 def test_reset_of_a_live_episode_id_restarts_that_episode(client: httpx.Client) -> None:
-    episode_id = client.post("/reset", json={"seed": 2}).json()["episode_id"]
+    episode_id = reset_holding_secret(client, {"seed": 2})["episode_id"]
     client.post("/step", json={"action": {"action_type": "next_ticket"}, "episode_id": episode_id})
     again = client.post("/reset", json={"seed": 2, "episode_id": episode_id}).json()
     assert again["episode_id"] == episode_id
@@ -161,5 +177,7 @@ def test_reset_of_a_live_episode_id_restarts_that_episode(client: httpx.Client) 
 def test_heuristic_over_http_equals_in_process(client: httpx.Client) -> None:
     over_http = play_http(client, HeuristicPolicy(), "bug_triage_hard", 3, trainer_token=TRAINER_TOKEN)
     assert over_http.grade == run_episode(HeuristicPolicy(), "bug_triage_hard", 3).grade
-    agent_copy = client.get("/grader", params={"episode_id": over_http.episode_id}).json()
+    agent_copy = client.get(
+        "/grader", params={"episode_id": over_http.episode_id}, headers=over_http.secret_header
+    ).json()
     assert agent_copy == run_episode(HeuristicPolicy(), "bug_triage_hard", 3).agent_grade.model_dump()

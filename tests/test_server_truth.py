@@ -10,6 +10,7 @@ from server_helpers import TRUTH_FIELD_NAMES, LiveServer, last_reply, truth_name
 from websockets.sync.client import connect
 
 from openenv_bug_triage import ObservationModel
+from openenv_bug_triage.contract import EPISODE_SECRET_HEADER
 from openenv_bug_triage.episode import start
 from openenv_bug_triage.http_client import HttpEnvClient
 from openenv_bug_triage.policies import HeuristicPolicy, RandomPolicy
@@ -44,7 +45,8 @@ def test_no_http_response_names_truth_before_the_episode_ends(
 
         def ask_state_and_grade() -> None:
             for path in ("/state", "/grader"):
-                seen.append(http.get(path, params={"episode_id": env.episode_id}))
+                headers = {EPISODE_SECRET_HEADER: str(env.episode_secret)}
+                seen.append(http.get(path, params={"episode_id": env.episode_id}, headers=headers))
 
         ask_state_and_grade()
         for step in episode:

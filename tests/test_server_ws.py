@@ -9,7 +9,7 @@ from contextlib import closing
 import httpx
 import pytest
 from openenv.core.generic_client import GenericEnvClient
-from server_helpers import LiveServer, in_process
+from server_helpers import LiveServer, in_process, reset_holding_secret
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
@@ -85,7 +85,7 @@ def test_an_action_is_judged_as_in_process_and_over_http(server: LiveServer) -> 
         env.reset(task_id="bug_triage_easy", seed=5)
         info = env.step(action).observation.info
     with httpx.Client(base_url=server.url) as http:
-        episode = http.post("/reset", json={"task_id": "bug_triage_easy", "seed": 5}).json()["episode_id"]
+        episode = reset_holding_secret(http, {"task_id": "bug_triage_easy", "seed": 5})["episode_id"]
         over_http = http.post("/step", json={"action": action, "episode_id": episode}).json()["info"]
     assert info is not None and (info.action_valid, info.error) == (False, expected["error"])
     assert (over_http["action_valid"], over_http["error"]) == (False, expected["error"])

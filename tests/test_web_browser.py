@@ -79,8 +79,8 @@ def fresh(browser: Browser, server: LiveServer) -> Browser:
     return browser
 
 
-def api_state(server: LiveServer, episode_id: str) -> dict:
-    reply = httpx.get(f"{server.url}/state", params={"episode_id": episode_id}, timeout=10)
+def api_state(server: LiveServer, episode_id: str, headers: dict[str, str]) -> dict:
+    reply = httpx.get(f"{server.url}/state", params={"episode_id": episode_id}, headers=headers, timeout=10)
     assert reply.status_code == 200, reply.text
     return reply.json()
 
@@ -92,11 +92,12 @@ def test_two_browsers_play_two_episodes_at_once(fresh: Browser, server: LiveServ
         first = fresh.start("bug_triage_easy", 42)
         second = other.start("bug_triage_medium", 7)
         assert first != second
+        secrets = {first: fresh.secret_header(), second: other.secret_header()}
         fresh.act({"action_type": "next_ticket"})
         other.act({"action_type": "next_ticket"})
         fresh.act({"action_type": "next_ticket"})
         for b, episode_id, steps in ((fresh, first, 2), (other, second, 1)):
-            state = api_state(server, episode_id)
+            state = api_state(server, episode_id, secrets[episode_id])
             assert int(b.text("steps-used")) == state["step_count"] == steps
             assert b.queue_ids() == state["ticket_order"]
         assert len(fresh.queue_ids()) == 8 and len(other.queue_ids()) == 15
@@ -110,7 +111,8 @@ def test_two_browsers_play_two_episodes_at_once(fresh: Browser, server: LiveServ
         assert fresh.by_id("episode").get_attribute("hidden") is not None
         third = fresh.start("bug_triage_easy", 42)
         assert third not in (first, second)
-        assert api_state(server, first)["step_count"] == 2 and api_state(server, second)["step_count"] == 1
+        assert api_state(server, first, secrets[first])["step_count"] == 2
+        assert api_state(server, second, secrets[second])["step_count"] == 1
     finally:
         other.close()
 
@@ -120,6 +122,7 @@ def test_a_lost_episode_is_reported_on_reload(browser: Browser) -> None:
         browser.open(f"{small.url}/web/")
         browser.driver.execute_script("sessionStorage.clear()")
         episode_id = browser.start("bug_triage_easy", 42)
+        http.headers.update(browser.secret_header())
         done = False
         while not done:  # finish it over the API, so its slot may be reused
             done = http.post("/step", json={"action": {"action_type": "next_ticket"}, "episode_id": episode_id}).json()[
@@ -133,6 +136,22 @@ def test_a_lost_episode_is_reported_on_reload(browser: Browser) -> None:
         browser.wait(
             lambda: "Could not start: all 1 session slots (MAX_SESSIONS) hold unfinished" in browser.text("play-status")
         )
+
+
+def test_a_sealed_test_episode_says_so_and_withholds_the_mistakes(browser: Browser) -> None:
+    with LiveServer(build_app(Settings(sealed=True))) as sealed:
+        browser.open(f"{sealed.url}/web/")
+        browser.driver.execute_script("sessionStorage.clear()")
+        browser.reload()
+        Select(browser.by_id("task")).select_by_value("generated_easy")
+        Select(browser.by_id("split")).select_by_value("test")
+        browser.start("generated_easy", 3)
+        assert "sealed" in browser.text("episode-task")
+        while browser.by_id("take-action").get_attribute("disabled") is None:
+            browser.act({"action_type": "next_ticket"})
+            assert browser.text("last-reward") == "0.00" or browser.by_id("grade").is_displayed()
+        browser.wait(lambda: browser.by_id("grade").is_displayed())
+        assert browser.text("grade-mistakes") == "withheld: the server is sealed"
 
 
 def test_handbook_is_one_click_away(fresh: Browser) -> None:
@@ -166,7 +185,9 @@ def test_an_easy_episode_clicked_through_with_the_oracle_scores_1(fresh: Browser
     assert fresh.text("grade-score") == "1.000" and fresh.text("grade-passed") == "passed"
     assert fresh.text("grade-mistakes") == "none"
     assert fresh.by_id("take-action").get_attribute("disabled") is not None
-    grade = httpx.get(f"{server.url}/grader", params={"episode_id": episode_id}, timeout=10).json()
+    grade = httpx.get(
+        f"{server.url}/grader", params={"episode_id": episode_id}, headers=fresh.secret_header(), timeout=10
+    ).json()
     assert grade["score"] == 1.0
     subscores = fresh.driver.find_elements(By.CSS_SELECTOR, "#grade-subscores tbody tr")
     assert len(subscores) == len(grade["subscores"])

@@ -121,7 +121,9 @@ def test_the_server_extra_serves_from_the_installed_package(wheel: Path, tmp_pat
             time.sleep(0.5)
         reset = httpx.post(f"http://127.0.0.1:{port}/reset", json={"task_id": "generated_hard", "seed": 3}, timeout=30)
         assert reset.status_code == 200 and reset.json()["observation"]["task_id"] == "generated_hard"
-        step = httpx.post(f"http://127.0.0.1:{port}/step", json={"action": {"action_type": "next_ticket"}}, timeout=30)
+        secret = {"X-Episode-Secret": reset.json()["episode_secret"]}
+        action = {"action": {"action_type": "next_ticket"}}
+        step = httpx.post(f"http://127.0.0.1:{port}/step", json=action, headers=secret, timeout=30)
         assert step.status_code == 200 and set(step.json()["info"]) >= {"terminated", "truncated"}
     finally:
         proc.terminate()

@@ -9,8 +9,10 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, url, body) {
+// An episode's calls carry the episode_secret its reset returned, in the X-Episode-Secret header.
+async function call(method, url, body, secret) {
   const init = { method, headers: { Accept: "application/json" } };
+  if (secret) init.headers["X-Episode-Secret"] = secret;
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -38,9 +40,9 @@ async function call(method, url, body) {
 export const api = {
   tasks: () => call("GET", "../tasks"),
   schema: () => call("GET", "../schema"),
-  reset: (body) => call("POST", "../reset", body),
-  step: (episodeId, action) => call("POST", "../step", { action, episode_id: episodeId }),
-  state: (episodeId) => call("GET", "../state?episode_id=" + encodeURIComponent(episodeId)),
+  reset: (body, secret) => call("POST", "../reset", body, secret),
+  step: (episodeId, secret, action) => call("POST", "../step", { action, episode_id: episodeId }, secret),
+  state: (episodeId, secret) => call("GET", "../state?episode_id=" + encodeURIComponent(episodeId), undefined, secret),
   trajectories: () => call("GET", "trajectories"),
   async handbook() {
     const response = await fetch("../handbook");

@@ -1,5 +1,5 @@
-// The Play view: one episode per browser tab. The server-made episode_id and the last observation
-// are kept in sessionStorage, so a reload resumes the same episode and another tab gets its own.
+// The Play view: one episode per browser tab. The server-made episode_id, its episode_secret and the
+// last observation are kept in sessionStorage, so a reload resumes the same episode and another tab gets its own.
 import { api } from "./api.js";
 import { clear, el, fillFields, fillGrade, fillNumbers, rewardChart, signed } from "./dom.js";
 import { ActionForm, isFinal } from "./form.js";
@@ -75,7 +75,7 @@ export class PlayView {
     const saved = this.saved;
     if (!saved.episodeId || !saved.obs) return;
     try {
-      const state = await api.state(saved.episodeId);
+      const state = await api.state(saved.episodeId, saved.episodeSecret);
       if (state.step_count !== saved.obs.steps_used || state.task_id !== saved.obs.task_id) {
         this.status("This tab's episode changed elsewhere; start a new one.", "warn");
         return;
@@ -119,12 +119,14 @@ export class PlayView {
     if (this.saved.episodeId) body.episode_id = this.saved.episodeId;
     $("start").disabled = true;
     try {
-      const reply = await api.reset(body);
+      const reply = await api.reset(body, body.episode_id ? this.saved.episodeSecret : undefined);
       this.saved = {
         episodeId: reply.episode_id,
+        episodeSecret: reply.episode_secret,
         taskId,
         seed: body.seed,
         split: body.split || null,
+        sealed: reply.sealed === true,
         obs: reply.observation,
         rewards: [],
         last: null,
@@ -147,7 +149,7 @@ export class PlayView {
     const action = this.form.action();
     $("take-action").disabled = true;
     try {
-      const reply = await api.step(this.saved.episodeId, action);
+      const reply = await api.step(this.saved.episodeId, this.saved.episodeSecret, action);
       const info = reply.info;
       this.saved.obs = reply.observation;
       this.saved.rewards.push(reply.reward);
@@ -179,7 +181,8 @@ export class PlayView {
     const obs = s.obs;
     $("episode").hidden = false;
     $("episode-id").textContent = s.episodeId;
-    $("episode-task").textContent = `${s.taskId}, seed ${s.seed}` + (s.split ? ` (${s.split} split)` : "");
+    $("episode-task").textContent = `${s.taskId}, seed ${s.seed}` + (s.split ? ` (${s.split} split)` : "")
+      + (s.sealed ? " · sealed: rewards say only whether an action was valid" : "");
     $("steps-used").textContent = obs.steps_used;
     $("steps-total").textContent = obs.steps_used + obs.steps_remaining;
     $("remaining").textContent = obs.remaining_count;
@@ -200,6 +203,7 @@ export class PlayView {
         { score: $("grade-score"), passed: $("grade-passed"), subscores: $("grade-subscores"), mistakes: $("grade-mistakes") },
         s.grade,
       );
+      if (s.sealed) clear($("grade-mistakes")).append(el("li", { className: "hint", text: "withheld: the server is sealed" }));
     }
   }
 
