@@ -57,6 +57,7 @@ MEASURED = {
     "shallow_baseline",
     "install_sizes",
     "bench_server",
+    "bench_replicas",
 }
 """Blocks written only by hand-run measurements; each carries its command and date."""
 
