@@ -120,5 +120,8 @@ class WebSocketEnv:
         except ConnectionClosed as exc:
             if self.episode_id is None:
                 raise EnvServerError(f"the WebSocket connection closed before any episode started ({exc})") from None
-            cause = f"its WebSocket connection closed ({exc}): the server process that held it stopped, or it closed the session after SESSION_TTL_S idle"
+            cause = (
+                f"its WebSocket connection closed ({exc}): the server process that held it stopped, "
+                "or it closed the session after SESSION_TTL_S idle"
+            )
             raise EpisodeLostError(self.episode_id, cause) from None
