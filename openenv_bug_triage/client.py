@@ -15,14 +15,17 @@ The server's `/ws` endpoint speaks OpenEnv's protocol; `BugTriageObservation` is
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from openenv.core.client_types import StepResult as ClientStepResult
 from openenv.core.env_client import EnvClient
 from pydantic import BaseModel
+from websockets.exceptions import ConnectionClosed
 
 from .contract import ResetOptions, StepResult
-from .errors import EnvServerError
+from .errors import EnvServerError, EpisodeLostError
 from .models import ObservationModel, RewardModel
 from .protocol import BugTriageAction, BugTriageObservation, BugTriageState, StepInfo, action_payload
 
@@ -31,6 +34,7 @@ __all__ = [
     "BugTriageClient",
     "BugTriageObservation",
     "BugTriageState",
+    "EpisodeLostError",
     "StepInfo",
     "WebSocketEnv",
 ]
@@ -60,10 +64,13 @@ class WebSocketEnv:
     """A `BugTriageClient` session with `BugTriageEnv`'s `reset`/`step` shape (one connection, opened on first use).
 
     `step` returns the step info as the HTTP reply's `info` (a dict, `grader` None until the end).
+    When the connection closes under a running episode (its server process stopped), `step` and
+    `state` raise `EpisodeLostError` naming `episode_id`, the episode of the latest reset.
     """
 
     def __init__(self, base_url: str) -> None:
         self.client = BugTriageClient(base_url=base_url).sync()
+        self.episode_id: str | None = None
 
     def reset(
         self,
@@ -76,6 +83,7 @@ class WebSocketEnv:
         """Start an episode on the server (`index` picks a Task API spec); options left as None are not sent."""
         options = ResetOptions.unchecked(task_id, seed, split, index, episode_id)
         observation: BugTriageObservation = self.client.reset(**options.model_dump(exclude_none=True)).observation
+        self.episode_id = observation.episode_id
         return observation
 
     def step(self, action: BaseModel | dict[str, Any]) -> tuple[ObservationModel, RewardModel, bool, dict[str, Any]]:
@@ -84,7 +92,8 @@ class WebSocketEnv:
 
     def step_result(self, action: BaseModel | dict[str, Any]) -> StepResult:
         """Take one action; returns the typed `StepResult` (its observation a `BugTriageObservation`)."""
-        result = self.client.step(action)
+        with self._connected():
+            result = self.client.step(action)
         observation: BugTriageObservation = result.observation
         info = observation.info
         if info is None:
@@ -95,9 +104,24 @@ class WebSocketEnv:
 
     def state(self) -> BugTriageState:
         """The server's state of this session's episode."""
-        state: BugTriageState = self.client.state()
+        with self._connected():
+            state: BugTriageState = self.client.state()
         return state
 
     def close(self) -> None:
         """Close the WebSocket."""
         self.client.close()
+
+    @contextmanager
+    def _connected(self) -> Iterator[None]:
+        """Turn the connection closing under the episode into `EpisodeLostError`."""
+        try:
+            yield
+        except ConnectionClosed as exc:
+            if self.episode_id is None:
+                raise EnvServerError(f"the WebSocket connection closed before any episode started ({exc})") from None
+            cause = (
+                f"its WebSocket connection closed ({exc}): the server process that held it stopped, "
+                "or it closed the session after SESSION_TTL_S idle"
+            )
+            raise EpisodeLostError(self.episode_id, cause) from None

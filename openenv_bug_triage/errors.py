@@ -60,3 +60,18 @@ class ServiceError(BugTriageError):
 
 class EnvServerError(ServiceError):
     """The environment server refused a request or could not be reached."""
+
+
+class EpisodeLostError(EnvServerError):
+    """The server no longer holds the episode: the process that held it stopped, or the episode expired.
+
+    An episode lives in the memory of one server process; behind a load balancer, a replica that
+    stops takes its episodes with it. `episode_id` names the lost episode; start a new one.
+    """
+
+    def __init__(self, episode_id: str, cause: str) -> None:
+        super().__init__(
+            f"episode {quote(episode_id)} is lost: {cause}. An episode lives in one server process and cannot "
+            "move to another, so start a new episode with reset()"
+        )
+        self.episode_id = episode_id

@@ -20,10 +20,10 @@ import httpx
 from pydantic import ValidationError
 
 from .contract import EPISODE_SECRET_HEADER, ResetOptions, StepInfo, StepResult
-from .errors import EnvServerError
+from .errors import EnvServerError, EpisodeLostError
 from .models import GraderResult, ObservationModel, RewardModel
 
-__all__ = ["EnvServerError", "HttpEnvClient"]
+__all__ = ["EnvServerError", "EpisodeLostError", "HttpEnvClient"]
 
 
 @contextmanager
@@ -87,7 +87,8 @@ class HttpEnvClient:
 
     def step_result(self, action: dict[str, Any]) -> StepResult:
         """Take one action; returns the typed `StepResult` the server's reply carries."""
-        data = self.post("/step", {"action": action, "episode_id": self._episode()})
+        episode = self._episode()
+        data = self._call("POST", "/step", episode, json={"action": action, "episode_id": episode})
         with _contract("/step"):
             info = StepInfo.model_validate(data["info"])
             if data["done"] and info.grader is None:
@@ -98,21 +99,23 @@ class HttpEnvClient:
 
     def state(self) -> dict[str, Any]:
         """The server's state report for this episode, as JSON."""
-        return self.get("/state", episode_id=self._episode())
+        episode = self._episode()
+        return self._call("GET", "/state", episode, params={"episode_id": episode})
 
     def grade(self) -> GraderResult:
         """The grade of the finished episode (409 before it is done): full with the trainer token, else the agent's copy."""
-        data = self._call("GET", "/grader", params={"episode_id": self._episode()})
+        episode = self._episode()
+        data = self._call("GET", "/grader", episode, params={"episode_id": episode})
         with _contract("/grader"):
             return GraderResult.model_validate(data)
 
     def get(self, path: str, **params: str) -> dict[str, Any]:
         """`GET path?params` on the server; its JSON object."""
-        return self._call("GET", path, params=params)
+        return self._call("GET", path, None, params=params)
 
     def post(self, path: str, body: Any) -> dict[str, Any]:
         """`POST path` with a JSON body; the server's JSON object."""
-        return self._call("POST", path, json=body)
+        return self._call("POST", path, None, json=body)
 
     def close(self) -> None:
         """Close the connection pool (unless it was given as `http`)."""
@@ -124,7 +127,8 @@ class HttpEnvClient:
             raise EnvServerError("no episode on the server yet; call reset() first")
         return self.episode_id
 
-    def _call(self, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
+    def _call(self, method: str, path: str, episode: str | None, **kwargs: Any) -> dict[str, Any]:
+        """One request; a 404 `episode_not_found` for `episode` (the call acts on it) is `EpisodeLostError`."""
         headers = dict(self._trainer_headers)
         if self.episode_secret is not None:
             headers[EPISODE_SECRET_HEADER] = self.episode_secret
@@ -136,6 +140,11 @@ class HttpEnvClient:
                 "start it (`make serve`) or check --env-url"
             ) from None
         self.last_response = response
+        if response.status_code == 404 and episode is not None and _error_type(response) == "episode_not_found":
+            raise EpisodeLostError(
+                episode,
+                "the server answered 404 episode_not_found (the replica that held it stopped or restarted, or it expired)",
+            )
         if response.status_code >= 400:
             raise EnvServerError(
                 f"the environment server answered {method} {path} with HTTP {response.status_code}: "
@@ -148,3 +157,12 @@ class HttpEnvClient:
         if not isinstance(data, dict):
             raise EnvServerError(f"the environment server sent a JSON {type(data).__name__} for {method} {path}")
         return data
+
+
+def _error_type(response: httpx.Response) -> str | None:
+    """The `error.type` of an error reply, when it has the server's error shape."""
+    try:
+        error = response.json().get("error")
+    except (ValueError, AttributeError):
+        return None
+    return error.get("type") if isinstance(error, dict) else None

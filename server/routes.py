@@ -39,6 +39,8 @@ from .sealing import SealedFeedback, is_sealed, sealed_grade
 from .sessions import SECRET_HEADER, SessionStore
 from .wire import ApiError, describe_errors, json_body
 
+EPISODE_ID_HEADER = "X-Episode-Id"
+"""A reset's reply names its episode in this header too, so a load balancer can learn which replica holds it."""
 EPISODE_ID_QUERY = Query(
     default=None, description="Episode to read; may be left out only while the server holds a single episode."
 )
@@ -173,8 +175,8 @@ def _specs(payload: dict[str, Any]) -> Response:
     return Response(json.dumps(to_jsonable_python(payload)), media_type="application/json")
 
 
-def _json(model: BaseModel, status: int = 200) -> Response:
-    return Response(model.model_dump_json(), status_code=status, media_type="application/json")
+def _json(model: BaseModel, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    return Response(model.model_dump_json(), status_code=status, media_type="application/json", headers=headers)
 
 
 # --------------------------------------------------------------------------- routes
@@ -243,7 +245,8 @@ def build_router(store: SessionStore, trainer_token: str | None = None, sealed: 
                 sealed=session.seal is not None,
                 seed=state.seed,
                 split=state.split,
-            )
+            ),
+            headers={EPISODE_ID_HEADER: session.episode_id},
         )
 
     @router.post(

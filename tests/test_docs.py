@@ -61,6 +61,7 @@ MEASURED = {
     "install_sizes",
     "bench_server",
     "prompt_size",
+    "bench_replicas",
 }
 """Blocks written only by hand-run measurements; each carries its command and date."""
 

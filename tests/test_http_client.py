@@ -14,7 +14,7 @@ from server_helpers import LiveServer
 from openenv_bug_triage import BugTriageEnv
 from openenv_bug_triage.contract import EPISODE_SECRET_HEADER
 from openenv_bug_triage.episode import start
-from openenv_bug_triage.errors import EnvServerError
+from openenv_bug_triage.errors import EnvServerError, EpisodeLostError
 from openenv_bug_triage.http_client import HttpEnvClient
 from openenv_bug_triage.policies import HeuristicPolicy
 
@@ -57,6 +57,26 @@ def test_it_sends_its_episodes_secret_and_another_client_cannot_reach_the_episod
         assert mine.state()["step_count"] == 1
         mine.reset(episode_id=mine.episode_id, seed=4)  # its own id, with its own secret: restarts it
         assert mine.state()["step_count"] == 0 and mine.state()["seed"] == 4
+
+
+def test_a_reset_names_its_episode_in_a_header_and_an_episode_the_server_lost_is_an_episode_lost_error(
+    server: LiveServer,
+) -> None:
+    """A load balancer learns where an episode lives from `X-Episode-Id`; a call on an episode the server
+    no longer holds (its replica stopped) raises `EpisodeLostError` naming it; other 404s stay plain."""
+    with closing(HttpEnvClient(server.url)) as env:
+        env.reset("bug_triage_easy", 1, episode_id="lost-episode-test")
+        assert env.last_response is not None and env.last_response.headers["x-episode-id"] == "lost-episode-test"
+        env.episode_id = "held-by-a-stopped-replica"
+        for call in (lambda: env.step(NEXT), env.state, env.grade):
+            with pytest.raises(EpisodeLostError, match="start a new episode with reset") as lost:
+                call()
+            assert lost.value.episode_id == "held-by-a-stopped-replica" and "held-by-a-stopped-replica" in str(
+                lost.value
+            )
+        with pytest.raises(EnvServerError, match="HTTP 404") as other:
+            env.get("/state", episode_id="someone-elses")
+        assert not isinstance(other.value, EpisodeLostError)
 
 
 def test_it_needs_either_a_url_or_a_client() -> None:
