@@ -201,7 +201,12 @@ def test_generator_stats_json_has_every_target_and_check_sets_the_exit_code() ->
 
 def test_carries_none_counts_texts_without_any_pattern() -> None:
     padding = [re.compile(r"hope (?:you are|you're) well"), re.compile(r"long[- ]time user", re.I)]
-    texts = ["Hi, hope you're well. Export fails.", "Export fails.", "Long-time user here. Search hangs.", "Search hangs."]
+    texts = [
+        "Hi, hope you're well. Export fails.",
+        "Export fails.",
+        "Long-time user here. Search hangs.",
+        "Search hangs.",
+    ]
     assert ts.carries_none(texts, padding) == 0.5
     assert ts.carries_none([], padding) == 0.0
     assert T["customer_unpadded"].passes(0.5) and not T["customer_unpadded"].passes(0.3)

@@ -237,7 +237,9 @@ def test_dataset_rows_feed_reset_and_keep_training_and_evaluation_apart() -> Non
         {"task_id": "generated_easy", "seed": 1, "split": "test"},
         {"task_id": "bug_triage_easy", "seed": 1, "split": None},
     ]
-    assert dataset_rows(["generated_easy"], [1], prompt=False) == [{"task_id": "generated_easy", "seed": 1, "split": "train"}]
+    assert dataset_rows(["generated_easy"], [1], prompt=False) == [
+        {"task_id": "generated_easy", "seed": 1, "split": "train"}
+    ]
     with pytest.raises(ValueError, match="episodes_per_task"):
         train_rows(TASK_IDS, 0)
     with pytest.raises(ValueError, match="200 validation instances"):

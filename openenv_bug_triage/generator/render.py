@@ -344,7 +344,9 @@ class Renderer:
         title = self.local(titles.defect_title(d, s.title_variant, reporter, r, self.pick))
         steps = [self.local(step) for step in d.steps]
         if reporter == "qa":
-            how = [self.local(r.choice(d.internal))] if d.internal and r.random() < 0.6 else []  # only QA knows how it fails
+            how = (
+                [self.local(r.choice(d.internal))] if d.internal and r.random() < 0.6 else []
+            )  # only QA knows how it fails
             parts = [self.pick("opener_qa", version=self.reported), " ".join([symptom, *how, *lines])]
             if repro:
                 parts.append(self.pick("steps_header_qa") + "\n" + _numbered(kinds.retold_steps(self, s, steps)))
