@@ -10,7 +10,7 @@ import pytest
 from openenv_bug_triage.catalogue import load_catalogue, load_phrases
 from openenv_bug_triage.chronology import calendar_text, current_releases, display
 from openenv_bug_triage.env import BugTriageEnv
-from openenv_bug_triage.generator import GeneratedTask, generate, partition_of
+from openenv_bug_triage.generator import GeneratedTask, compose, generate, partition_of
 from openenv_bug_triage.models import Release, Ticket
 from openenv_bug_triage.policies import OraclePolicy, run_episode
 from openenv_bug_triage.tasks import TASK_IDS, load_fixed_task
@@ -34,7 +34,9 @@ def told() -> dict[str, list[tuple[GeneratedTask, Ticket, str]]]:
 
 
 def feature_of(scenario: str) -> str:
-    return next(d.feature for d in load_catalogue().defects if d.id == scenario)
+    """The feature a scenario breaks: a composed defect's (`compose.named`) or a catalogue defect's."""
+    made = compose.named(scenario)
+    return made.feature if made is not None else next(d.feature for d in load_catalogue().defects if d.id == scenario)
 
 
 def build_of(g: GeneratedTask, t: Ticket) -> Release:
