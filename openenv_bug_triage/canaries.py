@@ -249,8 +249,8 @@ class FieldsOnlyPolicy(PlanPolicy):
 # --------------------------------------------------------------------------- learning from rewards
 
 
-ARMS: tuple[str, ...] = (
-    *(f"fix:{s}" for s in SEVERITIES),
+SETTLEMENTS: tuple[Disposition, ...] = (
+    "fix",
     "needs_info",
     "duplicate",
     "close_invalid",
@@ -259,6 +259,9 @@ ARMS: tuple[str, ...] = (
     "close_resolved",
     "defer",
 )
+"""The settlements the memoriser tries on a title, most common first."""
+
+ARMS: tuple[str, ...] = (*(f"fix:{s}" for s in SEVERITIES), *(d for d in SETTLEMENTS if d != "fix"))
 """The answers the reward prober tries: a fix at each severity, and every other settlement."""
 
 
@@ -298,17 +301,6 @@ class RewardProber(PlanPolicy):
             self.paid[self._arm[tid]][tid] += step.reward.value
 
 
-SETTLEMENTS: tuple[Disposition, ...] = (
-    "fix",
-    "needs_info",
-    "duplicate",
-    "close_invalid",
-    "close_wont_fix",
-    "close_cannot_reproduce",
-    "close_resolved",
-    "defer",
-)
-"""The settlements the memoriser tries on a title, most common first."""
 PAYS = {
     "correct_outcome",
     "correct_request_info",

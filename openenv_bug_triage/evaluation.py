@@ -34,6 +34,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from .models import GraderResult
+
 FORMAT: Literal["bug-triage-evaluation/1"] = "bug-triage-evaluation/1"
 """The `format` field of every report this module builds."""
 CONFIDENCE = 0.95
@@ -72,6 +74,26 @@ class EpisodeRecord(_Strict):
     reward_components: dict[str, float] = Field(default_factory=dict)
     """Each reward component summed over the episode's steps (components that never fired may be absent)."""
     total_reward: float = 0.0
+
+    @classmethod
+    def of(
+        cls,
+        instance: str,
+        repeat: int,
+        grade: GraderResult,
+        reward_components: Mapping[str, float],
+        rewards: Iterable[float],
+    ) -> EpisodeRecord:
+        """The record of one played episode from its grade, its summed reward components and its step rewards."""
+        return cls(
+            instance=instance,
+            repeat=repeat,
+            score=grade.score,
+            passed=grade.passed,
+            subscores=grade.subscores,
+            reward_components=dict(reward_components),
+            total_reward=round(sum(rewards), 6),
+        )
 
 
 class Interval(_Strict):

@@ -121,14 +121,8 @@ def evaluate_policy(
             for repeat in range(played):
                 result = run_episode(policy_for_repeat(name, repeat), task_id, seed, run_split)
                 records[task_id].append(
-                    EpisodeRecord(
-                        instance=instance_id(seed, run_split),
-                        repeat=repeat,
-                        score=result.grade.score,
-                        passed=result.grade.passed,
-                        subscores=result.grade.subscores,
-                        reward_components=result.reward_components,
-                        total_reward=round(sum(result.rewards), 6),
+                    EpisodeRecord.of(
+                        instance_id(seed, run_split), repeat, result.grade, result.reward_components, result.rewards
                     )
                 )
     variation = (

@@ -71,14 +71,8 @@ def run_repeated(
                     run.error = outcome.error or f"{task_id} seed {seed} ended without a grade"
                     return run
                 episodes.append(
-                    EpisodeRecord(
-                        instance=instance_id(seed, instance_split),
-                        repeat=repeat,
-                        score=outcome.grade.score,
-                        passed=outcome.grade.passed,
-                        subscores=outcome.grade.subscores,
-                        reward_components=outcome.components,
-                        total_reward=round(sum(outcome.rewards), 6),
+                    EpisodeRecord.of(
+                        instance_id(seed, instance_split), repeat, outcome.grade, outcome.components, outcome.rewards
                     )
                 )
         run.records[task_id] = episodes
