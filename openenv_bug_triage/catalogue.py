@@ -37,6 +37,9 @@ class Alert(_Model):
 
     title: Line
     metric: Line
+    partial: bool = False
+    """The metric shows at most half of attempts failing (or slow, timing-out requests): severe
+    degradation by the handbook, so the alert never states that everyone is hit."""
 
 
 class Defect(_Model):
@@ -78,8 +81,8 @@ class Defect(_Model):
             raise ValueError("core and minor defects need at least one `workaround` sentence")
         if self.impact in ("core", "critical") and not (self.segment or self.global_):
             raise ValueError("core and critical defects need `segment` phrases or `global: true`")
-        if self.alert is not None and not self.global_ and not self.segment:
-            raise ValueError("an alert needs a scope monitoring can see (`global` or `segment`)")
+        if self.alert is not None and not self.segment and not (self.global_ and not self.alert.partial):
+            raise ValueError("an alert needs a scope monitoring can see (`global` and not `partial`, or `segment`)")
         if self.exposure and self.impact != "critical":
             raise ValueError("an `exposure` defect exposes customer data, so its impact must be `critical`")
         if self.component in self.misfiled:

@@ -7,6 +7,7 @@ so each split can show any component failing with a known mechanism.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from openenv_bug_triage.catalogue import Defect, load_catalogue
@@ -38,3 +39,15 @@ def test_every_partition_has_fully_stated_defects_in_every_component() -> None:
     for partition in ("train", "validation", "test"):
         seen = {d.component for d in load_catalogue().defects if d.partition == partition and _stated(d)}
         assert seen == components, (partition, sorted(components - seen))
+
+
+def test_an_alert_that_may_say_everyone_is_hit_shows_more_than_half_failing() -> None:
+    """By the handbook, more than half of attempts failing for everyone is down (sev0) and at most
+    half is severe degradation (sev1): an alert whose metric shows a share of 50% or less (thresholds
+    and baselines aside) is marked `partial`, so it never says that everyone is hit."""
+    limits = re.compile(r"\((?:threshold|baseline|SLO)[^)]*\)")
+    for d in load_catalogue().defects:
+        if d.alert is None or d.impact != "core" or not d.global_ or d.alert.partial:
+            continue
+        shares = [float(x) for x in re.findall(r"(\d+(?:\.\d+)?)%", limits.sub("", d.alert.metric))]
+        assert all(share > 50 for share in shares), (d.id, d.alert.metric)

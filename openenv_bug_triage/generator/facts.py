@@ -117,6 +117,15 @@ def unsupported_report(d: Defect) -> bool:
     return d.component in UNSUPPORTABLE and not d.global_ and d.impact != "critical"
 
 
+def alert_scopes(d: Defect) -> list[Scope]:
+    """Scopes an alert on `d` may state: its metric already gives the rate, so never a second rate,
+    and a metric of partial failure (`Alert.partial`) is never said to hit everyone."""
+    options: list[Scope] = ["segment"] if d.segment else []
+    if d.global_ and not (d.alert is not None and d.alert.partial):
+        options.append("everyone")
+    return options
+
+
 def scope_options(d: Defect) -> list[Scope]:
     """Scopes a production report of `d` may state, chosen so that one severity follows.
 

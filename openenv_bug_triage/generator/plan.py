@@ -12,7 +12,7 @@ from ..catalogue import Catalogue, Defect, Partition, Phrases, Story, load_catal
 from ..models import Disposition, Environment, Tier
 from ..world import World, load_world
 from . import compose, kinds, notes
-from .facts import PLATFORM_OF, Kind, Scope, scope_options, unsupported_report
+from .facts import PLATFORM_OF, Kind, Scope, alert_scopes, scope_options, unsupported_report
 from .levels import Level
 
 
@@ -180,7 +180,7 @@ class Planner:
                     and r.random() < lv.rates.monitoring
                 ):
                     s.monitoring = True
-                    if s.scope not in ("everyone", "segment"):
+                    if s.scope not in alert_scopes(scenario):
                         s.scope = self._alert_scope(scenario)
         kinds.place_exposure_traps(self, slots)
         kinds.assign_cases(self, slots, defects)
@@ -206,11 +206,8 @@ class Planner:
         return take(preds[-1])
 
     def _alert_scope(self, d: Defect) -> Scope:
-        """An alert states who is hit; its metric already gives the rate, so never a second rate."""
-        options: list[Scope] = ["segment"] if d.segment else []
-        if d.global_:
-            options.append("everyone")
-        return self.rng.choice(options or ["everyone"])
+        """One of the scopes an alert on `d` may state (`alert_scopes`)."""
+        return self.rng.choice(alert_scopes(d))
 
     def _draw_environment_and_scope(self, s: Slot) -> None:
         r, d = self.rng, s.scenario
