@@ -25,6 +25,7 @@ from test_episode import record
 
 from openenv_bug_triage import TASK_IDS, BugTriageEnv
 from openenv_bug_triage.client import WebSocketEnv
+from openenv_bug_triage.contract import EPISODE_SECRET_HEADER
 from openenv_bug_triage.episode import Episode, EpisodeEnv, start
 from openenv_bug_triage.errors import EpisodeLostError
 from openenv_bug_triage.http_client import HttpEnvClient
@@ -136,9 +137,12 @@ def test_every_call_of_an_http_episode_reaches_its_replica(replicas: ReplicaSet)
             reset = http.post("/reset", json=body)
             episode_id, home = reset.json()["episode_id"], reset.headers["x-served-by"]
             assert reset.headers["x-episode-id"] == episode_id
+            secret = {EPISODE_SECRET_HEADER: reset.json()["episode_secret"]}
             for _ in range(6):
-                step = http.post("/step", json={"action": {"action_type": "next_ticket"}, "episode_id": episode_id})
-                state = http.get("/state", params={"episode_id": episode_id})
+                step = http.post(
+                    "/step", json={"action": {"action_type": "next_ticket"}, "episode_id": episode_id}, headers=secret
+                )
+                state = http.get("/state", params={"episode_id": episode_id}, headers=secret)
                 assert (step.status_code, state.status_code) == (200, 200)
                 assert step.headers["x-served-by"] == state.headers["x-served-by"] == home
 
