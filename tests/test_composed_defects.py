@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections import Counter
 
 import pytest
@@ -165,3 +166,13 @@ def test_every_title_and_symptom_template_names_the_surface(partition: str) -> N
     templates = compose.load_parts(partition).templates  # type: ignore[arg-type]
     for wording in (*templates.titles, *templates.display_titles, *templates.symptoms, *templates.display_symptoms):
         assert "{feature}" in wording or "{action}" in wording, (partition, wording)
+
+
+@pytest.mark.parametrize("partition", SPLITS)
+def test_evidence_the_handbook_routes_to_the_gateway_is_composed_only_there(partition: str) -> None:
+    """Rate limiting and a 502 at the edge are `api-gateway` by the handbook, whatever the surface."""
+    edge = re.compile(r"\b(?:429|502)\b|rate.limit|Bad Gateway", re.IGNORECASE)
+    for d in _all(partition):
+        if d.component != "api-gateway":
+            texts = [*d.titles, *d.symptoms, *d.logs]
+            assert not any(edge.search(t) for t in texts), (d.id, [t for t in texts if edge.search(t)])

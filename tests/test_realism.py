@@ -10,6 +10,7 @@ from functools import cache
 from openenv_bug_triage.chronology import ISO
 from openenv_bug_triage.generator import GeneratedTask, generate
 from openenv_bug_triage.generator.facts import PLATFORM_OF
+from openenv_bug_triage.generator.plan import ALERT_LAG
 
 SEEDS = range(10)
 
@@ -113,3 +114,24 @@ def test_an_alerts_log_follows_the_onset_it_states() -> None:
             assert max(stamps(t.log_excerpt)) >= at, t.ticket_id
             checked += 1
     assert checked
+
+
+def test_an_alert_on_a_reported_failure_fires_soon_after_the_report_and_states_a_recent_onset() -> None:
+    """An alert duplicating a user's report is filed within `ALERT_LAG` of it; its onset (the first
+    report's, at most 90 minutes before it) is hours, never days, before the alert."""
+    checked = 0
+    for g in queues():
+        by_id = {t.ticket_id: t for t in g.task.tickets}
+        for t in g.task.tickets:
+            f = g.facts[t.ticket_id]
+            if t.reporter_type != "monitoring" or f.duplicate_of is None or "retold" in f.traps:
+                continue
+            lag = t.created_at - by_id[f.duplicate_of].created_at
+            assert timedelta(0) <= lag <= timedelta(minutes=ALERT_LAG), (t.ticket_id, lag)
+            onset = re.search(r"\b(\d\d):(\d\d) UTC", t.description)
+            assert onset is not None, t.ticket_id
+            at = t.created_at.replace(hour=int(onset[1]), minute=int(onset[2]))
+            at -= timedelta(days=1) if at > t.created_at else timedelta(0)
+            assert t.created_at - at <= timedelta(minutes=ALERT_LAG + 90), (t.ticket_id, at)
+            checked += 1
+    assert checked >= 10

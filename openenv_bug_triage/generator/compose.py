@@ -74,6 +74,9 @@ class Failure(_Model):
     """The failure as a verb phrase, for a title and the last step: "spins and gives up"."""
     error: Line
     """The line the service logs."""
+    component: str | None = None
+    """The one component whose surfaces this failure fits, when the handbook routes its evidence
+    there whatever the surface (a 502 from the gateway is `api-gateway`); None: any surface."""
 
 
 class Condition(_Model):
@@ -146,10 +149,13 @@ def impact_of(surface: Surface, failure: Failure, loss: Loss | None) -> Impact:
 def fits(surface: Surface, failure: Failure, condition: Condition | None, loss: Loss | None) -> bool:
     """True when the parts make one coherent defect.
 
-    A platform condition needs a surface on that platform; a defect with no condition must be
+    A failure the handbook routes to one component needs a surface of it; a platform condition
+    needs a surface on that platform; a defect with no condition must be
     able to hit everyone (a server-side surface); data can be lost only where a user enters
     some, and only by a failure that blocks (a display glitch leaves the data intact).
     """
+    if failure.component not in (None, surface.component):
+        return False
     if condition is not None and condition.platform not in (None, PLATFORM_OF.get(surface.component)):
         return False
     if condition is None and not surface.server:

@@ -57,6 +57,8 @@ QUEUE_MINUTES = 3 * 24 * 60
 """Tickets are filed over this many minutes from the queue's start."""
 RETOLD_GAP = 24 * 60
 """A re-told duplicate is filed at least this many minutes after its original."""
+ALERT_LAG = 90
+"""An alert that duplicates a user's report is filed at most this many minutes after it."""
 
 
 def _tokens(text: str) -> set[str]:
@@ -278,6 +280,10 @@ class Planner:
                 o.minute = r.randrange(max(0, s.minute - 2 * RETOLD_GAP), s.minute - RETOLD_GAP + 1)
             else:
                 s.retold = False
+        for s in slots:  # an alert on a failure already reported fires while it lasts, soon after the report
+            o = s.original  # (a re-told one fires again later, with its own onset)
+            if s.monitoring and not s.retold and o is not None and not o.minute < s.minute <= o.minute + ALERT_LAG:
+                s.minute = min(QUEUE_MINUTES - 1, o.minute + r.randrange(3, ALERT_LAG))
         deadline = rules.sla_deadlines(self.level.sla_policy)
         for _ in range(100):  # reshuffle tiers until correct triage in SLA order meets every deadline
             if _sla_feasible(slots, deadline, self.world):
