@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Annotated, Any, Literal, cast
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 
 from .errors import FixtureError
 from .world import DATA_DIR, load_world
@@ -184,6 +184,8 @@ class Pool(_Model):
     train: Entries
     validation: Entries
     test: Entries
+    _fitting: dict[tuple[Partition, frozenset[str] | None], tuple[str, ...]] = PrivateAttr(default_factory=dict)
+    """`fitting`'s answers, worked out once per process: a pool is frozen once loaded."""
 
     def entries(self, partition: Partition) -> list[Entry]:
         """The entries of one partition, tags included."""
@@ -191,11 +193,22 @@ class Pool(_Model):
 
     def of(self, partition: Partition) -> list[str]:
         """The phrases of one partition, as text."""
-        return [_text(e) for e in self.entries(partition)]
+        return list(self._texts(partition, None))
 
     def fitting(self, partition: Partition, tags: frozenset[str]) -> list[str]:
         """The phrases of one partition that a ticket with `tags` may carry."""
-        return [_text(e) for e in self.entries(partition) if isinstance(e, str) or e.fits(tags)]
+        return list(self._texts(partition, tags))
+
+    def _texts(self, partition: Partition, tags: frozenset[str] | None) -> tuple[str, ...]:
+        """The texts of `partition`'s entries that fit `tags` (every entry for None), in file order."""
+        key = (partition, tags)
+        found = self._fitting.get(key)
+        if found is None:
+            entries = self.entries(partition)
+            found = self._fitting[key] = tuple(
+                _text(e) for e in entries if tags is None or isinstance(e, str) or e.fits(tags)
+            )
+        return found
 
 
 class Phrases(_Model):
