@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, cached_property
 from typing import Annotated, Any, Literal, cast
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from .errors import FixtureError
 from .world import DATA_DIR, load_world
@@ -164,7 +164,7 @@ class Phrase(_Model):
 
     def fits(self, tags: frozenset[str]) -> bool:
         """True when a ticket with `tags` may carry this phrase."""
-        return set(self.requires) <= tags and not tags & set(self.forbids)
+        return tags.issuperset(self.requires) and tags.isdisjoint(self.forbids)
 
 
 Entry = Line | Phrase
@@ -184,8 +184,11 @@ class Pool(_Model):
     train: Entries
     validation: Entries
     test: Entries
-    _fitting: dict[tuple[Partition, frozenset[str] | None], tuple[str, ...]] = PrivateAttr(default_factory=dict)
-    """`fitting`'s answers, worked out once per process: a pool is frozen once loaded."""
+
+    @cached_property
+    def _selections(self) -> dict[tuple[Partition, frozenset[str] | None], tuple[str, ...]]:
+        """`of`'s and `fitting`'s answers so far: a pool is frozen, so each is worked out once."""
+        return {}
 
     def entries(self, partition: Partition) -> list[Entry]:
         """The entries of one partition, tags included."""
@@ -202,10 +205,10 @@ class Pool(_Model):
     def _texts(self, partition: Partition, tags: frozenset[str] | None) -> tuple[str, ...]:
         """The texts of `partition`'s entries that fit `tags` (every entry for None), in file order."""
         key = (partition, tags)
-        found = self._fitting.get(key)
+        found = self._selections.get(key)
         if found is None:
             entries = self.entries(partition)
-            found = self._fitting[key] = tuple(
+            found = self._selections[key] = tuple(
                 _text(e) for e in entries if tags is None or isinstance(e, str) or e.fits(tags)
             )
         return found

@@ -233,10 +233,11 @@ def _version_problems(text: str, filed: datetime, releases: Sequence[Release]) -
         version, pre = m["version"], m["pre"]
         whose = _platforms(text, m.start("version"))
         if releases:
-            known = any(r.version == version for r in releases)
-            if pre and all(_out_by(releases, p, version, filed) for p in whose):
+            same = [r for r in releases if r.version == version]
+            known = bool(same)
+            if pre and all(_out_by(same, p, version, filed) for p in whose):
                 yield f"'{version}{pre}' is a pre-release of {version}, which was already out"
-            elif not pre and not any(_out_by(releases, p, version, filed) for p in whose):
+            elif not pre and not any(_out_by(same, p, version, filed) for p in whose):
                 why = "was released after the ticket was filed" if known else "is not in the release calendar"
                 yield Late("release", version, f"version '{version}' {why}")
         elif not pre and m.re is CALVER and date(int(m["y"]), int(m["m"]), 1) > filed.date():
