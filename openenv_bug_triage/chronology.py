@@ -310,6 +310,16 @@ def names_weekday(text: str) -> bool:
     return any(day in text for day in WEEKDAYS)
 
 
+def latest(found: Sequence[tuple[datetime, bool]]) -> list[tuple[datetime, bool]]:
+    """The latest of the dates `found` with a time of day and the latest without one: all that
+    `fitting_shift` needs of them (the later a date, the less it can move)."""
+    return [
+        (max(at for at, t in found if t is timed), timed)
+        for timed in (True, False)
+        if any(t is timed for _, t in found)
+    ]
+
+
 def fitting_shift(found: Sequence[tuple[datetime, bool]], before: datetime, step_days: int) -> int:
     """The largest multiple of `step_days` by which every date `found` can move and stay on or before `before`.
 
