@@ -202,14 +202,20 @@ class Pool(_Model):
         """The phrases of one partition that a ticket with `tags` may carry."""
         return list(self._texts(partition, tags))
 
+    @cached_property
+    def _named_tags(self) -> frozenset[str]:
+        """Every tag an entry requires or forbids: no other tag changes which entries fit."""
+        entries = [e for p in ("train", "validation", "test") for e in getattr(self, p) if not isinstance(e, str)]
+        return frozenset(t for e in entries for t in (*e.requires, *e.forbids))
+
     def _texts(self, partition: Partition, tags: frozenset[str] | None) -> tuple[str, ...]:
         """The texts of `partition`'s entries that fit `tags` (every entry for None), in file order."""
-        key = (partition, tags)
-        found = self._selections.get(key)
+        named = tags if tags is None else tags & self._named_tags
+        found = self._selections.get((partition, named))
         if found is None:
             entries = self.entries(partition)
-            found = self._selections[key] = tuple(
-                _text(e) for e in entries if tags is None or isinstance(e, str) or e.fits(tags)
+            found = self._selections[(partition, named)] = tuple(
+                _text(e) for e in entries if named is None or isinstance(e, str) or e.fits(named)
             )
         return found
 
