@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
@@ -89,6 +89,17 @@ class PersonaData(_Model):
     """Share of customers who have written to support before."""
     nonnative: float = Field(ge=0, le=1)
     """Share of customers who write in a language not their first."""
+
+    @cached_property
+    def _organisations_by(self) -> dict[tuple[Partition, Tier], tuple[Organisation, ...]]:
+        grouped: dict[tuple[Partition, Tier], list[Organisation]] = {}
+        for o in self.organisations:
+            grouped.setdefault((o.partition, o.tier), []).append(o)
+        return {key: tuple(orgs) for key, orgs in grouped.items()}
+
+    def organisations_of(self, partition: Partition, tier: Tier) -> tuple[Organisation, ...]:
+        """The organisations of `partition` on plan `tier`, in file order (grouped once per process)."""
+        return self._organisations_by.get((partition, tier), ())
 
     @model_validator(mode="after")
     def _every_tier_in_every_partition(self) -> PersonaData:
@@ -173,7 +184,7 @@ def draw_persona(reporter: ReporterType, tier: Tier, partition: Partition, rng: 
         return Persona("monitoring", "alert")
     if reporter == "qa":
         return Persona("qa", "qa", name=rng.choice(data.qa_people.of(partition)), role="QA engineer")
-    org = rng.choice([o for o in data.organisations if o.partition == partition and o.tier == tier])
+    org = rng.choice(data.organisations_of(partition, tier))
     role = rng.choice(data.roles)
     channels = list(data.channels)
     channel = rng.choices(channels, weights=[data.channels[c] for c in channels])[0]

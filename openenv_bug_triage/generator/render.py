@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 from .. import chronology
@@ -82,7 +83,13 @@ def platform_of(s: Slot) -> Platform:
     if scenario.component in PLATFORM_OF:
         return PLATFORM_OF[scenario.component]
     text = scenario.symptoms[s.symptom_variant] if isinstance(scenario, Defect) else ""
-    if scenario.component == "push-notifications" or _MOBILE.search(text):
+    return _client_in(text, scenario.component == "push-notifications")
+
+
+@lru_cache(maxsize=4096)
+def _client_in(text: str, push: bool) -> Platform:
+    """The client a server-side defect's wording names (read once per process for each wording)."""
+    if push or _MOBILE.search(text):
         return "android" if _ANDROID.search(text) else "ios"
     return "api" if _API.search(text) else "web"
 

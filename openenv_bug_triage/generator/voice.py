@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..catalogue import Partition, Phrases
 from ..errors import FixtureError
@@ -32,10 +33,16 @@ _CLIENT_WORDS: dict[str, re.Pattern[str]] = {
 
 def client_tags(platform: str | None, text: str) -> set[str]:
     """The clients a ticket is about: its component's platform and every client its facts name."""
-    tags = {name for name, pattern in _CLIENT_WORDS.items() if pattern.search(text)}
+    tags = set(_clients_named(text))
     if platform:
         tags.add("mobile" if platform in ("ios", "android") else platform)
     return tags
+
+
+@lru_cache(maxsize=4096)
+def _clients_named(text: str) -> frozenset[str]:
+    """Every client `text` names (catalogue wordings: read once per process)."""
+    return frozenset(name for name, pattern in _CLIENT_WORDS.items() if pattern.search(text))
 
 
 _SENTENCE_END = re.compile(r"(?<=[a-z)'\"][.!?])\s+(?=[A-Z])")
