@@ -70,6 +70,8 @@ class Noise:
 
     def apply(self, text: str) -> str:
         """`text` with this ticket's word changes (the same text always changes the same way)."""
+        if not (self.nonnative or self.typos or self.apostrophes or self.lower_i):
+            return text  # most tickets: no word changes
         tables = [dict(self.nonnative), dict(self.typos)]
         if self.apostrophes:
             tables.append(load_noise().apostrophes)

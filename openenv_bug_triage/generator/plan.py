@@ -6,6 +6,7 @@ import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .. import rules
 from ..catalogue import Catalogue, Defect, Partition, Phrases, Story, load_catalogue, load_phrases
@@ -61,8 +62,10 @@ ALERT_LAG = 90
 """An alert that duplicates a user's report is filed at most this many minutes after it."""
 
 
-def _tokens(text: str) -> set[str]:
-    return set(re.findall(r"[a-z]{4,}", text.lower()))
+@lru_cache(maxsize=4096)
+def _tokens(text: str) -> frozenset[str]:
+    """The longer words of a catalogue wording (read once per process)."""
+    return frozenset(re.findall(r"[a-z]{4,}", text.lower()))
 
 
 def _overlap(a: str, b: str) -> float:
