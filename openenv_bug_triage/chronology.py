@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, date, datetime, timedelta
+from functools import lru_cache
 from typing import Literal, NamedTuple
 
 from .models import Platform, Release
@@ -335,7 +336,7 @@ def fitting_shift(found: Sequence[tuple[datetime, bool]], before: datetime, step
 
 def shift_dates(text: str, days: int) -> str:
     """`text` with every date moved by `days` days, each written as before; a weekday next to a date follows it."""
-    if not days or not _DIGIT.search(text):
+    if not days or not _names_dates(text):
         return text
 
     def iso(m: re.Match[str]) -> str:
@@ -354,6 +355,14 @@ def shift_dates(text: str, days: int) -> str:
     if _MONTH_ANY.search(text):
         text = _sub_day_month(text, days)
     return ISO_WEEKDAY_AFTER.sub(_fix_weekday, text) if _WEEKDAY_ANY.search(text) else text
+
+
+@lru_cache(maxsize=8192)
+def _names_dates(text: str) -> bool:
+    """True when `text` holds a date `shift_dates` moves (the generator moves the same wordings again and again)."""
+    if not _DIGIT.search(text):
+        return False
+    return any(p.search(text) for p in (ISO, DEPLOY_TAG, DAY_MONTH, MONTH_DAY))
 
 
 def _sub_day_month(text: str, days: int) -> str:
@@ -391,7 +400,13 @@ def _fix_weekday(m: re.Match[str]) -> str:
 
 def rewrite_versions(text: str, replace: Callable[[re.Match[str]], str]) -> str:
     """`text` with every calendar and app version (with its pre-release suffix) replaced by `replace(match)`."""
-    if not _VERSIONISH.search(text):
+    if not _names_versions(text):
         return text
     text = CALVER.sub(replace, text)
     return APP_VERSION.sub(lambda m: m[0][: m.start("version") - m.start()] + replace(m), text)
+
+
+@lru_cache(maxsize=8192)
+def _names_versions(text: str) -> bool:
+    """True when `text` may hold a version (the generator rewrites the same wordings again and again)."""
+    return _VERSIONISH.search(text) is not None
