@@ -51,6 +51,12 @@ class Slot:
     """How a customer's report is told against the release notes (`notes.NOTE_KINDS`), or None."""
     noted: Defect | None = None
     """The look-alike defect a `similar` release note fixes."""
+    steps_style: str | None = None
+    """How its report gave its steps (`retell.STYLES`), once rendered; None: no steps."""
+    said: frozenset[str] = frozenset()
+    """The long sentences its report holds, once rendered: what a duplicate must say its own way."""
+    subject: str = ""
+    """Its title before the reporter dressed it, once rendered."""
 
 
 QUEUE_MINUTES = 3 * 24 * 60
