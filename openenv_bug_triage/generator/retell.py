@@ -37,6 +37,8 @@ class Retelling(BaseModel):
 
     past: dict[str, str]
     """A step's leading verb, lower case, and its past tense ("observe": "saw")."""
+    also_nouns: list[str]
+    """Verbs that are nouns too ("search"): put in the past only at the start of a step or clause."""
     own: dict[str, str]
     """The step's words for the reader and the reporter's for themself ("your": "my")."""
     prose: list[str] = Field(min_length=1)
@@ -66,7 +68,7 @@ def _lower_first(text: str) -> str:
     return text[:1].lower() + text[1:]
 
 
-_OWN = re.compile(r"\b(your|yours|you)\b", re.I)
+_OWN = re.compile(r"\b(yourself|yours|your|you)\b", re.I)
 
 
 def past(step: str) -> str:
@@ -74,11 +76,13 @@ def past(step: str) -> str:
     data = load_retelling()
     text = step.rstrip(". ")
     tokens = text.split(" ")
+    first = True
     for i, token in enumerate(tokens):  # the first verb, at the start or after a comma ("In Safari, open...")
         at_clause = i == 0 or tokens[i - 1].endswith(",")
-        if at_clause and token.lower() in data.past:
+        joined = i > 0 and tokens[i - 1] in ("and", "then") and token not in data.also_nouns  # "... and assign it"
+        if ((first and at_clause) or (not first and joined)) and token.lower() in data.past:
             tokens[i] = data.past[token.lower()]
-            break
+            first = False
     text = " ".join(tokens)
     text = _OWN.sub(lambda m: data.own[m.group(1).lower()], text)
     return _lower_first(text)
@@ -110,8 +114,9 @@ def long_sentences(text: str) -> set[str]:
 
 
 def unsaid(options: Iterable[str], said: set[str]) -> list[str]:
-    """The wordings of `options` that repeat no long sentence of `said` (an original's)."""
-    return [o for o in options if not long_sentences(o) & said]
+    """The wordings of `options` none of whose long sentences `said` (an original's sentences) holds,
+    alone or inside a frame ("Workaround: ...")."""
+    return [o for o in options if not any(mine in theirs for mine in long_sentences(o) for theirs in said)]
 
 
 def drop_said(text: str, said: set[str]) -> str:
