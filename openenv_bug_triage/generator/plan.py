@@ -178,8 +178,15 @@ class Planner:
         while len(dups) < lv.outcomes.duplicate:
             dups.append(self._duplicate_of(r.choice(fixes)))
         slots.extend(dups)
+        alerted = {id(d.original) for d in dups if d.monitoring}  # one alert per failure: its duplicate's
         for s in slots:
-            if not s.monitoring and s.kind == "defect" and s.role in ("fix", "near") and s.original is None:
+            if (
+                not s.monitoring
+                and s.kind == "defect"
+                and s.role in ("fix", "near")
+                and s.original is None
+                and id(s) not in alerted
+            ):
                 scenario = s.scenario
                 if (
                     isinstance(scenario, Defect)
