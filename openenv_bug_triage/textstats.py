@@ -92,7 +92,7 @@ TARGETS: dict[str, Target] = {
     "customer_unpadded": Target(0.45, at_most=False, unit="share"),
     "attachments_mentioned": Target(0.5, at_most=False, unit="share"),
     "duplicates_sharing_sentence": Target(0.02, at_most=True, unit="share"),
-    "duplicates_titled_alike": Target(0.05, at_most=True, unit="share"),
+    "duplicates_titled_alike": Target(0.02, at_most=True, unit="share"),
     "hard_cases_marked": Target(0.30, at_most=True, unit="share"),
     "overlap_test_in_validation": Target(0, at_most=True, unit="share"),
     "overlap_validation_in_train": Target(0, at_most=True, unit="share"),
