@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta, timezone
 from typing import Literal
@@ -25,9 +25,11 @@ from .chronology import Late
 from .models import Release
 
 __all__ = [
+    "HARD_KINDS",
     "MIN_SENTENCE_WORDS",
     "TARGETS",
     "Affix",
+    "Marked",
     "Target",
     "anachronisms",
     "boilerplate_share",
@@ -35,11 +37,17 @@ __all__ = [
     "carries_none",
     "common_sentences",
     "distinct_affixes",
+    "duplicate_copies",
+    "hard_case_markers",
+    "marked_share",
+    "marker_phrases",
     "mentions_attachment",
     "partition_overlap",
     "sentence_ticket_counts",
     "sentences",
     "stock_affixes",
+    "title_words",
+    "titled_alike",
     "titles_with_affix",
     "top_decile",
     "weekday_mismatches",
@@ -83,6 +91,9 @@ TARGETS: dict[str, Target] = {
     "customer_words_p90": Target(180, at_most=False, unit="words"),
     "customer_unpadded": Target(0.45, at_most=False, unit="share"),
     "attachments_mentioned": Target(0.5, at_most=False, unit="share"),
+    "duplicates_sharing_sentence": Target(0.02, at_most=True, unit="share"),
+    "duplicates_titled_alike": Target(0.02, at_most=True, unit="share"),
+    "hard_cases_marked": Target(0.30, at_most=True, unit="share"),
     "overlap_test_in_validation": Target(0, at_most=True, unit="share"),
     "overlap_validation_in_train": Target(0, at_most=True, unit="share"),
     "overlap_test_in_train": Target(0, at_most=True, unit="share"),
@@ -169,6 +180,117 @@ def partition_overlap(held_out: Iterable[str], other: Iterable[str], min_words: 
     mine = {s for text in held_out for s in sentences(text) if len(s.split()) >= min_words}
     theirs = {s for text in other for s in sentences(text)}
     return len(mine & theirs) / len(mine) if mine else 0.0
+
+
+# --------------------------------------------------------------------------- duplicates and hard cases
+
+
+def duplicate_copies(original: str, duplicate: str, min_words: int = 6) -> list[str]:
+    """Sentences of `min_words` words or more that a duplicate's text shares with its original's.
+
+    A duplicate re-told by its own reporter shares none: the same defect in other words.
+    """
+    mine = {s for s in sentences(original) if len(s.split()) >= min_words}
+    return sorted(mine & set(sentences(duplicate)))
+
+
+_VERSION_TOKEN = re.compile(r"^v?\d+(?:\.\d+)*$|^build$|^v$")
+
+
+def title_words(title: str) -> frozenset[str]:
+    """A title's words less the build it names and a reply marker: what it says, not how it is dressed."""
+    return frozenset(w for w in words(title) if not _VERSION_TOKEN.match(w) and w not in ("re", "fwd", "fw"))
+
+
+def titled_alike(original: str, duplicate: str, at_least: float = 0.8) -> bool:
+    """True when a duplicate's title is its original's with trivial changes (build, case, brackets, a word).
+
+    Alike means the two titles' words (less builds and reply markers) overlap by `at_least`
+    of their union (Jaccard).
+    """
+    a, b = title_words(original), title_words(duplicate)
+    return bool(a | b) and len(a & b) / len(a | b) >= at_least
+
+
+def _phrases(text: str, n: int) -> set[str]:
+    """The sentences of `text` and the runs of `n` words inside them."""
+    out: set[str] = set()
+    for s in sentences(text):
+        ws = s.split()
+        out.add(s)
+        out.update(" ".join(ws[i : i + n]) for i in range(len(ws) - n + 1))
+    return out
+
+
+def marker_phrases(
+    kind_texts: Sequence[str], other_texts: Sequence[str], n: int = 4, min_share: float = 0.2, lift: float = 2.0
+) -> list[tuple[str, float]]:
+    """Stock phrases that mark a kind of ticket: a sentence or a run of `n` words held by at least
+    `min_share` of `kind_texts` (and two of them) and at least `lift` times as common there as in
+    `other_texts`. Most common first, with the share of `kind_texts` holding each.
+
+    A kind that follows from what a report means, told in its reporter's words, has none; one
+    told by a stock sentence ("It worked fine before the update") has that sentence.
+    """
+    counts = Counter(p for text in kind_texts for p in _phrases(text, n))
+    others = Counter(p for text in other_texts for p in _phrases(text, n))
+    floor = max(2, math.ceil(min_share * len(kind_texts)))
+    found = []
+    for phrase, c in counts.items():
+        share = c / len(kind_texts)
+        elsewhere = others[phrase] / len(other_texts) if other_texts else 0.0
+        if c >= floor and share >= lift * elsewhere:
+            found.append((phrase, share))
+    return sorted(found, key=lambda ps: (-ps[1], ps[0]))
+
+
+HARD_KINDS: tuple[str, ...] = (
+    "feature_attached",
+    "wrong_cause",
+    "two_problems",
+    "regression",
+    "release_note",
+    "retold",
+    "misfiled",
+    "loud",
+    "quiet",
+    "urgency_claim",
+)
+"""Kinds of ticket that make triage hard: each should follow from what a report means, not from a stock phrase."""
+
+
+@dataclass(frozen=True)
+class Marked:
+    """How far one kind of ticket is told by stock phrases."""
+
+    kind: str
+    tickets: int
+    marked: float
+    """Share of the kind's tickets that hold one of its marker phrases."""
+    markers: tuple[tuple[str, float], ...]
+
+
+def hard_case_markers(by_kind: Mapping[str, Sequence[str]], texts: Sequence[str]) -> list[Marked]:
+    """For each kind of `by_kind` (its tickets' texts), its marker phrases against the rest of `texts`.
+
+    `texts` are every ticket's text of the sample, the kind's own among them; a kind's
+    tickets are matched out of `texts` by identity of text, so pass the same strings.
+    """
+    out = []
+    for kind, mine in by_kind.items():
+        own = Counter(mine)
+        rest = Counter(texts) - own
+        markers = marker_phrases(mine, list(rest.elements()))
+        out.append(Marked(kind, len(mine), marked_share(mine, [m for m, _ in markers]), tuple(markers)))
+    return out
+
+
+def marked_share(kind_texts: Sequence[str], markers: Iterable[str], n: int = 4) -> float:
+    """Share of `kind_texts` that hold any of `markers` (phrases from `marker_phrases`)."""
+    wanted = set(markers)
+    if not kind_texts:
+        return 0.0
+    return sum(bool(_phrases(text, n) & wanted) for text in kind_texts) / len(kind_texts)
 
 
 # --------------------------------------------------------------------------- time sense

@@ -236,6 +236,8 @@ def realism(made: dict[str, list[GeneratedTask]], instances: int, times: dict[st
             },
         )
     )
+    figures += duplicate_figures(made)
+    figures.append(hard_case_figure(made))
     for key, held_out, other in (
         ("overlap_test_in_validation", "test", "validation"),
         ("overlap_validation_in_train", "validation", "train"),
@@ -263,6 +265,64 @@ def realism(made: dict[str, list[GeneratedTask]], instances: int, times: dict[st
         figures=figures,
         passed=all(f.passed for f in figures),
     )
+
+
+def duplicate_figures(made: dict[str, list[GeneratedTask]]) -> list[Figure]:
+    """Duplicates that copy a 6+-word sentence of their original, and duplicates titled like it."""
+    copied: dict[str, float] = {}
+    alike: dict[str, float] = {}
+    copy_notes: list[str] = []
+    title_notes: list[str] = []
+    for s in SPLITS:
+        pairs = [
+            (m.task.by_id[original], t)
+            for m in made[s]
+            for t in m.task.tickets
+            if (original := m.task.truth[t.ticket_id].duplicate_of)
+        ]
+        if not pairs:
+            continue
+        shared = [(o, d, ts.duplicate_copies(o.description, d.description)) for o, d in pairs]
+        copied[s] = sum(bool(c) for *_, c in shared) / len(pairs)
+        alike[s] = sum(ts.titled_alike(o.title, d.title) for o, d in pairs) / len(pairs)
+        copy_notes += [f"{s} {d.ticket_id}: {c[0]!r}" for _, d, c in shared if c][:2]
+        title_notes += [f"{s}: {o.title!r} / {d.title!r}" for o, d in pairs if ts.titled_alike(o.title, d.title)][:2]
+    return [
+        figure(
+            "duplicates_sharing_sentence",
+            "duplicates sharing a 6+-word sentence with their original",
+            copied,
+            copy_notes,
+        ),
+        figure("duplicates_titled_alike", "duplicates titled like their original", alike, title_notes),
+    ]
+
+
+def hard_kind(trap: str) -> str:
+    """The hard kind a trap belongs to (the three ways of telling a report against the notes are one)."""
+    return trap.split(":")[0]
+
+
+def hard_case_figure(made: dict[str, list[GeneratedTask]]) -> Figure:
+    """Share of hard-case tickets holding a marker phrase of their kind, per split; per kind in the notes."""
+    shares: dict[str, float] = {}
+    notes: list[str] = []
+    for s in SPLITS:
+        texts = [(f"{t.title}\n{t.description}", m.facts[t.ticket_id]) for m in made[s] for t in m.task.tickets]
+        by_kind: dict[str, list[str]] = {}
+        for text, facts in texts:
+            for kind in {hard_kind(trap) for trap in facts.traps} & set(ts.HARD_KINDS):
+                by_kind.setdefault(kind, []).append(text)
+        marked = ts.hard_case_markers(by_kind, [text for text, _ in texts])
+        total = sum(m.tickets for m in marked)
+        if total:
+            shares[s] = sum(m.marked * m.tickets for m in marked) / total
+        if s == "test":
+            notes += [
+                f"{m.kind}: {m.marked:.0%} of {m.tickets}" + (f", e.g. {m.markers[0][0]!r}" if m.markers else "")
+                for m in sorted(marked, key=lambda m: -m.marked)
+            ]
+    return figure("hard_cases_marked", "hard-case tickets with a marker phrase", shares, notes)
 
 
 def padding_patterns(split: str) -> list[re.Pattern[str]]:

@@ -210,3 +210,54 @@ def test_carries_none_counts_texts_without_any_pattern() -> None:
     assert ts.carries_none(texts, padding) == 0.5
     assert ts.carries_none([], padding) == 0.0
     assert T["customer_unpadded"].passes(0.5) and not T["customer_unpadded"].passes(0.3)
+
+
+# --------------------------------------------------------------------------- duplicates and hard cases
+
+
+def test_duplicate_copies_finds_a_copied_long_sentence_and_not_a_retelling() -> None:
+    original = "Export spins forever on big boards.\n1. Open a board with five hundred tasks in it\n2. Click Export"
+    copied = "Same here, export never ends.\n1. Open a board with five hundred tasks in it"
+    retold = "What I did: I opened our biggest board, about five hundred tasks, and clicked Export."
+    assert ts.duplicate_copies(original, copied) == ["open a board with five hundred tasks in it"]
+    assert ts.duplicate_copies(original, retold) == []
+    assert ts.duplicate_copies("Click Export now.", "Click Export now.") == []  # too short to read as copied
+
+
+def test_titled_alike_sees_through_builds_case_and_brackets_but_not_other_words() -> None:
+    assert ts.titled_alike("5.17.0: Ticking off checklist items", "[5.17.0] ticking off checklist items")
+    assert ts.titled_alike("Export spins forever (2026.3.1)", "Re: export spins forever v2026.4.0")
+    assert not ts.titled_alike("Export spins forever", "Board export never finishes for big projects")
+
+
+def test_marker_phrases_find_a_stock_line_of_a_kind_and_not_varied_wording() -> None:
+    stock = "It worked fine before the update."
+    marked = [f"{text} {stock}" for text in VARIED]
+    markers = ts.marker_phrases(marked, VARIED)
+    assert ("it worked fine before the update", 1.0) in markers
+    assert ts.marked_share(marked, [m for m, _ in markers]) == 1.0
+    assert not T["hard_cases_marked"].passes(1.0)
+    own = [
+        f"{VARIED[0]} Until Tuesday exporting was quick.",
+        f"{VARIED[1]} Since the last release accents broke.",
+        f"{VARIED[2]} This began after your new version went out.",
+        f"{VARIED[3]} Never had it before last week.",
+    ]
+    assert ts.marker_phrases(own, VARIED) == []
+    assert ts.marked_share(own, []) == 0.0
+
+
+def test_a_phrase_common_everywhere_marks_no_kind() -> None:
+    common = "Thanks for looking into this."
+    kind = [f"{text} {common}" for text in VARIED]
+    others = [f"{text} {common}" for text in reversed(VARIED)]
+    assert ts.marker_phrases(kind, others) == []
+
+
+def test_hard_case_markers_report_each_kind_against_the_rest() -> None:
+    stock = "It worked fine before the update."
+    regression = [f"{VARIED[0]} {stock}", f"{VARIED[1]} {stock}"]
+    texts = [*regression, VARIED[2], VARIED[3]]
+    found = {m.kind: m for m in ts.hard_case_markers({"regression": regression, "quiet": [VARIED[2]]}, texts)}
+    assert found["regression"].marked == 1.0 and found["regression"].tickets == 2
+    assert found["quiet"].marked == 0.0  # one ticket shares nothing

@@ -58,7 +58,8 @@ class Surface(_Model):
     steps: Annotated[list[Line], Field(min_length=2, max_length=4)]
     request: Line
     """What the service logs when the feature is used."""
-    workaround: Line
+    workaround: Annotated[list[Line], Field(min_length=2)]
+    """Ways round it, in words different enough that two reports of it need not share one."""
     detail: Line
     """A sentence of context only this surface has (who uses it, for what), so reports of it differ."""
 
@@ -246,7 +247,7 @@ def composed(partition: Partition, key: Key) -> Defect:
             "feature": s.feature,
             "global": c is None,
             "segment": [c.who] if c else [],
-            "workaround": [s.workaround] if impact in ("core", "minor") else [],
+            "workaround": list(s.workaround) if impact in ("core", "minor") else [],
             "titles": titles,
             "symptoms": [_fill(t, values) for t in symptoms],
             "steps": [*(s.steps if c is None else [c.step, *s.steps]), _fill(p.templates.final_step, values)],

@@ -176,13 +176,14 @@ def case_lines(renderer: Teller, s: SlotLike, evidence: list[tuple[str, str]], t
     if s.case is None:
         return []
     r = renderer.r
+    feature = renderer.local(s.scenario.feature) if isinstance(s.scenario, Defect) else ""
     if s.case == "feature_attached":
         lines = [renderer.pick("case_feature_attached")]
     elif s.case == "wrong_cause":
         assert s.blamed is not None
         lines = [renderer.pick("case_wrong_cause", area=AREA[s.blamed])]
-    elif s.case == "regression":
-        lines = [renderer.pick("case_regression", day=r.choice(DAYS))]
+    elif s.case == "regression":  # told in the reporter's words about their own feature, not a stock line
+        lines = [renderer.pick("case_regression", day=r.choice(DAYS), feature=feature)]
         if r.random() < 0.5:
             lines.append(renderer.pick("case_regression_request"))
     else:

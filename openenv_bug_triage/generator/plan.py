@@ -52,6 +52,12 @@ class Slot:
     """How a customer's report is told against the release notes (`notes.NOTE_KINDS`), or None."""
     noted: Defect | None = None
     """The look-alike defect a `similar` release note fixes."""
+    steps_style: str | None = None
+    """How its report gave its steps (`retell.STYLES`), once rendered; None: no steps."""
+    said: frozenset[str] = frozenset()
+    """The long sentences its report holds, once rendered: what a duplicate must say its own way."""
+    subject: str = ""
+    """Its title before the reporter dressed it, once rendered."""
 
 
 QUEUE_MINUTES = 3 * 24 * 60
@@ -175,8 +181,15 @@ class Planner:
         while len(dups) < lv.outcomes.duplicate:
             dups.append(self._duplicate_of(r.choice(fixes)))
         slots.extend(dups)
+        alerted = {id(d.original) for d in dups if d.monitoring}  # one alert per failure: its duplicate's
         for s in slots:
-            if not s.monitoring and s.kind == "defect" and s.role in ("fix", "near") and s.original is None:
+            if (
+                not s.monitoring
+                and s.kind == "defect"
+                and s.role in ("fix", "near")
+                and s.original is None
+                and id(s) not in alerted
+            ):
                 scenario = s.scenario
                 if (
                     isinstance(scenario, Defect)

@@ -8,20 +8,16 @@ from functools import lru_cache
 from typing import Any
 
 from .. import chronology
+from .. import textstats as ts
 from ..catalogue import Defect, Story
 from ..chronology import display
 from ..models import Platform, ReporterType
-from . import comments, kinds, notes, titles
+from . import comments, kinds, notes, retell, titles
 from .facts import PLATFORM_OF, TicketFacts
 from .personas import draw_persona
 from .plan import Planner, Slot
 from .timeline import Timeline
 from .voice import Voice, client_tags
-
-
-def _numbered(steps: list[str]) -> str:
-    return "\n".join(f"{i}. {step}" for i, step in enumerate(steps, 1))
-
 
 _DATES: dict[tuple[str, str], tuple[list[tuple[datetime, bool]], int]] = {}
 
@@ -216,6 +212,8 @@ class Renderer:
                 text = self.voice.shorten_request(text)
             evidence.append((s.kind, text))
             body = self._user_wrap(text, traps)
+        subjects = self._own_subjects(s, subjects)
+        s.subject = subjects[0]
         title = titles.dress(subjects, self.reported, self.voice.persona, r, self.pick, lv.rates, traps)
         candidates = kinds.blamed_first(s, self._candidates(s.scenario.component, s.scenario.misfiled, traps))
         attachments = self.attachments
@@ -223,8 +221,10 @@ class Renderer:
             note = self.voice.attachment_note(attachments)
             body = f"{body}\n\n{note}" if note else body
         noise = self.voice.noise
+        said = retell.long_sentences(body)
         title, body = noise.apply(title), noise.apply(body)
         evidence = [(rule, noise.apply(text)) for rule, text in evidence]
+        s.said = frozenset(said | retell.long_sentences(body))
         version = self.reported if r.random() < 0.7 or s.release_note is not None else None
         record = {
             "ticket_id": s.ticket_id,
@@ -316,11 +316,14 @@ class Renderer:
             scope_line = self._scope_sentence(s, d, alert=True)
             evidence.append((f"scope:{s.scope}", scope_line))
             evidence.append(("symptom", metric))
-            mechanism = f"\n\n{self.local(r.choice(d.internal))}" if d.internal and r.random() < 0.5 else ""
+            how = self._unsaid(s, d.internal)
+            mechanism = f"\n\n{r.choice(how)}" if how and r.random() < 0.5 else ""
             return self.local(titles.alert_title(d.alert.title)), f"{body} {scope_line}{mechanism}"
         symptom = self.local(d.symptoms[s.symptom_variant])
         if d.impact != "critical":  # a terse customer writes only the first sentence
             symptom = self.voice.shorten(symptom, self.local(d.titles[s.title_variant]))
+            if s.original is not None:  # a duplicate's reporter gives the context their own way
+                symptom = retell.drop_said(symptom, set(s.original.said))
         evidence.append(("critical" if d.impact == "critical" else "symptom", symptom))
         lines: list[str] = []
         if s.role == "wont_fix":
@@ -331,7 +334,7 @@ class Renderer:
             lines.append(self.pick(f"supported_{platform}"))
             traps.append("supported_platform_decoy")
         if s.environment != "production":
-            sentence = self.pick(f"env_{s.environment}", version=self.reported)
+            sentence = self._own_pick(s, f"env_{s.environment}", version=self.reported)
             evidence.append(("environment", sentence))
             lines.append(sentence)
         elif s.scope is not None:
@@ -351,19 +354,52 @@ class Renderer:
         title = self.local(titles.defect_title(d, s.title_variant, reporter, r, self.pick))
         steps = [self.local(step) for step in d.steps]
         if reporter == "qa":
-            how = (
-                [self.local(r.choice(d.internal))] if d.internal and r.random() < 0.6 else []
-            )  # only QA knows how it fails
-            parts = [self.pick("opener_qa", version=self.reported), " ".join([symptom, *how, *lines])]
+            mechanisms = self._unsaid(s, d.internal)
+            how = [r.choice(mechanisms)] if mechanisms and r.random() < 0.6 else []  # only QA knows how it fails
+            parts = [self._own_pick(s, "opener_qa", version=self.reported), " ".join([symptom, *how, *lines])]
             if repro:
-                parts.append(self.pick("steps_header_qa") + "\n" + _numbered(kinds.retold_steps(self, s, steps)))
+                parts.append(self._steps(s, steps, "steps_header_qa", qa=True, evidence=evidence))
             self.follow_up = sentence or None
             return title, "\n\n".join(parts)
         body = " ".join([symptom, *lines])
         if repro:
-            body += "\n\n" + self.pick("steps_header_user") + "\n" + _numbered(kinds.retold_steps(self, s, steps))
+            body += "\n\n" + self._steps(s, steps, "steps_header_user", qa=False, evidence=evidence)
         self.follow_up = sentence or None
         return title, self._user_wrap(body, traps)
+
+    def _own_pick(self, s: Slot, pool: str, **values: object) -> str:
+        """`pick`, but for a duplicate a phrase that repeats no long sentence of its original (a few tries)."""
+        said = set(s.original.said) if s.original is not None else set()
+        text = self.pick(pool, **values)
+        for _ in range(3):
+            if not retell.long_sentences(text) & said:
+                break
+            text = self.pick(pool, **values)
+        return text
+
+    def _unsaid(self, s: Slot, wordings: list[str]) -> list[str]:
+        """`wordings` in this ticket's time; for a duplicate, only those its original did not use."""
+        local = [self.local(w) for w in wordings]
+        return retell.unsaid(local, set(s.original.said)) if s.original is not None else local
+
+    def _steps(self, s: Slot, steps: list[str], header: str, qa: bool, evidence: list[tuple[str, str]]) -> str:
+        """The steps in the reporter's style, recorded as evidence; a duplicate's in another style than its original's."""
+        avoid = s.original.steps_style if s.original is not None else None
+        s.steps_style = retell.draw_style(self.r, qa, avoid)
+        text = retell.told(s.steps_style, kinds.retold_steps(self, s, steps), self.pick(header), self.r)
+        evidence.append(("steps", text))
+        return text
+
+    def _own_subjects(self, s: Slot, subjects: list[str]) -> list[str]:
+        """A duplicate's subjects less those its original's title already reads as (a build, case or a word apart)."""
+        o = s.original
+        if o is None or not o.subject:
+            return subjects
+        own = [t for t in subjects if not ts.titled_alike(o.subject, t)]
+        scenario = s.scenario
+        if not own and isinstance(scenario, Defect):
+            own = [self.local(t) for t in scenario.titles if not ts.titled_alike(o.subject, self.local(t))]
+        return own or subjects
 
     def _scope_values(self, s: Slot, d: Defect) -> dict[str, object]:
         """Who is hit, the rate, the onset and the counts: drawn once per defect, shared by its duplicates.
@@ -384,15 +420,19 @@ class Renderer:
                 "m": r.randrange(12, 400),
                 "n": r.randrange(1, 4),
             }
-        if s.retold:  # its own reporter: own numbers, the same defect
-            if s.scope_values is None:
-                s.scope_values = kinds.own_numbers(self, root.scope_values)
-            return s.scope_values
-        return root.scope_values
+        if s.original is None:
+            return root.scope_values
+        if s.scope_values is None:  # its own reporter: own numbers when re-told, a workaround in other words
+            values = kinds.own_numbers(self, root.scope_values) if s.retold else dict(root.scope_values)
+            others = self._unsaid(s, d.workaround)
+            if others and values["workaround"] not in others:
+                values["workaround"] = self.r.choice(others)
+            s.scope_values = values
+        return s.scope_values
 
     def _scope_sentence(self, s: Slot, d: Defect, alert: bool) -> str:
         pool = f"alert_{s.scope}" if alert else self.voice.scope_pool(f"scope_{s.scope}")
-        return self.pick(pool, **self.voice.own_counts(self._scope_values(s, d)))
+        return self._own_pick(s, pool, **self.voice.own_counts(self._scope_values(s, d)))
 
     def _user_wrap(self, body: str, traps: list[str]) -> str:
         """A customer's framing: quiet opener, claims and planted instructions, then the reporter's voice."""

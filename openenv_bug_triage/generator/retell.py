@@ -1,0 +1,127 @@
+"""Reports told in the reporter's own words: how they give their steps, and what a duplicate leaves unsaid.
+
+Two people who hit one defect write two reports: one lists numbered steps, another tells what
+they did in a sentence ("I opened the board, then clicked a project and saw..."), a third
+chains the clicks on one line. A duplicate is told by its own reporter, so it never gives its
+steps the way its original did, and it never repeats a sentence of six words or more that its
+original holds when another wording says the same (a mechanism, a workaround, a context line).
+The verb forms and frames are data (`data/generator/retelling.json`).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Iterable, Sequence
+from functools import cache
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..textstats import sentences
+from ..world import DATA_DIR
+from .phrasing import compose
+
+STYLES: tuple[str, ...] = ("numbered", "prose", "inline")
+"""How a report gives its steps: a numbered list under a header, a sentence of what I did, one chained line."""
+QA_STYLES: tuple[str, ...] = ("numbered", "inline")
+"""QA writes steps to be followed, never as a story."""
+SHARED_WORDS = 6
+"""A sentence this long that a duplicate shares with its original reads as copied."""
+
+
+class Retelling(BaseModel):
+    """`data/generator/retelling.json`: verb forms and frames for steps told in other ways."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    past: dict[str, str]
+    """A step's leading verb, lower case, and its past tense ("observe": "saw")."""
+    also_nouns: list[str]
+    """Verbs that are nouns too ("search"): put in the past only at the start of a step or clause."""
+    own: dict[str, str]
+    """The step's words for the reader and the reporter's for themself ("your": "my")."""
+    prose: list[str] = Field(min_length=1)
+    prose_joins: list[str] = Field(min_length=1)
+    inline: list[str] = Field(min_length=1)
+    inline_joins: list[str] = Field(min_length=1)
+
+
+@cache
+def load_retelling() -> Retelling:
+    """The retelling data, read once per process."""
+    path = DATA_DIR / "generator" / "retelling.json"
+    return Retelling.model_validate(json.loads(path.read_text(encoding="utf-8")))
+
+
+def draw_style(rng: random.Random, qa: bool, avoid: str | None) -> str:
+    """A steps style for a report (QA's from `QA_STYLES`), never `avoid` (its original's)."""
+    options = [x for x in (QA_STYLES if qa else STYLES) if x != avoid]
+    return rng.choice(options)
+
+
+def _lower_first(text: str) -> str:
+    """`text` with its first letter in lower case, unless its first word is a name or an acronym ("GET", "iOS")."""
+    first = text.split(" ", 1)[0]
+    if len(first) > 1 and not first[1:].islower():
+        return text
+    return text[:1].lower() + text[1:]
+
+
+_OWN = re.compile(r"\b(yourself|yours|your|you)\b", re.I)
+
+
+def past(step: str) -> str:
+    """A numbered step as something the reporter did: its verb in the past, "your" as "my"."""
+    data = load_retelling()
+    text = step.rstrip(". ")
+    tokens = text.split(" ")
+    first = True
+    for i, token in enumerate(tokens):  # the first verb, at the start or after a comma ("In Safari, open...")
+        at_clause = i == 0 or tokens[i - 1].endswith(",")
+        joined = i > 0 and tokens[i - 1] in ("and", "then") and token not in data.also_nouns  # "... and assign it"
+        if ((first and at_clause) or (not first and joined)) and token.lower() in data.past:
+            tokens[i] = data.past[token.lower()]
+            first = False
+    text = " ".join(tokens)
+    text = _OWN.sub(lambda m: data.own[m.group(1).lower()], text)
+    return _lower_first(text)
+
+
+def _joined(parts: Sequence[str], joins: Sequence[str], rng: random.Random, last: str | None = None) -> str:
+    join = rng.choice(joins)
+    if last is None or len(parts) < 2:
+        return join.join(parts)
+    return join.join(parts[:-1]) + last + parts[-1]
+
+
+def told(style: str, steps: Sequence[str], header: str, rng: random.Random) -> str:
+    """`steps` as a report gives them in `style`; `header` heads a numbered list."""
+    data = load_retelling()
+    if style == "numbered":
+        return header + "\n" + "\n".join(f"{i}. {step}" for i, step in enumerate(steps, 1))
+    if style == "prose":
+        clauses = [past(step) for step in steps]
+        line = _joined(clauses, data.prose_joins, rng, last=rng.choice([" and ", " and finally ", ", and "]))
+        return compose(rng.choice(data.prose), rng).format(steps=line)
+    clauses = [_lower_first(step.rstrip(". ")) for step in steps]
+    return compose(rng.choice(data.inline), rng).format(steps=_joined(clauses, data.inline_joins, rng))
+
+
+def long_sentences(text: str) -> set[str]:
+    """The sentences of `text` long enough to read as copied when another report repeats them."""
+    return {s for s in sentences(text) if len(s.split()) >= SHARED_WORDS}
+
+
+def unsaid(options: Iterable[str], said: set[str]) -> list[str]:
+    """The wordings of `options` none of whose long sentences `said` (an original's sentences) holds,
+    alone or inside a frame ("Workaround: ...")."""
+    return [o for o in options if not any(mine in theirs for mine in long_sentences(o) for theirs in said)]
+
+
+def drop_said(text: str, said: set[str]) -> str:
+    """`text` less its sentences that an original already said (a duplicate's reporter puts it their own way)."""
+    if not said:
+        return text
+    kept = [part for part in re.split(r"(?<=[.!?])\s+", text) if not long_sentences(part) & said]
+    return " ".join(kept) if kept else text

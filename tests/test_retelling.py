@@ -1,0 +1,78 @@
+"""Duplicates re-told by their own reporter, and hard cases told without stock phrases, over a sample."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+import pytest
+
+from openenv_bug_triage import textstats as ts
+from openenv_bug_triage.generator import GeneratedTask, generate
+from openenv_bug_triage.generator.retell import STYLES, draw_style, past, told
+
+LEVELS = ("generated_medium", "generated_hard", "generated_expert")
+
+
+@cache
+def sample(split: str) -> tuple[GeneratedTask, ...]:
+    return tuple(generate(level, seed, split) for level in LEVELS for seed in range(8))
+
+
+def pairs(split: str) -> list[tuple[str, str, str, str]]:
+    """(original title, original text, duplicate title, duplicate text) of every duplicate of the sample."""
+    out = []
+    for m in sample(split):
+        for t in m.task.tickets:
+            original = m.task.truth[t.ticket_id].duplicate_of
+            if original:
+                o = m.task.by_id[original]
+                out.append((o.title, o.description, t.title, t.description))
+    return out
+
+
+@pytest.mark.parametrize("split", ["train", "test"])
+def test_duplicates_share_no_long_sentence_or_title_with_their_original(split: str) -> None:
+    found = pairs(split)
+    assert len(found) >= 40
+    copied = [d for _, o, _, d in found if ts.duplicate_copies(o, d)]
+    assert len(copied) / len(found) <= ts.TARGETS["duplicates_sharing_sentence"].limit, copied[:2]
+    alike = [(ot, dt) for ot, _, dt, _ in found if ts.titled_alike(ot, dt)]
+    assert len(alike) / len(found) <= ts.TARGETS["duplicates_titled_alike"].limit, alike[:2]
+
+
+@pytest.mark.parametrize("split", ["train", "test"])
+def test_hard_case_tickets_carry_no_stock_marker_phrase(split: str) -> None:
+    texts = [(f"{t.title}\n{t.description}", m.facts[t.ticket_id]) for m in sample(split) for t in m.task.tickets]
+    by_kind: dict[str, list[str]] = {}
+    for text, facts in texts:
+        for kind in {trap.split(":")[0] for trap in facts.traps} & set(ts.HARD_KINDS):
+            by_kind.setdefault(kind, []).append(text)
+    assert {"quiet", "urgency_claim", "loud", "retold"} <= set(by_kind)
+    marked = ts.hard_case_markers(by_kind, [text for text, _ in texts])
+    total = sum(m.tickets for m in marked)
+    share = sum(m.marked * m.tickets for m in marked) / total
+    assert ts.TARGETS["hard_cases_marked"].passes(share), [(m.kind, m.marked, m.markers[:1]) for m in marked]
+
+
+def test_steps_in_the_past_speak_for_the_reporter() -> None:
+    assert past("Open your profile and click Save.") == "opened my profile and clicked Save"
+    assert past("In Safari on an iPhone, open any web page") == "in Safari on an iPhone, opened any web page"
+    assert past("GET the task again") == "got the task again"
+    assert past("Open the search and export dialog") == "opened the search and export dialog"
+
+
+def test_every_style_keeps_every_step() -> None:
+    steps = ["Open a board", "Click Export", "Observe that nothing happens"]
+    rng = random.Random(3)
+    for style in STYLES:
+        text = told(style, steps, "Steps:", rng).lower()
+        assert all(word in text for word in ("board", "export", "nothing happens")), style
+    assert told("numbered", steps, "Steps:", rng).startswith("Steps:\n1. Open a board")
+
+
+def test_a_duplicate_never_gives_steps_the_way_its_original_did() -> None:
+    rng = random.Random(0)
+    for avoid in STYLES:
+        assert all(draw_style(rng, qa=False, avoid=avoid) != avoid for _ in range(20))
+    assert {draw_style(rng, qa=True, avoid=None) for _ in range(50)} == {"numbered", "inline"}
