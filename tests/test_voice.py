@@ -32,12 +32,14 @@ Item = tuple[Ticket, TicketFacts]
 
 # --------------------------------------------------------------------------- what a reader sees
 
-SERVER_LOG = re.compile(r"^\S*\d\d:\d\d:\d\d\S*\s+(?:\S+\s+)?(?:\[?(?:INFO|WARN|ERROR|DEBUG|info|warn|error)\]?)\s", re.M)
+SERVER_LOG = re.compile(
+    r"^\S*\d\d:\d\d:\d\d\S*\s+(?:\S+\s+)?(?:\[?(?:INFO|WARN|ERROR|DEBUG|info|warn|error)\]?)\s", re.M
+)
 """A server's log line: a timestamp, perhaps a host, then a level."""
 LOG_FROM_SUPPORT = re.compile(r"\blogs?\b", re.I)
 CROSS_CUSTOMER = re.compile(
     r"\b(?:every|all|other|another) (?:customers?|tenants?|workspaces?|organi[sz]ations?|companies|accounts|integrations?)\b"
-    r"|\beveryone\b|\bevery (?:user|person|one)\b",
+    r"|\beveryone\b(?! else)|\bevery (?:user|person|one)\b",
     re.I,
 )
 """Words that speak for more than the writer's own workspace."""
