@@ -54,7 +54,7 @@ CASUAL = re.compile(
 )
 """Sign-posts of each register, outside the planted loud, urgent and instructing sentences."""
 CUSTOMER_VOICE = re.compile(
-    r"\b(?:my|our) (?:phone|computer|laptop|team|workspace|company|office|staff|colleagues?|clients?|intern|director|boss)\b"
+    r"\b(?:my|our) (?:phone|computer|laptop|team|workspace|company|office|staff|colleagues?|clients|intern|director|boss)\b"
     r"|\bfor us\b|\bI reinstalled\b|\bwe rely\b|\bwe use\b",
     re.I,
 )
@@ -108,8 +108,9 @@ def register_flip(t: Ticket, f: TicketFacts) -> bool:
 
 
 def qa_in_customer_voice(t: Ticket, f: TicketFacts) -> bool:
-    """A QA ticket talks as a customer does."""
-    return t.reporter_type == "qa" and bool(CUSTOMER_VOICE.search(f"{t.title}\n{t.description}"))
+    """A QA ticket talks as a customer does (outside the customer's words it quotes as such, `> ` lines)."""
+    own = "\n".join(line for line in t.description.split("\n") if not line.startswith(">"))
+    return t.reporter_type == "qa" and bool(CUSTOMER_VOICE.search(f"{t.title}\n{own}"))
 
 
 def customer_in_qa_voice(t: Ticket, f: TicketFacts) -> bool:

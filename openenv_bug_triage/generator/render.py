@@ -356,7 +356,7 @@ class Renderer:
             sentence = self.pick(f"unsupported_{platform}")
             evidence.append(("unsupported", sentence))
             lines.append(sentence)
-        elif d.component in PLATFORM_OF and r.random() < lv.rates.supported_decoy:
+        elif d.component in PLATFORM_OF and r.random() < lv.rates.supported_decoy and reporter != "qa":
             lines.append(self.pick(f"supported_{platform}"))
             traps.append("supported_platform_decoy")
         if s.environment != "production":
@@ -384,6 +384,10 @@ class Renderer:
                 [self.local(r.choice(d.internal))] if d.internal and r.random() < 0.6 else []
             )  # only QA knows how it fails
             parts = [self.pick("opener_qa", version=self.reported), " ".join([symptom, *how, *lines])]
+            if _own_voice(symptom):  # a customer's words, which QA quotes as theirs
+                quote = "\n".join(f"> {line}" for line in symptom.split("\n"))
+                parts[1:] = [f"{self.pick('qa_customer_quote')}\n{quote}", " ".join([*how, *lines])]
+                parts = [p for p in parts if p]
             if repro:
                 parts.append(self.pick("steps_header_qa") + "\n" + _numbered(kinds.retold_steps(self, s, steps)))
             self.follow_up = sentence or None
