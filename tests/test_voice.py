@@ -55,7 +55,7 @@ CASUAL = re.compile(
 """Sign-posts of each register, outside the planted loud, urgent and instructing sentences."""
 CUSTOMER_VOICE = re.compile(
     r"\b(?:my|our) (?:phone|computer|laptop|team|workspace|company|office|staff|colleagues?|clients|intern|director|boss)\b"
-    r"|\bfor us\b|\bI reinstalled\b|\bwe rely\b|\bwe use\b",
+    r"|\bI reinstalled\b|\bwe rely\b|\bwe use\b",
     re.I,
 )
 """What only a customer says: their own device, workplace or colleagues."""

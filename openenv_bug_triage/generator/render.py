@@ -75,6 +75,17 @@ _OWN_VOICE = re.compile(r"\b(?:I|I'm|I've|I'd)\b|\b(?:[Mm]e|[Mm]y|[Ww]e|[Ww]e're
 """First-person words: a customer telling what happened to them, not a tester reporting a run."""
 
 
+_POSSESSIVE = re.compile(r"\b(?:[Mm]y|[Oo]ur) (?!test\b|seeded\b|matrix\b|runs?\b|environment\b)")
+"""A customer's own things ("my phone", "our team"), as a tester's own ("our test accounts") are not."""
+
+
+def _neutral_title(title: str) -> str:
+    """A customer's title as a tester files it: "after renaming our workspace" -> "after renaming the workspace"."""
+    return re.sub(r"\b(?:[Mm]y|[Oo]ur)\b", lambda m: "The" if m[0][0].isupper() else "the", title).replace(
+        " for us", ""
+    )
+
+
 def _own_voice(text: str) -> int:
     return len(_OWN_VOICE.findall(text))
 
@@ -378,16 +389,20 @@ class Renderer:
         else:
             sentence = ""
         title = self.local(titles.defect_title(d, s.title_variant, reporter, r, self.pick))
+        if reporter == "qa":
+            title = _neutral_title(title)
         steps = [self.local(step) for step in d.steps]
         if reporter == "qa":
             how = (
                 [self.local(r.choice(d.internal))] if d.internal and r.random() < 0.6 else []
             )  # only QA knows how it fails
-            parts = [self.pick("opener_qa", version=self.reported), " ".join([symptom, *how, *lines])]
-            if _own_voice(symptom):  # a customer's words, which QA quotes as theirs
-                quote = "\n".join(f"> {line}" for line in symptom.split("\n"))
-                parts[1:] = [f"{self.pick('qa_customer_quote')}\n{quote}", " ".join([*how, *lines])]
-                parts = [p for p in parts if p]
+            # a customer's words (the symptom, a second problem seen on their own things) QA quotes as theirs
+            theirs = [x for x in [symptom, *lines] if (x == symptom and _own_voice(x)) or _POSSESSIVE.search(x)]
+            own = [x for x in [symptom, *how, *lines] if x not in theirs]
+            quote = "\n".join(f"> {line}" for x in theirs for line in x.split("\n"))
+            parts = [self.pick("opener_qa", version=self.reported)]
+            parts += [f"{self.pick('qa_customer_quote')}\n{quote}"] if theirs else []
+            parts += [" ".join(own)] if own else []
             if repro:
                 parts.append(self.pick("steps_header_qa") + "\n" + _numbered(kinds.retold_steps(self, s, steps)))
             self.follow_up = sentence or None
