@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, cached_property
 from typing import Annotated, Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
@@ -167,7 +167,7 @@ class Phrase(_Model):
 
     def fits(self, tags: frozenset[str]) -> bool:
         """True when a ticket with `tags` may carry this phrase."""
-        return set(self.requires) <= tags and not tags & set(self.forbids)
+        return tags.issuperset(self.requires) and tags.isdisjoint(self.forbids)
 
 
 Entry = Line | Phrase
@@ -188,17 +188,39 @@ class Pool(_Model):
     validation: Entries
     test: Entries
 
+    @cached_property
+    def _selections(self) -> dict[tuple[Partition, frozenset[str] | None], tuple[str, ...]]:
+        """`of`'s and `fitting`'s answers so far: a pool is frozen, so each is worked out once."""
+        return {}
+
     def entries(self, partition: Partition) -> list[Entry]:
         """The entries of one partition, tags included."""
         return getattr(self, partition)  # type: ignore[no-any-return]
 
     def of(self, partition: Partition) -> list[str]:
         """The phrases of one partition, as text."""
-        return [_text(e) for e in self.entries(partition)]
+        return list(self._texts(partition, None))
 
     def fitting(self, partition: Partition, tags: frozenset[str]) -> list[str]:
         """The phrases of one partition that a ticket with `tags` may carry."""
-        return [_text(e) for e in self.entries(partition) if isinstance(e, str) or e.fits(tags)]
+        return list(self._texts(partition, tags))
+
+    @cached_property
+    def _named_tags(self) -> frozenset[str]:
+        """Every tag an entry requires or forbids: no other tag changes which entries fit."""
+        entries = [e for p in ("train", "validation", "test") for e in getattr(self, p) if not isinstance(e, str)]
+        return frozenset(t for e in entries for t in (*e.requires, *e.forbids))
+
+    def _texts(self, partition: Partition, tags: frozenset[str] | None) -> tuple[str, ...]:
+        """The texts of `partition`'s entries that fit `tags` (every entry for None), in file order."""
+        named = tags if tags is None else tags & self._named_tags
+        found = self._selections.get((partition, named))
+        if found is None:
+            entries = self.entries(partition)
+            found = self._selections[(partition, named)] = tuple(
+                _text(e) for e in entries if named is None or isinstance(e, str) or e.fits(named)
+            )
+        return found
 
 
 class Phrases(_Model):

@@ -233,10 +233,11 @@ def _version_problems(text: str, filed: datetime, releases: Sequence[Release]) -
         version, pre = m["version"], m["pre"]
         whose = _platforms(text, m.start("version"))
         if releases:
-            known = any(r.version == version for r in releases)
-            if pre and all(_out_by(releases, p, version, filed) for p in whose):
+            same = [r for r in releases if r.version == version]
+            known = bool(same)
+            if pre and all(_out_by(same, p, version, filed) for p in whose):
                 yield f"'{version}{pre}' is a pre-release of {version}, which was already out"
-            elif not pre and not any(_out_by(releases, p, version, filed) for p in whose):
+            elif not pre and not any(_out_by(same, p, version, filed) for p in whose):
                 why = "was released after the ticket was filed" if known else "is not in the release calendar"
                 yield Late("release", version, f"version '{version}' {why}")
         elif not pre and m.re is CALVER and date(int(m["y"]), int(m["m"]), 1) > filed.date():
@@ -307,6 +308,16 @@ def anchors(text: str) -> list[tuple[datetime, bool]]:
 def names_weekday(text: str) -> bool:
     """True when `text` names a day of the week (moving its dates then keeps their weekdays)."""
     return any(day in text for day in WEEKDAYS)
+
+
+def latest(found: Sequence[tuple[datetime, bool]]) -> list[tuple[datetime, bool]]:
+    """The latest of the dates `found` with a time of day and the latest without one: all that
+    `fitting_shift` needs of them (the later a date, the less it can move)."""
+    return [
+        (max(at for at, t in found if t is timed), timed)
+        for timed in (True, False)
+        if any(t is timed for _, t in found)
+    ]
 
 
 def fitting_shift(found: Sequence[tuple[datetime, bool]], before: datetime, step_days: int) -> int:

@@ -144,6 +144,22 @@ def test_the_shift_puts_the_latest_date_just_before_the_ticket() -> None:
     assert weeks % 7 == 0 and 0 <= (filed - datetime(2026, 11, 12, 9, 20, tzinfo=UTC) - timedelta(days=weeks)).days < 7
 
 
+def test_the_latest_dates_give_the_shift_of_all_of_them() -> None:
+    found = chronology.anchors(
+        "2026-11-12T23:59:03Z a\n2026-11-12T09:20:00+05:00 b; due 2026-11-13, deploy gw-2026.11.11-1 on 3 Dec"
+    )
+    assert chronology.latest(found) == [
+        (datetime(2026, 11, 12, 23, 59, 3, tzinfo=UTC), True),
+        (datetime(2026, 12, 3, tzinfo=UTC), False),
+    ]
+    for filed in (datetime(2026, 4, 20, 10, 0, tzinfo=UTC), datetime(2027, 1, 2, 0, 30, tzinfo=UTC)):
+        for step in (1, 7):
+            assert chronology.fitting_shift(chronology.latest(found), filed, step) == chronology.fitting_shift(
+                found, filed, step
+            )
+    assert chronology.latest([]) == []
+
+
 # --------------------------------------------------------------------------- generated queues
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -40,8 +40,15 @@ def load_noise() -> NoiseData:
 
 
 def _swap(table: dict[str, str]) -> re.Pattern[str]:
-    words = sorted(table, key=len, reverse=True)
-    return re.compile(r"(?<![\w'])(?:" + "|".join(re.escape(w) for w in words) + r")(?![\w'])")
+    return _words_pattern(frozenset(table))
+
+
+@lru_cache(maxsize=2048)
+def _words_pattern(words: frozenset[str]) -> re.Pattern[str]:
+    """A pattern for any of `words` standing alone, longest first (compiled once per set of words; two
+    words of one length never match at one place, so their order does not matter)."""
+    ordered = sorted(sorted(words), key=len, reverse=True)
+    return re.compile(r"(?<![\w'])(?:" + "|".join(re.escape(w) for w in ordered) + r")(?![\w'])")
 
 
 @dataclass(frozen=True)

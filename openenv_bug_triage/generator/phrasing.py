@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import random
 import re
+from functools import lru_cache
 
 __all__ = ["CHOICE", "compose", "literal_parts", "pattern", "variants"]
 
@@ -21,7 +22,20 @@ CHOICE = re.compile(r"\{([^{}]*\|[^{}]*)\}")
 
 def compose(frame: str, rng: random.Random) -> str:
     """`frame` with each set of choices replaced by one of them, drawn from `rng` left to right."""
-    return CHOICE.sub(lambda m: rng.choice(m.group(1).split("|")), frame)
+    literals, choices = _pieces(frame)
+    if not choices:
+        return frame
+    out = [literals[0]]
+    for options, after in zip(choices, literals[1:], strict=True):
+        out += [rng.choice(options), after]
+    return "".join(out)
+
+
+@lru_cache(maxsize=8192)
+def _pieces(frame: str) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+    """`frame` split once: its literal stretches, and between each two the options of one set of choices."""
+    parts = CHOICE.split(frame)  # literal, choices, literal, choices, ..., literal
+    return tuple(parts[0::2]), tuple(tuple(part.split("|")) for part in parts[1::2])
 
 
 def variants(frame: str) -> list[str]:

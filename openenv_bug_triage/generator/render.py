@@ -41,7 +41,7 @@ def _read_dates(scenario: Defect | Story) -> tuple[list[tuple[datetime, bool]], 
         texts = [*scenario.titles, *scenario.symptoms, *scenario.steps, *scenario.logs, *scenario.workaround, *alert]
     else:
         texts = [*scenario.titles, *scenario.texts]
-    found = [d for text in texts for d in chronology.anchors(text)]
+    found = chronology.latest([d for text in texts for d in chronology.anchors(text)])
     return found, 7 if any(chronology.names_weekday(t) for t in texts) else 1
 
 

@@ -10,7 +10,8 @@ staging or development, a pre-release of the next version, ahead of production.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from bisect import bisect_right
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from ..chronology import display
@@ -29,18 +30,40 @@ class Timeline:
     """Every release of every platform from before the queue to after it, oldest first."""
 
     releases: tuple[Release, ...]
+    _by_platform: dict[Platform, tuple[list[datetime], list[Release]]] = field(init=False, repr=False, compare=False)
+    """Each platform's releases, oldest first, beside their times (searched by bisection)."""
+
+    def __post_init__(self) -> None:
+        index: dict[Platform, tuple[list[datetime], list[Release]]] = {}
+        for r in self.releases:
+            times, releases = index.setdefault(r.platform, ([], []))
+            times.append(r.released_at)
+            releases.append(r)
+        object.__setattr__(self, "_by_platform", index)
+
+    def _out_by(self, platform: Platform, at: datetime) -> tuple[list[Release], int]:
+        """`platform`'s releases, oldest first, and how many of them are out by `at`."""
+        times, releases = self._by_platform.get(platform, ([], []))
+        return releases, bisect_right(times, at)
 
     def live(self, platform: Platform, at: datetime) -> list[Release]:
         """Releases of `platform` out by `at`, oldest first."""
-        return [r for r in self.releases if r.platform == platform and r.released_at <= at]
+        releases, n = self._out_by(platform, at)
+        return releases[:n]
 
     def current(self, platform: Platform, at: datetime) -> Release:
         """The latest release of `platform` out by `at`: its current release then."""
-        return self.live(platform, at)[-1]
+        releases, n = self._out_by(platform, at)
+        if n == 0:
+            raise IndexError(f"no {platform} release is out by {at}")
+        return releases[n - 1]
 
     def upcoming(self, platform: Platform, at: datetime) -> Release:
         """The first release of `platform` after `at`: what staging and development are building."""
-        return next(r for r in self.releases if r.platform == platform and r.released_at > at)
+        releases, n = self._out_by(platform, at)
+        if n == len(releases):
+            raise ValueError(f"no {platform} release after {at}")
+        return releases[n]
 
     def until(self, at: datetime) -> list[Release]:
         """Every release out by `at`, oldest first: the calendar an agent sees."""
