@@ -86,6 +86,10 @@ def _neutral_title(title: str) -> str:
     )
 
 
+_TESTER_VOICE = re.compile(r"(?:Expected|Actual)(?: result)?:")
+"""A tester's expected and actual results, which a customer does not write."""
+
+
 def _own_voice(text: str) -> int:
     return len(_OWN_VOICE.findall(text))
 
@@ -212,6 +216,8 @@ class Renderer:
                 reporter = "qa"
             if reporter == "qa":
                 self._impersonal(s, d)
+            elif reporter == "user" and _TESTER_VOICE.match(d.symptoms[s.symptom_variant]):
+                self._customer_wording(s, d)
             repro = reporter != "monitoring" and r.random() < (0.85 if reporter == "qa" else 0.45)
             logs = reporter == "monitoring" or r.random() < (0.4 if reporter == "qa" else 0.2)
             if s.role == "cannot_reproduce":  # retried with steps, and nothing in the logs shows it
@@ -320,6 +326,18 @@ class Renderer:
             s.symptom_variant = min(symptoms, key=lambda i: (_own_voice(d.symptoms[i]), i != s.symptom_variant))
         if titles:
             s.title_variant = min(titles, key=lambda i: (_own_voice(d.titles[i]), i != s.title_variant))
+
+    def _customer_wording(self, s: Slot, d: Defect) -> None:
+        """Give a customer's report a symptom wording that is not a tester's expected/actual,
+        among those no other ticket of the defect uses and that name the same client."""
+        kin = {o.symptom_variant for o in self.slots if o is not s and o.scenario is d}
+        fitting = [
+            i
+            for i in range(len(d.symptoms))
+            if i not in kin and platform_of(s, i) == self.platform and not _TESTER_VOICE.match(d.symptoms[i])
+        ]
+        if fitting:
+            s.symptom_variant = fitting[0]
 
     def _log(self, s: Slot, d: Defect, reporter: ReporterType) -> str | None:
         """A log excerpt of `d` that no other ticket of the queue pasted, its last line a few minutes
