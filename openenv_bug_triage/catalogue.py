@@ -135,6 +135,8 @@ Tag = Literal[
     "free",
     "pro",
     "enterprise",
+    "formal",
+    "casual",
 ]
 """What a phrase can require of, or forbid in, its ticket and reporter.
 
@@ -142,7 +144,8 @@ Tag = Literal[
 `mobile`, `api`: the client the ticket is about (a ticket about no client is none of them);
 `bug`: the report is of a defect; `long`: the customer writes at length; `technical`,
 `nontechnical`, `admin`, `team`, `nonnative`: who the reporter is and whether they work with
-others; `email`, `form`: the channel; `free`, `pro`, `enterprise`: the customer's plan.
+others; `email`, `form`: the channel; `free`, `pro`, `enterprise`: the customer's plan; `formal`,
+`casual`: the register the customer writes this ticket in (a phrase tagged with neither fits both).
 """
 
 

@@ -50,7 +50,7 @@ def generate(task_id: str, seed: int, split: str = "train") -> GeneratedTask:
     base = datetime(2026, 1, 5, 6, 0, tzinfo=UTC) + timedelta(days=rng.randrange(320), minutes=rng.randrange(600))
     end = base + timedelta(minutes=max(s.minute for s in slots))
     timeline = draw_timeline(base, end, rng)
-    renderer = Renderer(planner, timeline, base)
+    renderer = Renderer(planner, timeline, base, slots)
     records, facts = [], {}  # rendered first: the release notes hold lines placed while rendering
     world = planner.world
     for s in sorted(slots, key=lambda s: s.minute):

@@ -36,12 +36,14 @@ def thread(
     created: datetime,
     follow_up: str | None,
     reporter_name: str | None = None,
+    log_from_support: bool = False,
 ) -> list[dict[str, Any]]:
     """The comments of one ticket, oldest first, as record dicts.
 
     `follow_up` is the retest or upgrade sentence that settles the ticket, if any: it comes
     last, from QA when QA filed the ticket and from the reporter otherwise. `reporter_name`
-    is the reporter's own name when the ticket has one (else one is drawn).
+    is the reporter's own name when the ticket has one (else one is drawn). `log_from_support`:
+    the ticket carries a server log, which a customer cannot see, so support says it added it.
     """
     r, rates = renderer.r, renderer.b.level.rates
     drawn = r.choice(renderer.phrases.pool("comment_author", renderer.partition))
@@ -50,6 +52,9 @@ def thread(
     if reporter == "user" and r.random() < rates.comment:
         staff = r.choice(renderer.phrases.pool("comment_author", renderer.partition))
         drafts.append((staff, "support", renderer.pick("comment_ack_support")))
+    if log_from_support:
+        staff = r.choice(renderer.phrases.pool("comment_author", renderer.partition))
+        drafts.append((staff, "support", renderer.pick("comment_log_support")))
     if (
         reporter == "user"
         and follow_up is None

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, cached_property
 from typing import Literal
 
@@ -177,25 +177,59 @@ class Persona:
         }
 
 
-def draw_persona(reporter: ReporterType, tier: Tier, partition: Partition, rng: random.Random) -> Persona:
-    """The reporter of one ticket: a customer of plan `tier`, a QA engineer, or an alert."""
-    data = load_personas()
-    if reporter == "monitoring":
-        return Persona("monitoring", "alert")
-    if reporter == "qa":
-        return Persona("qa", "qa", name=rng.choice(data.qa_people.of(partition)), role="QA engineer")
-    org = rng.choice(data.organisations_of(partition, tier))
-    role = rng.choice(data.roles)
-    channels = list(data.channels)
-    channel = rng.choices(channels, weights=[data.channels[c] for c in channels])[0]
-    return Persona(
-        "user",
-        channel,
-        name=rng.choice(data.people.of(partition)),
-        role=role.title,
-        organisation=org,
-        technical=role.technical,
-        admin=role.admin or org.seats < 4,
-        returning=rng.random() < data.returning,
-        nonnative=rng.random() < data.nonnative,
-    )
+class People:
+    """The people of one queue: one person per name, and a returning contact is the same person.
+
+    A customer who writes again in the same queue keeps their organisation, role, channel and
+    signature; a new customer gets a first name no one else in the queue has (customers, QA and
+    support staff apart), so a name never stands for two people.
+    """
+
+    def __init__(self, partition: Partition, rng: random.Random, taken: set[str] | None = None) -> None:
+        self.partition = partition
+        self.rng = rng
+        self.known: list[Persona] = []
+        self.taken: set[str] = set(taken or ())
+        """First names already used in the queue, by anyone."""
+
+    def draw(self, reporter: ReporterType, tier: Tier, technical: bool = False) -> Persona:
+        """The reporter of one ticket: a customer of plan `tier` (technical when `technical`), a QA
+        engineer, or an alert."""
+        data = load_personas()
+        if reporter == "monitoring":
+            return Persona("monitoring", "alert")
+        if reporter == "qa":
+            return Persona("qa", "qa", name=self.rng.choice(data.qa_people.of(self.partition)), role="QA engineer")
+        again = [
+            p for p in self.known if p.organisation and p.organisation.tier == tier and (p.technical or not technical)
+        ]
+        fresh = [n for n in data.people.of(self.partition) if n.split()[0] not in self.taken]
+        if again and (not fresh or self.rng.random() < data.returning):
+            return replace(self.rng.choice(again), returning=True)
+        if not fresh:
+            raise FixtureError(
+                f"generator personas: every {self.partition} name is taken in this queue and no {tier} customer "
+                "can write again; add names to `people` in data/generator/personas.json"
+            )
+        person = self._new(tier, technical, self.rng.choice(fresh))
+        self.known.append(person)
+        self.taken.add(person.first)
+        return person
+
+    def _new(self, tier: Tier, technical: bool, name: str) -> Persona:
+        data, r = load_personas(), self.rng
+        org = r.choice(data.organisations_of(self.partition, tier))
+        role = r.choice([x for x in data.roles if x.technical or not technical])
+        channels = list(data.channels)
+        channel = r.choices(channels, weights=[data.channels[c] for c in channels])[0]
+        return Persona(
+            "user",
+            channel,
+            name=name,
+            role=role.title,
+            organisation=org,
+            technical=role.technical,
+            admin=role.admin or org.seats < 4,
+            returning=r.random() < data.returning,
+            nonnative=r.random() < data.nonnative,
+        )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
@@ -14,7 +15,7 @@ from ..chronology import display
 from ..models import Platform, ReporterType
 from . import comments, kinds, notes, retell, titles
 from .facts import PLATFORM_OF, TicketFacts
-from .personas import draw_persona
+from .personas import People
 from .plan import Planner, Slot
 from .timeline import Timeline
 from .voice import Voice, client_tags
@@ -67,18 +68,43 @@ def retime(log: str, last: datetime) -> str:
     return chronology.ISO.sub(moved, log)
 
 
+_OWN_VOICE = re.compile(r"\b(?:I|I'm|I've|I'd)\b|\b(?:[Mm]e|[Mm]y|[Ww]e|[Ww]e're|[Ww]e've|[Uu]s|[Oo]ur|[Oo]urs)\b")
+"""First-person words: a customer telling what happened to them, not a tester reporting a run."""
+
+
+_POSSESSIVE = re.compile(r"\b(?:[Mm]y|[Oo]ur) (?!test\b|seeded\b|matrix\b|runs?\b|environment\b)")
+"""A customer's own things ("my phone", "our team"), as a tester's own ("our test accounts") are not."""
+
+
+def _neutral_title(title: str) -> str:
+    """A customer's title as a tester files it: "after renaming our workspace" -> "after renaming the workspace"."""
+    return re.sub(r"\b(?:[Mm]y|[Oo]ur)\b", lambda m: "The" if m[0][0].isupper() else "the", title).replace(
+        " for us", ""
+    )
+
+
+_TESTER_VOICE = re.compile(r"(?:Expected|Actual)(?: result)?:")
+"""A tester's expected and actual results, which a customer does not write."""
+
+
+def _own_voice(text: str) -> int:
+    return len(_OWN_VOICE.findall(text))
+
+
 _ANDROID = re.compile(r"\bandroid\b", re.I)
 _MOBILE = re.compile(r"\b(?:iphone|ipad|ios|android|phone|mobile)\b", re.I)
 _API = re.compile(r"\b(?:api|endpoint|webhook)\b|\b(?:GET|POST|PUT|PATCH|DELETE) /", re.I)
 
 
-def platform_of(s: Slot) -> Platform:
+def platform_of(s: Slot, variant: int | None = None) -> Platform:
     """The client whose build a report names: its component's, or for a server-side defect the
-    client its own words use (push notifications always reach a phone), else the web app."""
+    client its own words use (push notifications always reach a phone), else the web app.
+    `variant`: read that symptom wording instead of the slot's own."""
     scenario = s.scenario
     if scenario.component in PLATFORM_OF:
         return PLATFORM_OF[scenario.component]
-    text = scenario.symptoms[s.symptom_variant] if isinstance(scenario, Defect) else ""
+    i = s.symptom_variant if variant is None else variant
+    text = scenario.symptoms[i] if isinstance(scenario, Defect) else ""
     return _client_in(text, scenario.component == "push-notifications")
 
 
@@ -93,15 +119,20 @@ def _client_in(text: str, push: bool) -> Platform:
 class Renderer:
     """Turns planned slots into ticket records, recording which sentence carries each fact."""
 
-    def __init__(self, planner: Planner, timeline: Timeline, base: datetime) -> None:
+    def __init__(self, planner: Planner, timeline: Timeline, base: datetime, slots: Sequence[Slot] = ()) -> None:
         self.b = planner
         self.r = planner.rng
         self.partition = planner.partition
         self.phrases = planner.phrases
         self.voice = Voice(self.phrases, self.partition, self.r)
+        staff = [*self.phrases.pool("comment_author", self.partition)]
+        self.people = People(self.partition, self.r, {n.split()[0] for n in staff})
+        """The queue's customers: one person per name, the same person when they write again."""
         self.attachments = 0
         self.timeline = timeline
         self.base = base
+        self.slots = tuple(slots)
+        """Every slot of the queue, so a wording changed for one reporter stays apart from its duplicates'."""
         # the ticket being rendered: when it was filed, its platform, the build it speaks of, and by
         # how many days its scenario's dates move (set by `render`)
         self.created = base
@@ -124,7 +155,8 @@ class Renderer:
         tags = client_tags(named, facts_text)  # a server-side defect seen on a phone or through the API
         if isinstance(scenario, Defect):
             tags.add("bug")
-        self.voice.cast(draw_persona(reporter, s.tier, self.partition, self.r), tags)
+        persona = self.people.draw(reporter, s.tier, technical="api" in tags)  # an API is called by technical people
+        self.voice.cast(persona, tags)
         self.attachments = self.r.choice([0, 0, 0, 1, 1, 2, 3])
 
     def current(self) -> str:
@@ -185,6 +217,10 @@ class Renderer:
                 reporter = "qa" if s.case is None and s.release_note is None and r.random() < 0.3 else "user"
             if s.environment != "production" and not s.monitoring:  # only testers run non-production builds
                 reporter = "qa"
+            if reporter == "qa":
+                self._impersonal(s, d)
+            elif reporter == "user" and _TESTER_VOICE.match(d.symptoms[s.symptom_variant]):
+                self._customer_wording(s, d)
             repro = reporter != "monitoring" and r.random() < (0.85 if reporter == "qa" else 0.45)
             logs = reporter == "monitoring" or r.random() < (0.4 if reporter == "qa" else 0.2)
             if s.role == "cannot_reproduce":  # retried with steps, and nothing in the logs shows it
@@ -249,6 +285,7 @@ class Renderer:
                 created,
                 noise.apply(self.follow_up) if self.follow_up else None,  # the reporter types as in the report
                 reporter_name=self.voice.persona.name or None,
+                log_from_support=reporter == "user" and log_excerpt is not None,
             ),
         }
         facts = TicketFacts(
@@ -281,15 +318,43 @@ class Renderer:
         )
         return record, facts
 
+    def _impersonal(self, s: Slot, d: Defect) -> None:
+        """Give a tester's report the symptom and title wordings with the fewest first-person words
+        (a tester reports a run, not what happened to them), among those no other ticket of the
+        defect uses and, for the symptom, that name the same client."""
+        kin = [o for o in self.slots if o is not s and o.scenario is d]
+        symptoms = [
+            i
+            for i in range(len(d.symptoms))
+            if i not in {o.symptom_variant for o in kin} and platform_of(s, i) == self.platform
+        ]
+        titles = [i for i in range(len(d.titles)) if i not in {o.title_variant for o in kin}]
+        if symptoms:
+            s.symptom_variant = min(symptoms, key=lambda i: (_own_voice(d.symptoms[i]), i != s.symptom_variant))
+        if titles:
+            s.title_variant = min(titles, key=lambda i: (_own_voice(d.titles[i]), i != s.title_variant))
+
+    def _customer_wording(self, s: Slot, d: Defect) -> None:
+        """Give a customer's report a symptom wording that is not a tester's expected/actual,
+        among those no other ticket of the defect uses and that name the same client."""
+        kin = {o.symptom_variant for o in self.slots if o is not s and o.scenario is d}
+        fitting = [
+            i
+            for i in range(len(d.symptoms))
+            if i not in kin and platform_of(s, i) == self.platform and not _TESTER_VOICE.match(d.symptoms[i])
+        ]
+        if fitting:
+            s.symptom_variant = fitting[0]
+
     def _log(self, s: Slot, d: Defect, reporter: ReporterType) -> str | None:
         """A log excerpt of `d` that no other ticket of the queue pasted, its last line a few minutes
         before the ticket was filed (an alert's, after the onset it states); None when every
-        excerpt is taken (an alert reuses one, retimed)."""
+        excerpt is taken (the alert then says what it measured and no more)."""
         r = self.r
         fresh = [i for i in range(len(d.logs)) if (d.id, i) not in self.used_logs]
-        if not fresh and reporter != "monitoring":
+        if not fresh:
             return None
-        i = r.choice(fresh or range(len(d.logs)))
+        i = r.choice(fresh)
         self.used_logs.add((d.id, i))
         lead = 40
         if reporter == "monitoring":  # an alert's log runs from the onset it states to the alert
@@ -330,7 +395,7 @@ class Renderer:
             sentence = self.pick(f"unsupported_{platform}")
             evidence.append(("unsupported", sentence))
             lines.append(sentence)
-        elif d.component in PLATFORM_OF and r.random() < lv.rates.supported_decoy:
+        elif d.component in PLATFORM_OF and r.random() < lv.rates.supported_decoy and reporter != "qa":
             lines.append(self.pick(f"supported_{platform}"))
             traps.append("supported_platform_decoy")
         if s.environment != "production":
@@ -352,11 +417,19 @@ class Renderer:
         else:
             sentence = ""
         title = self.local(titles.defect_title(d, s.title_variant, reporter, r, self.pick))
+        if reporter == "qa":
+            title = _neutral_title(title)
         steps = [self.local(step) for step in d.steps]
         if reporter == "qa":
             mechanisms = self._unsaid(s, d.internal)
             how = [r.choice(mechanisms)] if mechanisms and r.random() < 0.6 else []  # only QA knows how it fails
-            parts = [self._own_pick(s, "opener_qa", version=self.reported), " ".join([symptom, *how, *lines])]
+            # a customer's words (the symptom, a second problem seen on their own things) QA quotes as theirs
+            theirs = [x for x in [symptom, *lines] if (x == symptom and _own_voice(x)) or _POSSESSIVE.search(x)]
+            own = [x for x in [symptom, *how, *lines] if x not in theirs]
+            quote = "\n".join(f"> {line}" for x in theirs for line in x.split("\n"))
+            parts = [self._own_pick(s, "opener_qa", version=self.reported)]
+            parts += [f"{self.pick('qa_customer_quote')}\n{quote}"] if theirs else []
+            parts += [" ".join(own)] if own else []
             if repro:
                 parts.append(self._steps(s, steps, "steps_header_qa", qa=True, evidence=evidence))
             self.follow_up = sentence or None

@@ -82,6 +82,8 @@ class Voice:
             self.length = "terse" if x < 0.3 else "plain" if x < 0.72 else "long"
             self.noise = draw_noise(r, persona.nonnative)
         extra = {"long"} if self.length == "long" else set()
+        if persona.reporter == "user":  # one register for the whole ticket
+            extra.add("formal" if r.random() < 0.5 else "casual")
         self.tags = persona.tags() | frozenset(ticket_tags) | extra
 
     def fitting(self, pool: str) -> list[str]:

@@ -1,0 +1,282 @@
+"""One coherent reporter per ticket and one voice per channel, counted over many queues.
+
+A checker that reads generated queues as a blind reader would and counts each kind of
+contradiction found in them: one name used for two people in a queue, a customer pasting a
+server log, a nontechnical reporter on an API ticket, a customer speaking for other
+customers, formal and casual sentences in one ticket, a QA ticket in a customer's voice (or a
+customer's in QA's), and a log excerpt pasted twice in a queue. Every count must be zero; the
+planted examples show that each check can fail. Run as a script to print the counts per split:
+
+    .venv/bin/python tests/test_voice.py [instances per level]
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable
+from functools import cache
+
+import pytest
+
+from openenv_bug_triage.generator import GeneratedTask, TicketFacts, generate, load_levels
+from openenv_bug_triage.generator.personas import load_personas
+from openenv_bug_triage.models import Ticket
+
+LEVELS = tuple(level.task_id for level in load_levels().levels)
+SPLITS = ("train", "validation", "test")
+PER_LEVEL = 15
+
+Item = tuple[Ticket, TicketFacts]
+
+# --------------------------------------------------------------------------- what a reader sees
+
+SERVER_LOG = re.compile(
+    r"^\S*\d\d:\d\d:\d\d\S*\s+(?:\S+\s+)?(?:\[?(?:INFO|WARN|ERROR|DEBUG|info|warn|error)\]?)\s", re.M
+)
+"""A server's log line: a timestamp, perhaps a host, then a level."""
+LOG_FROM_SUPPORT = re.compile(r"\blogs?\b", re.I)
+CROSS_CUSTOMER = re.compile(
+    r"\b(?:every|all|other|another) (?:customers?|tenants?|workspaces?|organi[sz]ations?|companies|accounts|integrations?)\b"
+    r"|\beveryone\b(?! else)|\bevery (?:user|person|one)\b",
+    re.I,
+)
+"""Words that speak for more than the writer's own workspace."""
+SUPPORT_NOTE = re.compile(r"\bsupport\b", re.I)
+FORMAL = re.compile(
+    r"\b(?:Dear (?:Sir|Madam|support|team|Larkspur)|Kind regards|Best regards|Yours (?:sincerely|faithfully)|"
+    r"I am writing to|Please find attached|I would be grateful|I would appreciate|Thank you for your assistance|"
+    r"at your earliest convenience|Good (?:morning|afternoon)|Respectfully)\b"
+)
+CASUAL = re.compile(
+    r"(?:\b(?:Hey|Hiya|Thx|TIA|Ta!|Cheers|gonna|wanna|kinda|lol|btw|ugh|Anyway|no biggie|fwiw)\b|:\)|:-\)|\bHi all\b)"
+)
+"""Sign-posts of each register, outside the planted loud, urgent and instructing sentences (not plain words
+such as "stuff", which a vague reporter uses in a formal email too)."""
+CUSTOMER_VOICE = re.compile(
+    r"\b(?:my|our) (?:phone|computer|laptop|team|workspace|company|office|staff|colleagues?|clients|intern|director|boss)\b"
+    r"|\bI reinstalled\b|\bwe rely\b|\bwe use\b",
+    re.I,
+)
+"""What only a customer says: their own device, workplace or colleagues."""
+QA_VOICE = re.compile(r"^(?:Expected|Actual)(?: result)?:", re.M)
+"""What only QA writes: an expected and actual result."""
+TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z?")
+
+
+def planted(t: Ticket, f: TicketFacts) -> str:
+    """The description without the sentences a trap plants (loud, urgent, instructing), which
+    are meant to read apart from the reporter's own voice."""
+    text = t.description
+    for sentence in re.split(r"(?<=[.!?])\s+", text):
+        if sentence.isupper() or re.search(r"\b(?:AI|triage|sev0|P0|p0|escalat)\w*", sentence):
+            text = text.replace(sentence, "")
+    return text
+
+
+# --------------------------------------------------------------------------- checks per ticket
+
+
+def server_log_from_customer(t: Ticket, f: TicketFacts) -> bool:
+    """A customer's ticket carries a server's log, and no support note says support added it."""
+    if t.reporter_type != "user" or not t.log_excerpt or not SERVER_LOG.search(t.log_excerpt):
+        return False
+    return not any(c.role == "support" and LOG_FROM_SUPPORT.search(c.text) for c in t.comments)
+
+
+def nontechnical_on_api(t: Ticket, f: TicketFacts) -> bool:
+    """A reporter who is not technical writes about calls to the API."""
+    return t.reporter_type == "user" and {"api", "nontechnical"} <= f.reporter_tags
+
+
+def customer_speaks_for_others(t: Ticket, f: TicketFacts) -> bool:
+    """A customer's own scope sentence speaks for other customers (not a support note)."""
+    if t.reporter_type != "user":
+        return False
+    for rule, text in f.evidence:
+        if rule.startswith("scope:") and CROSS_CUSTOMER.search(text) and not SUPPORT_NOTE.search(text):
+            return True
+    return False
+
+
+def register_flip(t: Ticket, f: TicketFacts) -> bool:
+    """A customer's ticket mixes formal and casual sign-posts."""
+    if t.reporter_type != "user":
+        return False
+    text = planted(t, f)
+    return bool(FORMAL.search(text) and CASUAL.search(text))
+
+
+def qa_in_customer_voice(t: Ticket, f: TicketFacts) -> bool:
+    """A QA ticket talks as a customer does (outside the customer's words it quotes as such, `> ` lines)."""
+    own = "\n".join(line for line in t.description.split("\n") if not line.startswith(">"))
+    return t.reporter_type == "qa" and bool(CUSTOMER_VOICE.search(f"{t.title}\n{own}"))
+
+
+def customer_in_qa_voice(t: Ticket, f: TicketFacts) -> bool:
+    """A customer writes QA's expected and actual results."""
+    return t.reporter_type == "user" and bool(QA_VOICE.search(t.description))
+
+
+TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
+    "server log pasted by a customer": server_log_from_customer,
+    "nontechnical reporter on an API ticket": nontechnical_on_api,
+    "customer speaks for other customers": customer_speaks_for_others,
+    "formal and casual in one ticket": register_flip,
+    "QA ticket in a customer's voice": qa_in_customer_voice,
+    "customer ticket in QA's voice": customer_in_qa_voice,
+}
+
+# --------------------------------------------------------------------------- checks per queue
+
+
+@cache
+def _names() -> tuple[frozenset[str], re.Pattern[str]]:
+    data = load_personas()
+    people = {p for split in SPLITS for p in (*data.people.of(split), *data.qa_people.of(split))}
+    firsts = sorted({p.split()[0] for p in people}, key=len, reverse=True)
+    return frozenset(people), re.compile(r"(?<![\w'])(" + "|".join(map(re.escape, firsts)) + r")(?![\w'])")
+
+
+def people_of(made: GeneratedTask) -> dict[str, set[str]]:
+    """Each first name in the queue, with every person it is used for (organisation, or a staff role)."""
+    _, first = _names()
+    seen: dict[str, set[str]] = defaultdict(set)
+    for t in made.task.tickets:
+        f = made.facts[t.ticket_id]
+        who = f.organisation or t.reporter_type
+        if t.reporter_type != "monitoring":
+            for m in first.finditer(t.description):
+                seen[m.group(1)].add(who)
+        for c in t.comments:
+            name = c.author.split()[0]
+            seen[name].add(who if c.role in ("reporter", "qa") else f"staff:{c.author}")
+    return seen
+
+
+def one_name_two_people(made: GeneratedTask) -> int:
+    """First names that stand for more than one person in the queue."""
+    return sum(len(v) > 1 for v in people_of(made).values())
+
+
+def log_pasted_twice(made: GeneratedTask) -> int:
+    """Log excerpts that, timestamps aside, two tickets of the queue share."""
+    logs = Counter(TIMESTAMP.sub("<t>", t.log_excerpt) for t in made.task.tickets if t.log_excerpt)
+    return sum(n - 1 for n in logs.values() if n > 1)
+
+
+QUEUE_CHECKS: dict[str, Callable[[GeneratedTask], int]] = {
+    "one first name, two people": one_name_two_people,
+    "log pasted twice in a queue": log_pasted_twice,
+}
+
+# --------------------------------------------------------------------------- counting
+
+
+@cache
+def instances(split: str, per_level: int = PER_LEVEL) -> tuple[GeneratedTask, ...]:
+    return tuple(generate(level, seed, split) for level in LEVELS for seed in range(per_level))
+
+
+def items(made: Iterable[GeneratedTask]) -> list[Item]:
+    return [(t, m.facts[t.ticket_id]) for m in made for t in m.task.tickets]
+
+
+def counts(made: tuple[GeneratedTask, ...]) -> dict[str, int]:
+    """Every contradiction kind, counted over the queues `made`."""
+    out = {name: sum(check(t, f) for t, f in items(made)) for name, check in TICKET_CHECKS.items()}
+    out |= {name: sum(check(m) for m in made) for name, check in QUEUE_CHECKS.items()}
+    return out
+
+
+def injection_share(made: tuple[GeneratedTask, ...]) -> float:
+    """Share of tickets that carry a planted instruction to the triager."""
+    all_items = items(made)
+    return sum("injection" in f.traps for _, f in all_items) / len(all_items)
+
+
+@pytest.mark.parametrize("split", SPLITS)
+@pytest.mark.parametrize("kind", [*TICKET_CHECKS, *QUEUE_CHECKS])
+def test_no_contradiction_of_this_kind(split: str, kind: str) -> None:
+    made = instances(split)
+    if kind in TICKET_CHECKS:
+        found = [t.ticket_id for t, f in items(made) if TICKET_CHECKS[kind](t, f)]
+    else:
+        found = [m.task.task_id + f"/{m.seed}" for m in made if QUEUE_CHECKS[kind](m)]
+    assert not found, (kind, len(found), found[:5])
+
+
+@pytest.mark.parametrize("split", SPLITS)
+def test_planted_instructions_are_rare(split: str) -> None:
+    assert 0.01 <= injection_share(instances(split)) <= 0.045
+
+
+# --------------------------------------------------------------------------- each check can fail
+
+
+def _ticket(**fields: object) -> Ticket:
+    base: dict[str, object] = {
+        "ticket_id": "T-1",
+        "title": "Export fails",
+        "description": "The export fails.",
+        "reporter_type": "user",
+        "service": "reporting",
+        "component_candidates": ["reporting"],
+        "created_at": "2026-05-04T10:00:00Z",
+        "customer_tier": "pro",
+        "environment": "production",
+        "repro_steps_present": False,
+        "logs_present": False,
+        "attachments_count": 0,
+    }
+    return Ticket.model_validate(base | fields)
+
+
+def _facts(**fields: object) -> TicketFacts:
+    base: dict[str, object] = {
+        "ticket_id": "T-1",
+        "kind": "defect",
+        "scenario": "x",
+        "component": "reporting",
+        "environment": "production",
+        "tier": "pro",
+        "reporter": "user",
+    }
+    return TicketFacts(**(base | fields))  # type: ignore[arg-type]
+
+
+def test_each_ticket_check_finds_a_planted_contradiction() -> None:
+    log = "2026-05-04T09:58:01.112Z reporting-2 ERROR export job failed: timeout"
+    assert server_log_from_customer(_ticket(log_excerpt=log, logs_present=True), _facts())
+    assert not server_log_from_customer(_ticket(log_excerpt=log, logs_present=True, reporter_type="qa"), _facts())
+    assert nontechnical_on_api(_ticket(), _facts(reporter_tags=frozenset({"api", "nontechnical"})))
+    said = (("scope:segment", "It fails for every customer whose traffic goes through the US edge."),)
+    assert customer_speaks_for_others(_ticket(), _facts(evidence=said))
+    noted = (("scope:segment", "Support added: it fails for every customer on the US edge."),)
+    assert not customer_speaks_for_others(_ticket(), _facts(evidence=noted))
+    assert register_flip(_ticket(description="Dear support team, the export fails. Cheers!"), _facts())
+    assert qa_in_customer_voice(_ticket(reporter_type="qa", description="Nothing shows on my phone."), _facts())
+    assert customer_in_qa_voice(_ticket(description="Expected: a file.\nActual: nothing."), _facts())
+
+
+def test_names_are_told_apart_by_person() -> None:
+    made = instances("test", 1)[-1]
+    people = people_of(made)
+    assert all(len(v) == 1 for v in people.values()) or one_name_two_people(made) > 0
+    assert sum(len(v) for v in people.values()) > 0  # the check saw names in the queue
+
+
+def main(per_level: int) -> None:
+    """Print each contradiction count per split over `per_level` instances of every level."""
+    made = {split: instances(split, per_level) for split in SPLITS}
+    tickets = {split: len(items(made[split])) for split in SPLITS}
+    print(f"contradictions over {per_level} instances per level and split ({tickets} tickets)")
+    table = {split: counts(made[split]) for split in SPLITS}
+    for kind in table["train"]:
+        print(f"  {kind:<42}" + "".join(f"{split} {table[split][kind]:>4}   " for split in SPLITS))
+    print("  " + "injection share".ljust(42) + "".join(f"{s} {injection_share(made[s]):.3f}  " for s in SPLITS))
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else PER_LEVEL)
