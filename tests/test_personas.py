@@ -44,9 +44,21 @@ def _probe(text: str) -> str:
     return max(literal_parts(text), key=len, default="").strip()
 
 
+class Probe:
+    """Finds any rendering of a phrase template; a substring test of its longest literal part first
+    (every rendering contains it), so most texts never reach the regular expression."""
+
+    def __init__(self, frame: str) -> None:
+        self.literal = _probe(frame)
+        self.pattern = pattern(frame)
+
+    def search(self, text: str) -> bool:
+        return self.literal in text and self.pattern.search(text) is not None
+
+
 @cache
-def tagged_probes() -> list[tuple[str, re.Pattern[str], Phrase]]:
-    """(pool, pattern, phrase) for every tagged phrase long enough to be recognised in a ticket."""
+def tagged_probes() -> list[tuple[str, Probe, Phrase]]:
+    """(pool, probe, phrase) for every tagged phrase long enough to be recognised in a ticket."""
     out = []
     for name, pool in load_phrases().pools.items():
         for partition in SPLITS:
@@ -57,14 +69,14 @@ def tagged_probes() -> list[tuple[str, re.Pattern[str], Phrase]]:
                     else 0
                 )
                 if isinstance(entry, Phrase) and shortest >= 20:
-                    out.append((name, pattern(entry.text), entry))
+                    out.append((name, Probe(entry.text), entry))
     return out
 
 
 def misfits(text: str, tags: frozenset[str]) -> list[str]:
     """Tagged phrases that appear in `text` although `tags` contradict them."""
     return [
-        f"{name}: {probe.pattern!r}"
+        f"{name}: {probe.pattern.pattern!r}"
         for name, probe, phrase in tagged_probes()
         if not phrase.fits(tags) and probe.search(text)
     ]
