@@ -21,7 +21,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench_step import checkout, child_env
+from bench_step import checkout, child_env, run_at
 
 TASKS = ("generated_hard", "generated_expert")
 """The 25- and 50-ticket levels, whose targets are 5 and 10 ms."""
@@ -102,9 +102,7 @@ def compare(old: str, new: str, rounds: int, runs: int) -> None:
 
 def profile(rev: str, runs: int) -> None:
     """cProfile `runs` instances of each task at revision `rev`: by own time, then cumulative."""
-    code = PROFILE.format(tasks=TASKS, runs=runs)
-    with tempfile.TemporaryDirectory() as tmp, checkout(rev, Path(tmp)) as tree:
-        subprocess.run([sys.executable, "-c", code], cwd=tree, env=child_env(tree), check=True)
+    run_at(rev, PROFILE.format(tasks=TASKS, runs=runs))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -160,10 +160,14 @@ def compare(old: str, new: str, rounds: int, repeat: int, env_only: bool) -> Non
     print(f"{new} / {old}: {best[new] / best[old]:.3f} (best of {rounds})")
 
 
-def profile(rev: str, repeat: int) -> None:
-    code = PROFILE.format(repeat=repeat, tasks=TASKS, seeds=SEEDS)
+def run_at(rev: str, code: str) -> None:
+    """Run Python `code` in a throwaway checkout of revision `rev`, importing the package from there."""
     with tempfile.TemporaryDirectory() as tmp, checkout(rev, Path(tmp)) as tree:
         subprocess.run([sys.executable, "-c", code], cwd=tree, env=child_env(tree), check=True)
+
+
+def profile(rev: str, repeat: int) -> None:
+    run_at(rev, PROFILE.format(repeat=repeat, tasks=TASKS, seeds=SEEDS))
 
 
 def main(argv: list[str] | None = None) -> int:
