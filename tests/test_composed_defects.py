@@ -176,3 +176,17 @@ def test_evidence_the_handbook_routes_to_the_gateway_is_composed_only_there(part
         if d.component != "api-gateway":
             texts = [*d.titles, *d.symptoms, *d.logs]
             assert not any(edge.search(t) for t in texts), (d.id, [t for t in texts if edge.search(t)])
+
+
+@pytest.mark.parametrize("partition", ["validation", "test"])
+def test_a_display_glitch_is_never_composed_on_a_machine_interface(partition: str) -> None:
+    """An API or a webhook has no screen: "the text switches to a serif font" cannot happen there."""
+    parts = compose.load_parts(partition)  # type: ignore[arg-type]
+    headless = [i for i, s in enumerate(parts.surfaces) if not s.screen]
+    display = [i for i, f in enumerate(parts.failures) if f.effect == "display"]
+    assert headless and display  # the partition has both, so the check below can fail
+    for si, fi, _, _ in compose.compositions(partition):  # type: ignore[arg-type]
+        assert not (si in headless and fi in display), (parts.surfaces[si].id, parts.failures[fi].id)
+    s, f = parts.surfaces[headless[0]], parts.failures[display[0]]
+    assert not compose.fits(s, f, None, None)
+    assert compose.fits(s.model_copy(update={"screen": True}), f, None, None)

@@ -62,6 +62,9 @@ class Surface(_Model):
     """Ways round it, in words different enough that two reports of it need not share one."""
     detail: Line
     """A sentence of context only this surface has (who uses it, for what), so reports of it differ."""
+    screen: bool = True
+    """A person looks at it on a screen; False for a machine interface (an API, a webhook), which no
+    display glitch can reach."""
 
 
 class Failure(_Model):
@@ -151,11 +154,13 @@ def fits(surface: Surface, failure: Failure, condition: Condition | None, loss: 
     """True when the parts make one coherent defect.
 
     A failure the handbook routes to one component needs a surface of it; a platform condition
-    needs a surface on that platform; a defect with no condition must be
-    able to hit everyone (a server-side surface); data can be lost only where a user enters
-    some, and only by a failure that blocks (a display glitch leaves the data intact).
+    needs a surface on that platform; a defect with no condition must be able to hit everyone (a
+    server-side surface); a display glitch needs a screen to show on; data can be lost only where a
+    user enters some, and only by a failure that blocks (a display glitch leaves the data intact).
     """
     if failure.component not in (None, surface.component):
+        return False
+    if failure.effect == "display" and not surface.screen:
         return False
     if condition is not None and condition.platform not in (None, PLATFORM_OF.get(surface.component)):
         return False
