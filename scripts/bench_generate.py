@@ -14,14 +14,11 @@ machine falls on both alike, and the figure is the best of `--rounds` medians.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
-from bench_step import checkout, child_env, run_at
+from bench_step import checkout, child_json, run_at
 
 TASKS = ("generated_hard", "generated_expert")
 """The 25- and 50-ticket levels, whose targets are 5 and 10 ms."""
@@ -66,16 +63,7 @@ stats.sort_stats("cumulative").print_stats(40)
 
 def sample(tree: Path, runs: int) -> dict[str, float]:
     """Median CPU ms per task id of the revision checked out at `tree`."""
-    out = subprocess.run(
-        [sys.executable, "-c", CHILD, str(tree), str(runs), *TASKS],
-        cwd=tree,
-        env=child_env(tree),
-        capture_output=True,
-        text=True,
-    )
-    if out.returncode:
-        raise SystemExit(f"the benchmark failed in {tree}:\n{out.stderr[-2000:]}")
-    return {task: float(ms) for task, ms in json.loads(out.stdout.strip().splitlines()[-1]).items()}
+    return {task: float(ms) for task, ms in child_json(tree, CHILD, str(runs), *TASKS).items()}
 
 
 def compare(old: str, new: str, rounds: int, runs: int) -> None:

@@ -25,6 +25,7 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 TASKS = ("bug_triage_easy", "bug_triage_medium", "bug_triage_hard")
@@ -123,18 +124,19 @@ def child_env(tree: Path) -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": str(tree), "BUG_TRIAGE_DATA_DIR": str(tree / "data")}
 
 
-def sample(tree: Path, repeat: int, env_only: bool) -> float:
-    """Steps per CPU second of `repeat` passes of the revision checked out at `tree`."""
+def child_json(tree: Path, code: str, *args: str) -> Any:
+    """Run Python `code` with `args` in the checkout at `tree` and parse the JSON of its last output line."""
     out = subprocess.run(
-        [sys.executable, "-c", CHILD, str(tree), str(repeat), "env" if env_only else "episodes"],
-        cwd=tree,
-        env=child_env(tree),
-        capture_output=True,
-        text=True,
+        [sys.executable, "-c", code, str(tree), *args], cwd=tree, env=child_env(tree), capture_output=True, text=True
     )
     if out.returncode:
         raise SystemExit(f"the benchmark failed in {tree}:\n{out.stderr[-2000:]}")
-    got = json.loads(out.stdout.strip().splitlines()[-1])
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def sample(tree: Path, repeat: int, env_only: bool) -> float:
+    """Steps per CPU second of `repeat` passes of the revision checked out at `tree`."""
+    got = child_json(tree, CHILD, str(repeat), "env" if env_only else "episodes")
     return float(got["steps"] / got["cpu_s"])
 
 
