@@ -69,7 +69,8 @@ class Defect(_Model):
     """What one occurrence hits: one user's account or settings, one object (a document, a project),
     or everyone in the situation; None: not stated."""
     internal: list[Line] = Field(default_factory=list)
-    """The mechanism as QA or an alert would put it; never rendered into a customer's words."""
+    """The mechanism as the engineers would put it; never rendered: a tester states behaviour and a
+    test matrix, an alert what it measured, and the mechanism shows only in the logs."""
     exposure: bool = False
     """Customer data shown to the wrong people: sev0 and escalated anywhere, never closed on a retest."""
 

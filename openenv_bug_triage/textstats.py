@@ -28,7 +28,9 @@ __all__ = [
     "HARD_KINDS",
     "MIN_SENTENCE_WORDS",
     "TARGETS",
+    "FRAME_WORDS",
     "Affix",
+    "LabelFrame",
     "Marked",
     "Target",
     "anachronisms",
@@ -39,6 +41,8 @@ __all__ = [
     "distinct_affixes",
     "duplicate_copies",
     "hard_case_markers",
+    "label_framed_share",
+    "label_frames",
     "marked_share",
     "marker_phrases",
     "mentions_attachment",
@@ -94,6 +98,7 @@ TARGETS: dict[str, Target] = {
     "duplicates_sharing_sentence": Target(0.02, at_most=True, unit="share"),
     "duplicates_titled_alike": Target(0.02, at_most=True, unit="share"),
     "hard_cases_marked": Target(0.30, at_most=True, unit="share"),
+    "label_frames": Target(0.05, at_most=True, unit="share"),
     "overlap_test_in_validation": Target(0, at_most=True, unit="share"),
     "overlap_validation_in_train": Target(0, at_most=True, unit="share"),
     "overlap_test_in_train": Target(0, at_most=True, unit="share"),
@@ -291,6 +296,80 @@ def marked_share(kind_texts: Sequence[str], markers: Iterable[str], n: int = 4) 
     if not kind_texts:
         return 0.0
     return sum(bool(_phrases(text, n) & wanted) for text in kind_texts) / len(kind_texts)
+
+
+@dataclass(frozen=True)
+class LabelFrame:
+    """A stock frame that gives a label away: most tickets holding it, across scenarios, share one label."""
+
+    frame: str
+    label: str
+    tickets: int
+    """Tickets holding the frame."""
+    purity: float
+    """Share of them whose label is `label`."""
+    of_label: float
+    """Share of all the label's tickets that hold the frame."""
+
+
+FRAME_WORDS = 6
+"""Frames are sentences and runs of this many words (shorter runs are everyday phrasing)."""
+
+
+def _runs(text: str, n: int) -> set[str]:
+    """The runs of `n` words inside the sentences of `text` (a sentence of `n` words is its own run)."""
+    out: set[str] = set()
+    for s in sentences(text):
+        ws = s.split()
+        out.update(" ".join(ws[i : i + n]) for i in range(len(ws) - n + 1))
+    return out
+
+
+def label_frames(
+    samples: Sequence[tuple[str, str, str]],
+    n: int = FRAME_WORDS,
+    min_groups: int = 3,
+    min_tickets: int = 4,
+    purity: float = 0.9,
+    lift: float = 1.5,
+) -> list[LabelFrame]:
+    """Frames of `n` words that predict a label: held by at least `min_tickets` tickets of at least
+    `min_groups` groups, at least `purity` of them with one label, `lift` times its base rate.
+
+    `samples` are (text, label, group): the group is what a ticket is about (its scenario), so a
+    scenario's own wording, which rightly carries its label, is not a frame; a sentence that
+    carries the label across unrelated scenarios ("Nothing fails and no data is affected.") is.
+    Largest share of the label's tickets first.
+    """
+    labels = Counter(label for _, label, _ in samples)
+    holders: dict[str, Counter[str]] = {}
+    groups: dict[str, set[str]] = {}
+    for text, label, group in samples:
+        for run in _runs(text, n):
+            holders.setdefault(run, Counter())[label] += 1
+            groups.setdefault(run, set()).add(group)
+    total = len(samples)
+    found = []
+    for run, by_label in holders.items():
+        held = sum(by_label.values())
+        if held < min_tickets or len(groups[run]) < min_groups:
+            continue
+        label, count = by_label.most_common(1)[0]
+        share = count / held
+        if share >= purity and share >= lift * labels[label] / total:
+            found.append(LabelFrame(run, label, held, share, count / labels[label]))
+    return sorted(found, key=lambda f: (-f.of_label, f.frame))
+
+
+def label_framed_share(samples: Sequence[tuple[str, str, str]], frames: Iterable[LabelFrame]) -> float:
+    """Share of `samples` holding a frame that predicts their own label."""
+    by_label: dict[str, set[str]] = {}
+    for f in frames:
+        by_label.setdefault(f.label, set()).add(f.frame)
+    if not samples:
+        return 0.0
+    hit = sum(bool(_runs(text, FRAME_WORDS) & by_label.get(label, set())) for text, label, _ in samples)
+    return hit / len(samples)
 
 
 # --------------------------------------------------------------------------- time sense

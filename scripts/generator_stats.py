@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict
 from openenv_bug_triage import textstats as ts
 from openenv_bug_triage.catalogue import load_phrases
 from openenv_bug_triage.generator import GeneratedTask, generate
+from openenv_bug_triage.generator.compose import fact_group
 from openenv_bug_triage.generator.levels import partition_of
 from openenv_bug_triage.generator.personas import load_personas
 from openenv_bug_triage.generator.phrasing import pattern
@@ -238,6 +239,7 @@ def realism(made: dict[str, list[GeneratedTask]], instances: int, times: dict[st
     )
     figures += duplicate_figures(made)
     figures.append(hard_case_figure(made))
+    figures.append(label_frame_figure(made))
     for key, held_out, other in (
         ("overlap_test_in_validation", "test", "validation"),
         ("overlap_validation_in_train", "validation", "train"),
@@ -323,6 +325,44 @@ def hard_case_figure(made: dict[str, list[GeneratedTask]]) -> Figure:
                 for m in sorted(marked, key=lambda m: -m.marked)
             ]
     return figure("hard_cases_marked", "hard-case tickets with a marker phrase", shares, notes)
+
+
+LABELS = ("true_severity", "disposition")
+"""The labels a stock frame must not give away."""
+
+
+def label_samples(made: list[GeneratedTask], field: str) -> list[tuple[str, str, str]]:
+    """(text, label, scenario) per ticket: what an agent reads (title, body, comments) and one label of its truth."""
+    return [
+        (
+            "\n".join([t.title, t.description, *(c.text for c in t.comments)]),
+            str(getattr(m.task.truth[t.ticket_id], field)),
+            fact_group(m.facts[t.ticket_id].scenario),
+        )
+        for m in made
+        for t in m.task.tickets
+    ]
+
+
+def label_frame_figure(made: dict[str, list[GeneratedTask]]) -> Figure:
+    """The largest share of a label's tickets that hold one 6-word frame predicting that label
+    (severity or disposition) across scenarios, per split; the worst frames in the notes."""
+    shares: dict[str, float] = {}
+    notes: list[str] = []
+    for s in SPLITS:
+        frames, held = [], 0.0
+        for field in LABELS:
+            samples = label_samples(made[s], field)
+            found = ts.label_frames(samples)
+            frames += found
+            held = max(held, ts.label_framed_share(samples, found))
+        shares[s] = max((f.of_label for f in frames), default=0.0)
+        notes.append(f"{s}: {held:.1%} of tickets hold a frame that predicts their severity or disposition")
+        notes += [
+            f"{s} {f.label}: {f.of_label:.1%} of its tickets ({f.tickets} hold it, {f.purity:.0%} with the label): {f.frame!r}"
+            for f in sorted(frames, key=lambda f: -f.of_label)[:3]
+        ]
+    return figure("label_frames", "largest share of a label's tickets with a frame that predicts it", shares, notes)
 
 
 def padding_patterns(split: str) -> list[re.Pattern[str]]:

@@ -43,7 +43,6 @@ CROSS_CUSTOMER = re.compile(
     re.I,
 )
 """Words that speak for more than the writer's own workspace."""
-SUPPORT_NOTE = re.compile(r"\bsupport\b", re.I)
 FORMAL = re.compile(
     r"\b(?:Dear (?:Sir|Madam|support|team|Larkspur)|Kind regards|Best regards|Yours (?:sincerely|faithfully)|"
     r"I am writing to|Please find attached|I would be grateful|I would appreciate|Thank you for your assistance|"
@@ -91,11 +90,11 @@ def nontechnical_on_api(t: Ticket, f: TicketFacts) -> bool:
 
 
 def customer_speaks_for_others(t: Ticket, f: TicketFacts) -> bool:
-    """A customer's own scope sentence speaks for other customers (not a support note)."""
+    """A customer's own scope sentence, in their report, speaks for other customers (support's comment may)."""
     if t.reporter_type != "user":
         return False
     for rule, text in f.evidence:
-        if rule.startswith("scope:") and CROSS_CUSTOMER.search(text) and not SUPPORT_NOTE.search(text):
+        if rule.startswith("scope:") and text in t.description and CROSS_CUSTOMER.search(text):
             return True
     return False
 
@@ -254,7 +253,8 @@ def test_each_ticket_check_finds_a_planted_contradiction() -> None:
     said = (("scope:segment", "It fails for every customer whose traffic goes through the US edge."),)
     assert customer_speaks_for_others(_ticket(), _facts(evidence=said))
     noted = (("scope:segment", "Support added: it fails for every customer on the US edge."),)
-    assert not customer_speaks_for_others(_ticket(), _facts(evidence=noted))
+    assert customer_speaks_for_others(_ticket(description=noted[0][1]), _facts(evidence=noted))
+    assert not customer_speaks_for_others(_ticket(description="It fails for us."), _facts(evidence=noted))
     assert register_flip(_ticket(description="Dear support team, the export fails. Cheers!"), _facts())
     assert qa_in_customer_voice(_ticket(reporter_type="qa", description="Nothing shows on my phone."), _facts())
     assert customer_in_qa_voice(_ticket(description="Expected: a file.\nActual: nothing."), _facts())

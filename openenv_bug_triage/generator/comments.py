@@ -37,6 +37,7 @@ def thread(
     follow_up: str | None,
     reporter_name: str | None = None,
     log_from_support: bool = False,
+    support_note: str | None = None,
 ) -> list[dict[str, Any]]:
     """The comments of one ticket, oldest first, as record dicts.
 
@@ -44,6 +45,8 @@ def thread(
     last, from QA when QA filed the ticket and from the reporter otherwise. `reporter_name`
     is the reporter's own name when the ticket has one (else one is drawn). `log_from_support`:
     the ticket carries a server log, which a customer cannot see, so support says it added it.
+    `support_note`: how far the defect reaches beyond the reporter's workspace, which only support
+    can tell (a customer speaks for their own workspace); it takes the place of an acknowledgement.
     """
     r, rates = renderer.r, renderer.b.level.rates
     drawn = r.choice(renderer.phrases.pool("comment_author", renderer.partition))
@@ -51,7 +54,10 @@ def thread(
     drafts: list[tuple[str, str, str]] = []  # (author, role, text)
     if reporter == "user" and r.random() < rates.comment:
         staff = r.choice(renderer.phrases.pool("comment_author", renderer.partition))
-        drafts.append((staff, "support", renderer.pick("comment_ack_support")))
+        drafts.append((staff, "support", support_note or renderer.pick("comment_ack_support")))
+    elif support_note is not None:
+        staff = r.choice(renderer.phrases.pool("comment_author", renderer.partition))
+        drafts.append((staff, "support", support_note))
     if log_from_support:
         staff = r.choice(renderer.phrases.pool("comment_author", renderer.partition))
         drafts.append((staff, "support", renderer.pick("comment_log_support")))

@@ -261,6 +261,17 @@ def composed(partition: Partition, key: Key) -> Defect:
     )
 
 
+def fact_group(scenario_id: str) -> str:
+    """Where a ticket's deciding words come from: its catalogue scenario, or a composed defect's
+    failure part (whose wording every surface it is composed with shares); for measures that
+    must tell a scenario's own words from stock text added around them."""
+    partition, _, rest = scenario_id.partition("-")
+    names = rest.split("--")
+    if partition in ("train", "validation", "test") and len(names) == 4:
+        return f"{partition}-{names[1]}"
+    return scenario_id
+
+
 def named(scenario_id: str) -> Defect | None:
     """The composed defect with id `scenario_id` (as `TicketFacts.scenario` names it), or None if it is none."""
     partition, _, rest = scenario_id.partition("-")

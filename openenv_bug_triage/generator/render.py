@@ -16,6 +16,7 @@ from ..models import Platform, ReporterType
 from . import comments, kinds, notes, retell, titles
 from .facts import PLATFORM_OF, TicketFacts
 from .personas import People
+from .phrasing import compose
 from .plan import Planner, Slot
 from .timeline import Timeline
 from .voice import Voice, client_tags
@@ -201,6 +202,7 @@ class Renderer:
         self.shift = self._shift_for(s.scenario)
         fixed_in_release = s.release_note is not None and notes.tell(self, self.timeline, s, self.notes)
         self.follow_up: str | None = None  # the retest or upgrade that settles it, told as a comment
+        self.support_note: str | None = None  # how far beyond the reporter's workspace it reaches, told by support
         evidence: list[tuple[str, str]] = []
         traps: list[str] = []
         reporter: ReporterType = "user"
@@ -260,6 +262,8 @@ class Renderer:
         said = retell.long_sentences(body)
         title, body = noise.apply(title), noise.apply(body)
         evidence = [(rule, noise.apply(text)) for rule, text in evidence]
+        if self.support_note is not None:  # support's comment, typed by support
+            evidence.append((f"scope:{s.scope}", self.support_note))
         s.said = frozenset(said | retell.long_sentences(body))
         version = self.reported if r.random() < 0.7 or s.release_note is not None else None
         record = {
@@ -286,6 +290,7 @@ class Renderer:
                 noise.apply(self.follow_up) if self.follow_up else None,  # the reporter types as in the report
                 reporter_name=self.voice.persona.name or None,
                 log_from_support=reporter == "user" and log_excerpt is not None,
+                support_note=self.support_note,
             ),
         }
         facts = TicketFacts(
@@ -381,9 +386,8 @@ class Renderer:
             scope_line = self._scope_sentence(s, d, alert=True)
             evidence.append((f"scope:{s.scope}", scope_line))
             evidence.append(("symptom", metric))
-            how = self._unsaid(s, d.internal)
-            mechanism = f"\n\n{r.choice(how)}" if how and r.random() < 0.5 else ""
-            return self.local(titles.alert_title(d.alert.title)), f"{body} {scope_line}{mechanism}"
+            # an alert states what it measured; why it fails is for the log and the engineers
+            return self.local(titles.alert_title(d.alert.title)), f"{body} {scope_line}"
         symptom = self.local(d.symptoms[s.symptom_variant])
         if d.impact != "critical":  # a terse customer writes only the first sentence
             symptom = self.voice.shorten(symptom, self.local(d.titles[s.title_variant]))
@@ -406,6 +410,8 @@ class Renderer:
             sentence = self._scope_sentence(s, d, alert=False)
             evidence.append((f"scope:{s.scope}", sentence))
             lines.append(sentence)
+            if reporter == "user" and s.scope in ("everyone", "segment"):  # only support sees past one workspace
+                self.support_note = self._own_pick(s, f"support_scope_{s.scope}", **self._scope_values(s, d))
         lines += kinds.case_lines(self, s, evidence, traps)
         lines += notes.build_lines(self, s, evidence, traps)
         if s.role == "cannot_reproduce" or s.clean_retest:
@@ -421,11 +427,10 @@ class Renderer:
             title = _neutral_title(title)
         steps = [self.local(step) for step in d.steps]
         if reporter == "qa":
-            mechanisms = self._unsaid(s, d.internal)
-            how = [r.choice(mechanisms)] if mechanisms and r.random() < 0.6 else []  # only QA knows how it fails
+            # QA states behaviour and a test matrix; the mechanism stays in the log
             # a customer's words (the symptom, a second problem seen on their own things) QA quotes as theirs
             theirs = [x for x in [symptom, *lines] if (x == symptom and _own_voice(x)) or _POSSESSIVE.search(x)]
-            own = [x for x in [symptom, *how, *lines] if x not in theirs]
+            own = [x for x in [symptom, *lines] if x not in theirs]
             quote = "\n".join(f"> {line}" for x in theirs for line in x.split("\n"))
             parts = [self._own_pick(s, "opener_qa", version=self.reported)]
             parts += [f"{self.pick('qa_customer_quote')}\n{quote}"] if theirs else []
@@ -485,7 +490,7 @@ class Renderer:
             onset = self.base + timedelta(minutes=root.minute - r.randrange(4, 90))
             root.scope_values = {
                 "feature": self.local(d.feature),
-                "who": self.local(r.choice(d.segment)) if d.segment else "",
+                "who": compose(self.local(r.choice(d.segment)), r) if d.segment else "",  # a group, in one of its wordings
                 "workaround": self.local(r.choice(d.workaround)) if d.workaround else "",
                 "pct": r.randrange(8, 51),  # severe degradation: more than 5% and at most half failing
                 "time": f"{onset:%H:%M} UTC",

@@ -111,10 +111,11 @@ def dress(
     of the truth, with at most one affix: the API portal's template prefix, or an email's `Re:`
     or a plea. Any customer may give a title that says nothing. A loud writer dresses the
     subject their own way instead (capitals, exclamations, a demand inside the subject), and the
-    loud title is recorded in `traps`.
+    loud title is recorded in `traps`. A writer who opened quietly (a `quiet` trap) does not shout
+    in the subject.
     """
     title = subjects[0]
-    loud = persona.reporter == "user" and rng.random() < rates.loud
+    loud = persona.reporter == "user" and rng.random() < rates.loud and "quiet" not in traps  # one register
     if persona.reporter == "user":
         target = rng.randrange(5, 12)
         if rng.random() < rates.terse_title:

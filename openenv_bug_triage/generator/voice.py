@@ -53,6 +53,16 @@ _REQUEST = re.compile(
 )
 """Words that mark the sentence of a feature request that asks for something."""
 
+_STEM = 5
+"""Letters two words share at their start to count as one word (contractor, contractors)."""
+
+
+def _echoes(name: str, sector: str) -> bool:
+    """True when the organisation's `name` already holds a word of its `sector`."""
+    stems = {w[:_STEM] for w in re.findall(r"[a-z]{4,}", name.lower())}
+    return any(w[:_STEM] in stems for w in re.findall(r"[a-z]{4,}", sector.lower()))
+
+
 Length = str
 """`terse` (only the facts), `plain` (greeting and sign-off), `padded` (a plain ticket whose facts
 are shorter than a length drawn apart from the truth), or `long` (padded, with pasted output)."""
@@ -166,7 +176,7 @@ class Voice:
             low, high = (1200, 1900) if length == "long" else (450, 1000)
             target, size = r.randrange(low, high), len(body) + sum(len(h) for h in head)
             org = self.persona.organisation
-            intro = r.choice(self.fitting("self_intro")).format(**self.persona.signature_values())
+            intro = compose(r.choice(self._intros()), r).format(**self.persona.signature_values())
             if org is not None and r.random() < 0.5:
                 intro = org.about  # who they are, in one sentence of one kind or the other
             if intro not in self.used:  # told once per queue by each reporter
@@ -202,6 +212,15 @@ class Voice:
         if r.random() < 0.7:
             parts.append(self.pick("closer_user"))
         return "\n\n".join(parts)
+
+    def _intros(self) -> list[str]:
+        """Self-introductions that fit, less those naming the sector when the organisation's name
+        already says it (no one writes "Lanternfield Festival, a festival")."""
+        found = self.fitting("self_intro")
+        org = self.persona.organisation
+        if org is None or not _echoes(org.name, org.sector):
+            return found
+        return [f for f in found if "{sector}" not in f] or found
 
     def paste_values(self) -> dict[str, object]:
         """What differs from one paste to the next: the bundle hash, error reference, ids, timings, sizes."""
