@@ -98,7 +98,7 @@ TARGETS: dict[str, Target] = {
     "duplicates_sharing_sentence": Target(0.02, at_most=True, unit="share"),
     "duplicates_titled_alike": Target(0.02, at_most=True, unit="share"),
     "hard_cases_marked": Target(0.30, at_most=True, unit="share"),
-    "label_frames": Target(0.05, at_most=True, unit="share"),
+    "label_frames": Target(0.10, at_most=True, unit="share"),
     "overlap_test_in_validation": Target(0, at_most=True, unit="share"),
     "overlap_validation_in_train": Target(0, at_most=True, unit="share"),
     "overlap_test_in_train": Target(0, at_most=True, unit="share"),
@@ -317,10 +317,13 @@ FRAME_WORDS = 6
 
 
 def _runs(text: str, n: int) -> set[str]:
-    """The runs of `n` words inside the sentences of `text` (a sentence of `n` words is its own run)."""
+    """The runs of `n` words inside the sentences of `text` (a sentence of `n` words is its own run).
+
+    Numbers are left out: a build, a count or a time is what one report says, not how it is phrased.
+    """
     out: set[str] = set()
     for s in sentences(text):
-        ws = s.split()
+        ws = [w for w in s.split() if not w.isdigit()]
         out.update(" ".join(ws[i : i + n]) for i in range(len(ws) - n + 1))
     return out
 

@@ -141,6 +141,7 @@ def test_composed_defects_in_queues_get_their_truth_by_the_rules_and_show_their_
                         surfaces[d.id.split("--")[0]] += 1
                         per_level[level] += 1
                     text = f"{t.title}\n{t.description}\n{t.log_excerpt or ''}"
+                    text += "".join(f"\n{c.text}" for c in t.comments)  # support's note on who else is hit
                     assert all(sentence in text for _, sentence in facts.evidence)
                 fixes[level] += sum(f.kind == "defect" and f.duplicate_of is None for f in made.facts.values())
                 assert max(surfaces.values(), default=0) <= 1  # one composed defect per surface per queue

@@ -13,13 +13,13 @@ from openenv_bug_triage import textstats as ts
 from openenv_bug_triage.generator import GeneratedTask, generate, load_levels
 from openenv_bug_triage.generator.compose import fact_group
 
-SMALL_SHARE = 0.05
+SMALL_SHARE = 0.10
 """The most of a label's tickets one predicting frame may reach (the `label_frames` target)."""
 LABELS = ("true_severity", "disposition")
 
 
 @cache
-def sample(split: str, instances: int = 12) -> list[GeneratedTask]:
+def sample(split: str, instances: int = 30) -> list[GeneratedTask]:
     return [generate(level.task_id, seed, split) for level in load_levels().levels for seed in range(instances)]
 
 

@@ -208,7 +208,7 @@ def test_no_contradiction_of_this_kind(split: str, kind: str) -> None:
 
 @pytest.mark.parametrize("split", SPLITS)
 def test_planted_instructions_are_rare(split: str) -> None:
-    assert 0.01 <= injection_share(instances(split)) <= 0.045
+    assert 0.01 <= injection_share(instances(split)) <= 0.05  # rates 0 to 7% per level; a sample's draw varies
 
 
 # --------------------------------------------------------------------------- each check can fail
@@ -251,7 +251,7 @@ def test_each_ticket_check_finds_a_planted_contradiction() -> None:
     assert not server_log_from_customer(_ticket(log_excerpt=log, logs_present=True, reporter_type="qa"), _facts())
     assert nontechnical_on_api(_ticket(), _facts(reporter_tags=frozenset({"api", "nontechnical"})))
     said = (("scope:segment", "It fails for every customer whose traffic goes through the US edge."),)
-    assert customer_speaks_for_others(_ticket(), _facts(evidence=said))
+    assert customer_speaks_for_others(_ticket(description=said[0][1]), _facts(evidence=said))
     noted = (("scope:segment", "Support added: it fails for every customer on the US edge."),)
     assert customer_speaks_for_others(_ticket(description=noted[0][1]), _facts(evidence=noted))
     assert not customer_speaks_for_others(_ticket(description="It fails for us."), _facts(evidence=noted))

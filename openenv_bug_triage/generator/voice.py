@@ -183,7 +183,7 @@ class Voice:
                 self.used.add(intro)
                 head.append(intro)
                 size += len(intro)
-            for _ in range(3):
+            for _ in range(4 if length == "long" else 3):
                 filler = self.once("filler_user") if size < target else None
                 if filler is None:
                     break
