@@ -427,10 +427,11 @@ class Renderer:
             title = _neutral_title(title)
         steps = [self.local(step) for step in d.steps]
         if reporter == "qa":
-            # QA states behaviour and a test matrix; the mechanism stays in the log
+            # QA states behaviour and the run's set-up; the mechanism stays in the log
+            how = [self.pick("qa_setup")] if r.random() < 0.6 else []
             # a customer's words (the symptom, a second problem seen on their own things) QA quotes as theirs
             theirs = [x for x in [symptom, *lines] if (x == symptom and _own_voice(x)) or _POSSESSIVE.search(x)]
-            own = [x for x in [symptom, *lines] if x not in theirs]
+            own = [x for x in [symptom, *how, *lines] if x not in theirs]
             quote = "\n".join(f"> {line}" for x in theirs for line in x.split("\n"))
             parts = [self._own_pick(s, "opener_qa", version=self.reported)]
             parts += [f"{self.pick('qa_customer_quote')}\n{quote}"] if theirs else []
