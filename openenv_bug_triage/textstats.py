@@ -25,10 +25,10 @@ from .chronology import Late
 from .models import Release
 
 __all__ = [
+    "FRAME_WORDS",
     "HARD_KINDS",
     "MIN_SENTENCE_WORDS",
     "TARGETS",
-    "FRAME_WORDS",
     "Affix",
     "LabelFrame",
     "Marked",

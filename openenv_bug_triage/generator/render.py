@@ -492,7 +492,8 @@ class Renderer:
             onset = self.base + timedelta(minutes=root.minute - r.randrange(4, 90))
             root.scope_values = {
                 "feature": self.local(d.feature),
-                "who": compose(self.local(r.choice(d.segment)), r) if d.segment else "",  # a group, in one of its wordings
+                # the group hit, in one of its wordings
+                "who": compose(self.local(r.choice(d.segment)), r) if d.segment else "",
                 "workaround": self.local(r.choice(d.workaround)) if d.workaround else "",
                 "pct": r.randrange(8, 51),  # severe degradation: more than 5% and at most half failing
                 "time": f"{onset:%H:%M} UTC",
