@@ -60,6 +60,12 @@ DEPLOY_TAG = re.compile(r"(?P<y>20(?<=[-\s]20)\d\d)\.(?P<m>\d\d)\.(?P<d>\d\d)(?=
 """The date in a deploy tag such as `gw-2026.11.10-1` or `policy bundle 2026.11.19-2`."""
 _DEPLOY_HINT = re.compile(r"[-\s]20\d\d\.\d\d\.\d\d-\d")
 """A quick test for a deploy tag before the full pattern."""
+MIGRATION = re.compile(r"(?<![\w])(?P<y>20\d\d)_(?P<m>\d\d)_(?P<d>\d\d)_(?=[a-z])")
+"""The date a database migration is named by: `2026_11_19_add_task_archived_at`."""
+LOGCAT = re.compile(
+    r"^(?P<m>[01]\d)-(?P<d>[0-3]\d) (?P<H>[0-2]\d):(?P<M>[0-5]\d):(?P<S>[0-5]\d)(?P<frac>\.\d+)?(?=\s)", re.M
+)
+"""Android logcat's short stamp at the start of a line, `11-20 09:12:02.118`: month and day, no year."""
 DAY_MONTH = re.compile(r"\b(?P<d>[0-3]?\d) " + _MONTH + r"(?![a-z])")
 MONTH_DAY = re.compile(r"\b" + _MONTH + r" (?P<d>[0-3]?\d)\b(?![:.]\d)")
 ISO_WEEKDAY_AFTER = re.compile(ISO.pattern + r" \(" + _WEEKDAY + r"\)")
@@ -91,6 +97,20 @@ def _iso(m: re.Match[str]) -> tuple[datetime, bool]:
         sign = 1 if tz[0] == "+" else -1
         at -= sign * timedelta(hours=int(tz[1:3]), minutes=int(tz[4:6]))
     return at, True
+
+
+def logcat_instant(m: re.Match[str], filed: datetime) -> datetime | None:
+    """The UTC instant a `LOGCAT` match names, read in the year of `filed` (the year before when that
+    would put it more than half a year after `filed`); None for a day that does not exist."""
+    filed = _as_utc(filed)
+    mo, d = int(m["m"]), int(m["d"])
+    for year in (filed.year, filed.year - 1):
+        if not _valid(year, mo, d):
+            continue
+        at = datetime(year, mo, d, int(m["H"]), int(m["M"]), int(m["S"]), tzinfo=UTC)
+        if at - filed <= timedelta(days=183):
+            return at
+    return None
 
 
 def _valid(y: int, mo: int, d: int) -> bool:
@@ -161,6 +181,14 @@ def _findings(text: str, filed: datetime, releases: Sequence[Release]) -> Iterat
         y, mo, d = int(m["y"]), int(m["m"]), int(m["d"])
         if _valid(y, mo, d) and date(y, mo, d) > filed.date():
             yield Late("time", m[0], f"deploy tag date '{m[0]}' is after the ticket was filed ({filed:%Y-%m-%d})")
+    for m in MIGRATION.finditer(text) if "_" in text else ():
+        y, mo, d = int(m["y"]), int(m["m"]), int(m["d"])
+        if _valid(y, mo, d) and date(y, mo, d) > filed.date():
+            yield Late("time", m[0], f"migration date '{m[0]}' is after the ticket was filed ({filed:%Y-%m-%d})")
+    for m in LOGCAT.finditer(text) if "-" in text else ():
+        stamp = logcat_instant(m, filed)
+        if stamp is not None and stamp >= cutoff:
+            yield Late("time", m[0], f"logcat stamp '{m[0]}' is after the ticket was filed ({filed:%m-%d %H:%M})")
     yield from _weekday_problems(text, filed) if "day" in text and _WEEKDAY_ANY.search(text) else []
     yield from _version_problems(text, filed, releases)
 
@@ -295,9 +323,10 @@ CATALOGUE_YEAR = 2026
 def anchors(text: str) -> list[tuple[datetime, bool]]:
     """Every date in `text` (UTC), with whether it had a time of day; day-month dates in `CATALOGUE_YEAR`."""
     out = [_iso(m) for m in ISO.finditer(text) if _valid(int(m["y"]), int(m["m"]), int(m["d"]))]
-    for m in DEPLOY_TAG.finditer(text):
-        if _valid(int(m["y"]), int(m["m"]), int(m["d"])):
-            out.append((datetime(int(m["y"]), int(m["m"]), int(m["d"]), tzinfo=UTC), False))
+    for pattern in (DEPLOY_TAG, MIGRATION):
+        for m in pattern.finditer(text):
+            if _valid(int(m["y"]), int(m["m"]), int(m["d"])):
+                out.append((datetime(int(m["y"]), int(m["m"]), int(m["d"]), tzinfo=UTC), False))
     for pattern in (DAY_MONTH, MONTH_DAY):
         for m in pattern.finditer(text):
             month, day = _MONTH_OF[m["month"].lower().rstrip(".")], int(m["d"])
@@ -352,6 +381,8 @@ def shift_dates(text: str, days: int) -> str:
     text = ISO.sub(iso, text)
     if _DEPLOY_HINT.search(text):
         text = DEPLOY_TAG.sub(tag, text)
+    if "_" in text:
+        text = MIGRATION.sub(lambda m: m[0] if tag(m) == m[0] else tag(m).replace(".", "_") + "_", text)
     if _MONTH_ANY.search(text):
         text = _sub_day_month(text, days)
     return ISO_WEEKDAY_AFTER.sub(_fix_weekday, text) if _WEEKDAY_ANY.search(text) else text
@@ -362,7 +393,7 @@ def _names_dates(text: str) -> bool:
     """True when `text` holds a date `shift_dates` moves (the generator moves the same wordings again and again)."""
     if not _DIGIT.search(text):
         return False
-    return any(p.search(text) for p in (ISO, DEPLOY_TAG, DAY_MONTH, MONTH_DAY))
+    return any(p.search(text) for p in (ISO, DEPLOY_TAG, MIGRATION, DAY_MONTH, MONTH_DAY))
 
 
 def _sub_day_month(text: str, days: int) -> str:

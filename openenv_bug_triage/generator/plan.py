@@ -6,6 +6,7 @@ import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from functools import lru_cache
 
 from .. import rules
@@ -58,6 +59,11 @@ class Slot:
     """The long sentences its report holds, once rendered: what a duplicate must say its own way."""
     subject: str = ""
     """Its title before the reporter dressed it, once rendered."""
+    onset: datetime | None = None
+    """When the failure began, shortly before its first report (set on a group's first report, once rendered)."""
+    shift: int | None = None
+    """By how many days its scenario's dates move (set on a group's first report, once rendered): one
+    world for every report of the defect, its dates on or before the onset."""
 
 
 QUEUE_MINUTES = 3 * 24 * 60

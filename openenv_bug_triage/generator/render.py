@@ -42,30 +42,72 @@ def _read_dates(scenario: Defect | Story) -> tuple[list[tuple[datetime, bool]], 
     return found, 7 if any(chronology.names_weekday(t) for t in texts) else 1
 
 
-def retime(log: str, last: datetime) -> str:
-    """`log` with every timestamp moved by one amount, so that its latest is at `last` (UTC).
+_FAULT = re.compile(r"\b(?:ERROR|WARN|FATAL|E|W)\b|\b(?:fail\w*|error|impaired|timeout|denied)\b")
+"""A log line that shows something going wrong: the first one is when the failure began."""
 
-    Timestamps keep their own format; dates without a time, and a log without ISO timestamps
-    (Android's logcat), are unchanged.
+
+def _stamps(log: str, filed: datetime) -> list[tuple[re.Match[str], datetime]]:
+    """Every timestamp of `log` with its instant: ISO stamps with a time, and logcat's `MM-DD hh:mm:ss`
+    (read in the year of `filed`)."""
+    out = [(m, chronology.iso_instant(m)) for m in chronology.ISO.finditer(log) if m["H"] is not None]
+    for m in chronology.LOGCAT.finditer(log):
+        at = chronology.logcat_instant(m, filed)
+        if at is not None:
+            out.append((m, at))
+    return out
+
+
+_CHANGE = re.compile(r"\b(?:deploy\w*|rolled out|rollout|migration)\b", re.I)
+"""A log line that records a change (a deploy, a rollout, a migration): what follows it is its effect."""
+
+
+def _first_fault(log: str, stamps: list[tuple[re.Match[str], datetime]]) -> datetime | None:
+    """The instant of the first line of `log` that shows a fault (after its stamp), else of the first
+    line after a change it records; None when it shows neither."""
+    faults, changed = [], False
+    for m, at in sorted(stamps, key=lambda x: x[0].start()):
+        end = log.find("\n", m.end())
+        line = log[m.end() : len(log) if end < 0 else end]
+        if _CHANGE.search(line):
+            changed = True
+        elif _FAULT.search(line) or changed:
+            faults.append(at)
+    return min(faults, default=None)
+
+
+def retime(log: str, last: datetime, onset: datetime | None = None) -> str:
+    """`log` with every timestamp moved by one amount: its first failing line just before `onset`
+    (when given, and the log has one), and never a line after `last` (UTC).
+
+    Timestamps keep their own format (ISO and logcat's); dates without a time are unchanged.
     """
-    found = [(m, chronology.iso_instant(m)) for m in chronology.ISO.finditer(log) if m["H"] is not None]
-    if not found:
+    stamps = _stamps(log, last)
+    if not stamps:
         return log
-    delta = last.replace(microsecond=0) - max(at for _, at in found)
+    latest = max(at for _, at in stamps)
+    fault = _first_fault(log, stamps) if onset is not None else None
+    delta = last.replace(microsecond=0) - latest
+    if onset is not None and fault is not None:
+        delta = min(delta, onset.replace(microsecond=0) - fault)
+    logcat = {id(m) for m, _ in stamps if m.re is chronology.LOGCAT}
 
-    def moved(m: re.Match[str]) -> str:
-        if m["H"] is None:  # a date the log names (a billing period, a deploy day) stays where `local` put it
-            return m[0]
-        naive = datetime(int(m["y"]), int(m["m"]), int(m["d"]), int(m["H"]), int(m["M"]), int(m["S"] or 0))
-        at = naive + delta
+    def moved(m: re.Match[str], at: datetime) -> str:
         text = m[0]
-        head = f"{at:%Y-%m-%d}{text[10]}{at:%H:%M}"
+        if id(m) in logcat:
+            return f"{at + delta:%m-%d %H:%M:%S}{m['frac'] or ''}"
+        # written in the stamp's own zone: its fields, moved
+        new = datetime(int(m["y"]), int(m["m"]), int(m["d"]), int(m["H"]), int(m["M"]), int(m["S"] or 0)) + delta
+        head = f"{new:%Y-%m-%d}{text[10]}{new:%H:%M}"
         rest = text[16:]  # seconds, fraction and zone as they were, seconds moved
         if m["S"] is not None:
-            rest = f":{at:%S}{rest[3:]}"
+            rest = f":{new:%S}{rest[3:]}"
         return head + rest
 
-    return chronology.ISO.sub(moved, log)
+    out, end = [], 0
+    for m, at in sorted(stamps, key=lambda x: x[0].start()):
+        out += [log[end : m.start()], moved(m, at)]
+        end = m.end()
+    return "".join([*out, log[end:]])
 
 
 _OWN_VOICE = re.compile(r"\b(?:I|I'm|I've|I'd)\b|\b(?:[Mm]e|[Mm]y|[Ww]e|[Ww]e're|[Ww]e've|[Uu]s|[Oo]ur|[Oo]urs)\b")
@@ -89,6 +131,20 @@ _TESTER_VOICE = re.compile(r"(?:Expected|Actual)(?: result)?:")
 
 def _own_voice(text: str) -> int:
     return len(_OWN_VOICE.findall(text))
+
+
+_BROWSERS: dict[str, re.Pattern[str]] = {
+    "chromium": re.compile(r"\b(?:Chrome|Chromium|Chromebook|Edge|Opera|Brave)\b"),
+    "safari": re.compile(r"\bSafari\b"),
+    "firefox": re.compile(r"\bFirefox\b"),
+    "ie": re.compile(r"\bInternet Explorer\b|\bIE ?1[01]\b"),
+}
+"""Browser families a ticket can name: a console pasted into it must be one of theirs."""
+
+
+def browsers_named(text: str) -> set[str]:
+    """The browser families `text` names, as phrase tags."""
+    return {name for name, pattern in _BROWSERS.items() if pattern.search(text)}
 
 
 _ANDROID = re.compile(r"\bandroid\b", re.I)
@@ -155,6 +211,7 @@ class Renderer:
         tags = client_tags(named, facts_text)  # a server-side defect seen on a phone or through the API
         if isinstance(scenario, Defect):
             tags.add("bug")
+        tags.add("production" if s.environment == "production" else "prerelease")
         persona = self.people.draw(reporter, s.tier, technical="api" in tags)  # an API is called by technical people
         self.voice.cast(persona, tags)
         self.attachments = self.r.choice([0, 0, 0, 1, 1, 2, 3])
@@ -167,6 +224,23 @@ class Renderer:
         """How many days a scenario's dates move so that they fall just before this ticket was filed."""
         found, step = _dates_of(scenario)
         return chronology.fitting_shift(found, self.created - timedelta(minutes=self.r.randrange(3, 240)), step)
+
+    def _onset(self, s: Slot) -> datetime:
+        """When the failure `s` reports began: shortly before the first report of it (its group's root)."""
+        root = s.original or s
+        if root.onset is None:
+            root.onset = self.base + timedelta(minutes=root.minute - self.r.randrange(4, 90))
+        return root.onset
+
+    def _group_shift(self, s: Slot) -> int:
+        """How many days the dates of `s`'s scenario move: once per duplicate group, so that every
+        report of one defect names the same days, all on or before the failure began."""
+        root = s.original or s
+        if root.shift is None:
+            found, step = _dates_of(s.scenario)
+            before = self._onset(s) - timedelta(minutes=self.r.randrange(1, 30))
+            root.shift = chronology.fitting_shift(found, before, step)
+        return root.shift
 
     def local(self, text: str, shift: int | None = None) -> str:
         """A catalogue wording set in this ticket's time: its dates moved by `shift` (default
@@ -198,7 +272,7 @@ class Renderer:
         older = s.role in ("cannot_reproduce", "resolved", "fixed_release") or s.release_note == "similar"
         # the one build this report speaks of
         self.reported = self.timeline.reported(self.platform, created, s.environment, older, r)
-        self.shift = self._shift_for(s.scenario)
+        self.shift = self._group_shift(s) if isinstance(s.scenario, Defect) else self._shift_for(s.scenario)
         fixed_in_release = s.release_note is not None and notes.tell(self, self.timeline, s, self.notes)
         self.follow_up: str | None = None  # the retest or upgrade that settles it, told as a comment
         evidence: list[tuple[str, str]] = []
@@ -217,6 +291,8 @@ class Renderer:
                 reporter = "qa" if s.case is None and s.release_note is None and r.random() < 0.3 else "user"
             if s.environment != "production" and not s.monitoring:  # only testers run non-production builds
                 reporter = "qa"
+            if reporter == "qa" and s.environment == "production" and not older:
+                self.reported = self.current()  # a test run on production tests the release that is live
             if reporter == "qa":
                 self._impersonal(s, d)
             elif reporter == "user" and _TESTER_VOICE.match(d.symptoms[s.symptom_variant]):
@@ -361,7 +437,10 @@ class Renderer:
             onset = self._scope_values(s, d)["onset"]
             assert isinstance(onset, datetime)
             lead = min(lead, int((self.created - onset).total_seconds() // 60))
-        return retime(self.local(d.logs[i]), self.created - timedelta(minutes=r.randrange(1, max(lead, 2))))
+        last = self.created - timedelta(minutes=r.randrange(1, max(lead, 2)))
+        # the failure began before its first report and before any alert on it fired; what changed came before that
+        began = self._onset(s) - timedelta(minutes=r.randrange(1, 4), seconds=r.randrange(60))
+        return retime(self.local(d.logs[i]), last, began)
 
     def _defect_text(
         self,
@@ -395,7 +474,12 @@ class Renderer:
             sentence = self.pick(f"unsupported_{platform}")
             evidence.append(("unsupported", sentence))
             lines.append(sentence)
-        elif d.component in PLATFORM_OF and r.random() < lv.rates.supported_decoy and reporter != "qa":
+        elif (
+            d.component in PLATFORM_OF
+            and r.random() < lv.rates.supported_decoy
+            and reporter != "qa"
+            and not browsers_named(symptom)  # one browser per ticket: the one the symptom names
+        ):
             lines.append(self.pick(f"supported_{platform}"))
             traps.append("supported_platform_decoy")
         if s.environment != "production":
@@ -424,7 +508,12 @@ class Renderer:
             mechanisms = self._unsaid(s, d.internal)
             how = [r.choice(mechanisms)] if mechanisms and r.random() < 0.6 else []  # only QA knows how it fails
             # a customer's words (the symptom, a second problem seen on their own things) QA quotes as theirs
-            theirs = [x for x in [symptom, *lines] if (x == symptom and _own_voice(x)) or _POSSESSIVE.search(x)]
+            # (none on a staging or development build, which no customer can reach)
+            theirs = [
+                x
+                for x in [symptom, *lines]
+                if s.environment == "production" and ((x == symptom and _own_voice(x)) or _POSSESSIVE.search(x))
+            ]
             own = [x for x in [symptom, *how, *lines] if x not in theirs]
             quote = "\n".join(f"> {line}" for x in theirs for line in x.split("\n"))
             parts = [self._own_pick(s, "opener_qa", version=self.reported)]
@@ -482,7 +571,7 @@ class Renderer:
         root = s.original or s
         if root.scope_values is None:
             r = self.r
-            onset = self.base + timedelta(minutes=root.minute - r.randrange(4, 90))
+            onset = self._onset(root)
             root.scope_values = {
                 "feature": self.local(d.feature),
                 "who": self.local(r.choice(d.segment)) if d.segment else "",
@@ -523,6 +612,7 @@ class Renderer:
         if r.random() < rates.injection:
             extra.append(self.pick("injection"))
             traps.append("injection")
+        self.voice.tags |= browsers_named(body)  # what it pastes comes from the browser it names
         return self.voice.wrap(body, extra, opener, self.attachments)
 
     def _candidates(self, component: str, misfiled: list[str], traps: list[str]) -> list[str]:
