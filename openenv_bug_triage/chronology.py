@@ -68,6 +68,12 @@ LOGCAT = re.compile(
 """Android logcat's short stamp at the start of a line, `11-20 09:12:02.118`: month and day, no year."""
 DAY_MONTH = re.compile(r"\b(?P<d>[0-3]?\d) " + _MONTH + r"(?![a-z])")
 MONTH_DAY = re.compile(r"\b" + _MONTH + r" (?P<d>[0-3]?\d)\b(?![:.]\d)")
+MONTH_NOUN = re.compile(
+    r"(?<!\d )\b(?P<month>"
+    + "|".join(MONTHS)
+    + r")(?=(?:'s)? (?:invoices?|bills?|billing|statements?|payroll|reports?|payments?|credit)\b)"
+)
+"""A month named as what happened in it ("the November invoice"): read as its first day, in the catalogue's year."""
 ISO_WEEKDAY_AFTER = re.compile(ISO.pattern + r" \(" + _WEEKDAY + r"\)")
 WEEKDAY_BEFORE = re.compile(_WEEKDAY + r",? (?=(?:20\d\d-|[0-3]?\d [A-Z]|[A-Z][a-z]+\.? [0-3]?\d\b))")
 
@@ -166,8 +172,8 @@ def problems(text: str, filed: datetime, releases: Sequence[Release] = ()) -> li
 
 def _findings(text: str, filed: datetime, releases: Sequence[Release]) -> Iterator[Late | str]:
     """Late mentions, and the other slips as messages, in text order by kind."""
-    if not _DIGIT.search(text):  # every date and version has a digit
-        return
+    if not _DIGIT.search(text) and (not _MONTH_ANY.search(text) or MONTH_NOUN.search(text) is None):
+        return  # every date and version has a digit, but "the November invoice"
     filed = _as_utc(filed)
     cutoff = filed.replace(second=0, microsecond=0) + timedelta(minutes=1)
     for m in ISO.finditer(text):
@@ -185,6 +191,10 @@ def _findings(text: str, filed: datetime, releases: Sequence[Release]) -> Iterat
         y, mo, d = int(m["y"]), int(m["m"]), int(m["d"])
         if _valid(y, mo, d) and date(y, mo, d) > filed.date():
             yield Late("time", m[0], f"migration date '{m[0]}' is after the ticket was filed ({filed:%Y-%m-%d})")
+    for m in MONTH_NOUN.finditer(text) if _MONTH_ANY.search(text) else ():
+        month = _MONTH_OF[m["month"].lower()]
+        if 0 < month - filed.month <= 6:  # read as this year's, not yet begun (last year's would be said so)
+            yield Late("time", m[0], f"'{m[0]}' names a month that had not begun when the ticket was filed")
     for m in LOGCAT.finditer(text) if "-" in text else ():
         stamp = logcat_instant(m, filed)
         if stamp is not None and stamp >= cutoff:
@@ -332,6 +342,8 @@ def anchors(text: str) -> list[tuple[datetime, bool]]:
             month, day = _MONTH_OF[m["month"].lower().rstrip(".")], int(m["d"])
             if _valid(CATALOGUE_YEAR, month, day):
                 out.append((datetime(CATALOGUE_YEAR, month, day, tzinfo=UTC), False))
+    for m in MONTH_NOUN.finditer(text):
+        out.append((datetime(CATALOGUE_YEAR, _MONTH_OF[m["month"].lower()], 1, tzinfo=UTC), False))
     return out
 
 
@@ -385,6 +397,7 @@ def shift_dates(text: str, days: int) -> str:
         text = MIGRATION.sub(lambda m: m[0] if tag(m) == m[0] else tag(m).replace(".", "_") + "_", text)
     if _MONTH_ANY.search(text):
         text = _sub_day_month(text, days)
+        text = MONTH_NOUN.sub(lambda m: _moved_month(m, days), text)
     return ISO_WEEKDAY_AFTER.sub(_fix_weekday, text) if _WEEKDAY_ANY.search(text) else text
 
 
@@ -392,8 +405,8 @@ def shift_dates(text: str, days: int) -> str:
 def _names_dates(text: str) -> bool:
     """True when `text` holds a date `shift_dates` moves (the generator moves the same wordings again and again)."""
     if not _DIGIT.search(text):
-        return False
-    return any(p.search(text) for p in (ISO, DEPLOY_TAG, MIGRATION, DAY_MONTH, MONTH_DAY))
+        return MONTH_NOUN.search(text) is not None  # "the November invoice" has no digit
+    return any(p.search(text) for p in (ISO, DEPLOY_TAG, MIGRATION, DAY_MONTH, MONTH_DAY, MONTH_NOUN))
 
 
 def _sub_day_month(text: str, days: int) -> str:
@@ -419,6 +432,12 @@ def _sub_day_month(text: str, days: int) -> str:
             out += [text[end : m.start()], move(m)]
             end = m.end()
     return "".join([*out, text[end:]])
+
+
+def _moved_month(m: re.Match[str], days: int) -> str:
+    """A `MONTH_NOUN` month moved with its first day by `days` days."""
+    new = date(CATALOGUE_YEAR, _MONTH_OF[m["month"].lower()], 1) + timedelta(days=days)
+    return MONTHS[new.month - 1]
 
 
 def _fix_weekday(m: re.Match[str]) -> str:

@@ -48,6 +48,24 @@ WEB_PASS = re.compile(r"cross-browser", re.I)
 CLUSTER = re.compile(r"\bcluster running\b", re.I)
 QA_FINDER = re.compile(r"\b(?:Logged|Filed|Reproduced|Caught) by QA\b|\btesters? saw\b", re.I)
 DEV_FINDER = re.compile(r"\b(?:Found|Seen|Hit) by a developer\b", re.I)
+DIALECTS: dict[str, re.Pattern[str]] = {
+    "chromium": re.compile(r"Cannot read properties of (?:undefined|null)|net::ERR_"),
+    "safari": re.compile(r"is not an object \(evaluating"),
+    "firefox": re.compile(r"\b[\w.]+ is (?:undefined|null)\b(?! or)|Source map error"),
+}
+"""How each browser family words a console error: a pasted console is in one of these."""
+BROWSER_NAMES: dict[str, re.Pattern[str]] = {
+    "chromium": re.compile(r"\b(?:Chrome|Chromium|Edge)\b"),
+    "safari": re.compile(r"\bSafari\b"),
+    "firefox": re.compile(r"\bFirefox\b"),
+    "ie": re.compile(r"\bInternet Explorer\b|\bIE ?1[01]\b"),
+}
+BROWSER_VERSION = re.compile(r"\b(?P<name>Chrome|Edge|Firefox|Safari) (?P<v>\d+(?:\.\d+)?)\b")
+INSTALLED_WEB = re.compile(r"\bweb \d{4}\.\d{1,2}\.\d{1,2} installed\b|\binstalled web \d{4}\.", re.I)
+MONTH_THING = re.compile(
+    r"\b(?P<month>" + "|".join(chronology.MONTHS) + r")(?:'s)? (?:invoice|bill|statement|report|payroll|export|payment)"
+)
+PAID_CHARGE = re.compile(r"\bplan=(?:pro|business|enterprise)\b|\bcharge \S+ succeeded\b")
 _PLATFORM_WORDS = {"web": "web", "iOS app": "ios", "Android app": "android", "API v2 build": "api"}
 
 
@@ -150,6 +168,45 @@ def two_finders(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> boo
     return bool(QA_FINDER.search(t.description) and DEV_FINDER.search(t.description))
 
 
+def console_of_another_browser(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+    """A pasted console in the dialect of a browser family the ticket does not name, while it names one
+    (or any console in a ticket about Internet Explorer, which cannot run the app)."""
+    text = f"{t.title}\n{t.description}"
+    named = {b for b, p in BROWSER_NAMES.items() if p.search(text)}
+    spoken = {b for b, p in DIALECTS.items() if p.search(t.description)}
+    return bool(named and spoken and (spoken - named or "ie" in named))
+
+
+def two_versions_of_a_browser(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+    """One browser named at two versions in one ticket ("Edge 120" and "Edge 130")."""
+    seen: dict[str, set[str]] = defaultdict(set)
+    for m in BROWSER_VERSION.finditer(f"{t.title}\n{t.description}"):
+        seen[m["name"]].add(m["v"].split(".")[0])
+    return any(len(v) > 1 for v in seen.values())
+
+
+def web_app_installed(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+    """The web app spoken of as installed."""
+    return bool(INSTALLED_WEB.search(t.description))
+
+
+def month_after_filed(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+    """A month's invoice, report or statement named for a month that has not begun when the ticket was filed."""
+    filed = created(t)
+    for m in MONTH_THING.finditer(f"{t.title}\n{t.description}\n{t.log_excerpt or ''}"):
+        month = chronology.MONTHS.index(m["month"]) + 1
+        if 0 < month - filed.month <= 6:
+            return True
+    return False
+
+
+def free_tier_charged(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+    """A free-tier customer whose log shows a paid plan's charge (not an upgrade from the free plan)."""
+    log = t.log_excerpt or ""
+    upgrade = re.search(r"checkout|upgrad", log, re.I)
+    return t.customer_tier == "free" and t.reporter_type == "user" and bool(PAID_CHARGE.search(log)) and not upgrade
+
+
 TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts, tuple[Release, ...]], bool]] = {
     "log line after the ticket": log_after_filed,
     "alert fired before its first failing line": alert_before_fault,
@@ -158,6 +215,11 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts, tuple[Release, ...]], bo
     "web pass claims another client": web_pass_claims_other,
     "phone app on a cluster": phone_on_cluster,
     "two finders in one ticket": two_finders,
+    "console from another browser": console_of_another_browser,
+    "two versions of one browser": two_versions_of_a_browser,
+    "web app installed": web_app_installed,
+    "month named before it began": month_after_filed,
+    "free tier charged for a paid plan": free_tier_charged,
 }
 
 # --------------------------------------------------------------------------- checks per queue
@@ -274,6 +336,17 @@ def test_each_ticket_check_finds_a_planted_contradiction() -> None:
     assert not qa_run_on_old_build(_ticket(description="Acceptance run for web 2026.9.1."), f, rel)
     assert web_pass_claims_other(_ticket(description="Cross-browser pass for API v2 build 2026.10.1-rc.2."), f, rel)
     assert phone_on_cluster(_ticket(description="Found on the staging cluster running iOS app 5.15.0-rc.8."), f, rel)
+    firefox = "Safari 18.2 on an iMac.\nUncaught TypeError: e.columns is undefined"
+    assert console_of_another_browser(_ticket(reporter_type="user", description=firefox), f, rel)
+    ie = "Internet Explorer 11.\nTypeError: null is not an object (evaluating 'this.panel.id')"
+    assert console_of_another_browser(_ticket(reporter_type="user", description=ie), f, rel)
+    chrome = "Chrome 131.\nTypeError: Cannot read properties of undefined (reading 'rows')"
+    assert not console_of_another_browser(_ticket(reporter_type="user", description=chrome), f, rel)
+    assert two_versions_of_a_browser(_ticket(description="In Edge 120 it fails. Edge 130 on Windows 11."), f, rel)
+    assert web_app_installed(_ticket(description="We have web 2026.9.0 installed."), f, rel)
+    assert month_after_filed(_ticket(description="The November invoice is wrong."), f, rel)
+    charged = _ticket(customer_tier="free", reporter_type="user", log_excerpt="charge ch_3QbT succeeded plan=pro")
+    assert free_tier_charged(charged, f, rel)
     both = "Logged by QA during the end-to-end run. Found by a developer trying web 2026.6.0-dev.88."
     assert two_finders(_ticket(description=both), f, rel)
 

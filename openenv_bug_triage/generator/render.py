@@ -129,6 +129,24 @@ _TESTER_VOICE = re.compile(r"(?:Expected|Actual)(?: result)?:")
 """A tester's expected and actual results, which a customer does not write."""
 
 
+_CUSTOMER_CONTEXT = re.compile(
+    r"\b(?:[Mm]y|[Oo]ur) (?!test\b|seeded\b|matrix\b|runs?\b|environment\b)|\bwe rely\b|\bwe use\b"
+)
+"""A sentence about the writer's own things or habits: context only a customer gives."""
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z'])")
+
+
+def _tester_words(symptom: str, lines: list[str], evidence: list[tuple[str, str]]) -> tuple[str, list[str]]:
+    """A symptom and lines as a tester on a staging or development build writes them: the symptom
+    without the sentences about a customer's own things (its first, the failure, kept), and "my"
+    and "our" as "the"; the evidence records the words the ticket then holds."""
+    first, *rest = _SENTENCE.split(symptom)
+    kept = " ".join([first, *(x for x in rest if not _CUSTOMER_CONTEXT.search(x))])
+    changed = {symptom: _neutral_title(kept)} | {x: _neutral_title(x) for x in lines}
+    evidence[:] = [(rule, changed.get(text, text)) for rule, text in evidence]
+    return changed[symptom], [changed[x] for x in lines]
+
+
 def _own_voice(text: str) -> int:
     return len(_OWN_VOICE.findall(text))
 
@@ -507,6 +525,8 @@ class Renderer:
         if reporter == "qa":
             mechanisms = self._unsaid(s, d.internal)
             how = [r.choice(mechanisms)] if mechanisms and r.random() < 0.6 else []  # only QA knows how it fails
+            if s.environment != "production":  # no customer reaches this build: the tester's own words
+                symptom, lines = _tester_words(symptom, lines, evidence)
             # a customer's words (the symptom, a second problem seen on their own things) QA quotes as theirs
             # (none on a staging or development build, which no customer can reach)
             theirs = [
