@@ -130,18 +130,24 @@ _TESTER_VOICE = re.compile(r"(?:Expected|Actual)(?: result)?:")
 
 
 _CUSTOMER_CONTEXT = re.compile(
-    r"\b(?:[Mm]y|[Oo]ur) (?!test\b|seeded\b|matrix\b|runs?\b|environment\b)|\bwe rely\b|\bwe use\b"
+    r"\b(?:[Mm]y|[Oo]ur) (?!test\b|seeded\b|matrix\b|runs?\b|environment\b)|\b[Ww]e (?:rely|use)\b"
 )
 """A sentence about the writer's own things or habits: context only a customer gives."""
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z'])")
+_HABIT = re.compile(r"\b[Ww]e (?:rely|use)\b")
+"""A sentence about how the writer's team works, which no tester writes."""
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Za-z'])")
 
 
 def _tester_words(symptom: str, lines: list[str], evidence: list[tuple[str, str]]) -> tuple[str, list[str]]:
     """A symptom and lines as a tester on a staging or development build writes them: the symptom
-    without the sentences about a customer's own things (its first, the failure, kept), and "my"
-    and "our" as "the"; the evidence records the words the ticket then holds."""
-    first, *rest = _SENTENCE.split(symptom)
-    kept = " ".join([first, *(x for x in rest if not _CUSTOMER_CONTEXT.search(x))])
+    without the sentences about a customer's own things (unless all are), and "my" and "our" as
+    "the"; the evidence records the words the ticket then holds."""
+    sentences = _SENTENCE.split(symptom)
+    kept = " ".join(
+        [x for x in sentences if not _CUSTOMER_CONTEXT.search(x)]
+        or [x for x in sentences if not _HABIT.search(x)]
+        or sentences
+    )
     changed = {symptom: _neutral_title(kept)} | {x: _neutral_title(x) for x in lines}
     evidence[:] = [(rule, changed.get(text, text)) for rule, text in evidence]
     return changed[symptom], [changed[x] for x in lines]
