@@ -82,7 +82,7 @@ CALVER = re.compile(
 )
 """A calendar version: web and API releases are named by the year and month they go out."""
 APP_VERSION = re.compile(
-    r"(?:a(?<!\wa)pp(?: version)?|l(?<!\wl)arkspur-(?:ios|android)|b(?<!\wb)uild:?)\s+(?P<version>\d{1,2}\.\d{1,2}\.\d{1,2})(?P<pre>-(?:rc|dev|beta)\.?\d*)?(?!\w|[.-]\w)"
+    r"(?:a(?<!\wa)pp(?: version)?|l(?<!\wl)arkspur-(?:ios|android)|c(?<!\wc)lient=(?:ios|android)|b(?<!\wb)uild:?)\s+(?P<version>\d{1,2}\.\d{1,2}\.\d{1,2})(?P<pre>-(?:rc|dev|beta)\.?\d*)?(?!\w|[.-]\w)"
 )
 """An app version, recognised by the word before it (`app 5.14.0`, `build: 5.14.0`; `iOS 17.4.1` is the phone's)."""
 
@@ -242,9 +242,16 @@ _NAMED_BY: tuple[tuple[str, Platform], ...] = (
     ("Android app ", "android"),
     ("larkspur-ios ", "ios"),
     ("larkspur-android ", "android"),
+    ("client=ios ", "ios"),
+    ("client=android ", "android"),
 )
 """Words before a version that say whose it is (web and API versions share one scheme)."""
 PLATFORMS: tuple[Platform, ...] = ("web", "ios", "android", "api")
+
+
+def platforms_before(text: str, start: int) -> tuple[Platform, ...]:
+    """Whose version starts at `start` of `text`: the platform the words before it name, else every platform."""
+    return _platforms(text, start)
 
 
 def _platforms(text: str, start: int) -> tuple[Platform, ...]:

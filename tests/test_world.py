@@ -102,6 +102,13 @@ def log_after_filed(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) ->
     return any(at >= cutoff for at, _ in log_times(t.log_excerpt, created(t)))
 
 
+def release_not_out(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+    """A build named anywhere in the ticket (a client version in a log too) that its platform had not
+    released when the ticket was filed, or that is not in the queue's calendar."""
+    text = f"{t.title}\n{t.description}\n{t.log_excerpt or ''}"
+    return any(x.kind == "release" for x in chronology.late(text, created(t), releases))
+
+
 def alert_before_fault(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
     """An alert says it fired before the first failing line of its own log."""
     if t.reporter_type != "monitoring" or not t.log_excerpt:
@@ -209,6 +216,7 @@ def free_tier_charged(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) 
 
 TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts, tuple[Release, ...]], bool]] = {
     "log line after the ticket": log_after_filed,
+    "build not out (or not in the calendar)": release_not_out,
     "alert fired before its first failing line": alert_before_fault,
     "QA off production quotes a customer": qa_quotes_customer_off_production,
     "QA run on a superseded or released build": qa_run_on_old_build,
@@ -320,6 +328,8 @@ def test_each_ticket_check_finds_a_planted_contradiction() -> None:
     assert log_after_filed(_ticket(log_excerpt=late, logs_present=True), f, rel)
     logcat = "11-20 09:12:02.118 4410 4410 E TokenStore: read failed"
     assert log_after_filed(_ticket(log_excerpt=logcat, logs_present=True), f, rel)
+    assert release_not_out(_ticket(log_excerpt="422 UnsupportedSchema (client=android 5.12.1)"), f, rel)
+    assert not release_not_out(_ticket(description="Seen on web 2026.9.1."), f, rel)
     early = "10-08 02:12:02.118 4410 4410 E TokenStore: read failed"
     assert not log_after_filed(_ticket(log_excerpt=early, logs_present=True), f, rel)
     alert = _ticket(

@@ -280,13 +280,18 @@ class Renderer:
     def _version_for(self, m: re.Match[str]) -> str:
         """A version a wording names, kept when it fits the ticket's time, else the ticket's own build."""
         version, pre = m["version"], m["pre"]
-        live = any(rel.version == version and rel.released_at <= self.created for rel in self.timeline.releases)
+        whose = chronology.platforms_before(m.string, m.start("version"))
+        live = any(
+            rel.version == version and rel.platform in whose and rel.released_at <= self.created
+            for rel in self.timeline.releases
+        )
         if live != bool(pre):
             return m[0][m.start("version") - m.start() :]
         calver = m.re is chronology.CALVER
-        if calver == (self.platform in ("web", "api")):
+        if self.platform in whose and calver == (self.platform in ("web", "api")):
             return self.reported.split(" ")[-1]
-        other: Platform = "web" if calver else "ios"
+        named = whose[0] if len(whose) == 1 else None  # the client the words before it name
+        other: Platform = named or ("web" if calver else "ios")
         return self.timeline.current(other, self.created).version
 
     def render(self, s: Slot) -> tuple[dict[str, Any], TicketFacts]:
