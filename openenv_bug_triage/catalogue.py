@@ -249,6 +249,7 @@ REQUIRED_POOLS: tuple[str, ...] = (
     "opener_user",
     "opener_user_terse",
     "opener_qa",
+    "opener_qa_matrix",
     "closer_user",
     "closer_terse",
     "scope_everyone",

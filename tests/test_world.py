@@ -158,6 +158,22 @@ def qa_run_on_old_build(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]
     return any(pre is None and v != _current(releases, p, created(t)) for p, v, pre in builds)
 
 
+EVERY_CLIENT = re.compile(r"\bweb, iOS, Android\b|\bevery client\b|\bweb, both mobile apps\b", re.I)
+ONE_CLIENT_RUN = re.compile(
+    r"cross-browser|smoke test of|acceptance run for|manual test pass on|regression of|exploratory testing of"
+    r"|localisation test round on|end-to-end run on|release checklist|release sign-off|unrelated fix in",
+    re.I,
+)
+
+
+def one_client_run_claims_all(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+    """A QA run of one client's build that reports results on every client."""
+    if t.reporter_type != "qa":
+        return False
+    first, _, rest = t.description.partition("\n")
+    return bool(ONE_CLIENT_RUN.search(first) and EVERY_CLIENT.search(rest))
+
+
 def web_pass_claims_other(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
     """A cross-browser pass on a build that is not the web app's."""
     if t.reporter_type != "qa" or not WEB_PASS.search(t.description):
@@ -221,6 +237,7 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts, tuple[Release, ...]], bo
     "QA off production quotes a customer": qa_quotes_customer_off_production,
     "QA run on a superseded or released build": qa_run_on_old_build,
     "web pass claims another client": web_pass_claims_other,
+    "one-client run claims every client": one_client_run_claims_all,
     "phone app on a cluster": phone_on_cluster,
     "two finders in one ticket": two_finders,
     "console from another browser": console_of_another_browser,
@@ -345,6 +362,8 @@ def test_each_ticket_check_finds_a_planted_contradiction() -> None:
     assert qa_run_on_old_build(_ticket(description="Acceptance run for web 2026.9.0."), f, rel)
     assert not qa_run_on_old_build(_ticket(description="Acceptance run for web 2026.9.1."), f, rel)
     assert web_pass_claims_other(_ticket(description="Cross-browser pass for API v2 build 2026.10.1-rc.2."), f, rel)
+    web_pass = "Picked up in the cross-browser and device pass for web 2026.9.0.\n\nFails on web, iOS, Android and API."
+    assert one_client_run_claims_all(_ticket(description=web_pass), f, rel)
     assert phone_on_cluster(_ticket(description="Found on the staging cluster running iOS app 5.15.0-rc.8."), f, rel)
     firefox = "Safari 18.2 on an iMac.\nUncaught TypeError: e.columns is undefined"
     assert console_of_another_browser(_ticket(reporter_type="user", description=firefox), f, rel)

@@ -547,7 +547,11 @@ class Renderer:
             ]
             own = [x for x in [symptom, *how, *lines] if x not in theirs]
             quote = "\n".join(f"> {line}" for x in theirs for line in x.split("\n"))
-            parts = [self._own_pick(s, "opener_qa", version=self.reported)]
+            # a failure on every client was found by a run over every client, not a one-client pass
+            clients = {"web", "mobile", "api"} & self.voice.tags
+            every = s.scope == "everyone" or len(clients) > 1 or "every client" in symptom
+            opener = "opener_qa_matrix" if every else "opener_qa"
+            parts = [self._own_pick(s, opener, version=self.reported)]
             parts += [f"{self.pick('qa_customer_quote')}\n{quote}"] if theirs else []
             parts += [" ".join(own)] if own else []
             if repro:
