@@ -146,7 +146,9 @@ def _current(releases: tuple[Release, ...], platform: str, at: datetime) -> str 
 
 def qa_run_on_old_build(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
     """A QA ticket in production whose opening run names a build that is not the current one, or says
-    "before release" of a build already out."""
+    "before release" of a build already out; an alert on production stamped with a superseded build."""
+    if t.reporter_type == "monitoring" and t.version and t.environment == "production":
+        return any(pre is None and v != _current(releases, p, created(t)) for p, v, pre in _builds(t.version))
     if t.reporter_type != "qa":
         return False
     first = t.description.split("\n", 1)[0]
@@ -235,7 +237,7 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts, tuple[Release, ...]], bo
     "build not out (or not in the calendar)": release_not_out,
     "alert fired before its first failing line": alert_before_fault,
     "QA off production quotes a customer": qa_quotes_customer_off_production,
-    "QA run on a superseded or released build": qa_run_on_old_build,
+    "QA run or alert on a superseded or released build": qa_run_on_old_build,
     "web pass claims another client": web_pass_claims_other,
     "one-client run claims every client": one_client_run_claims_all,
     "phone app on a cluster": phone_on_cluster,
@@ -361,6 +363,7 @@ def test_each_ticket_check_finds_a_planted_contradiction() -> None:
     assert qa_run_on_old_build(_ticket(description="Spotted on web 2026.9.1 before release."), f, rel)
     assert qa_run_on_old_build(_ticket(description="Acceptance run for web 2026.9.0."), f, rel)
     assert not qa_run_on_old_build(_ticket(description="Acceptance run for web 2026.9.1."), f, rel)
+    assert qa_run_on_old_build(_ticket(reporter_type="monitoring", version="web 2026.9.0"), f, rel)
     assert web_pass_claims_other(_ticket(description="Cross-browser pass for API v2 build 2026.10.1-rc.2."), f, rel)
     web_pass = "Picked up in the cross-browser and device pass for web 2026.9.0.\n\nFails on web, iOS, Android and API."
     assert one_client_run_claims_all(_ticket(description=web_pass), f, rel)

@@ -18,7 +18,7 @@ from .facts import PLATFORM_OF, TicketFacts
 from .personas import People
 from .plan import Planner, Slot
 from .timeline import Timeline
-from .voice import Voice, client_tags
+from .voice import Voice, browsers_named, client_tags
 
 _DATES: dict[tuple[str, str], tuple[list[tuple[datetime, bool]], int]] = {}
 
@@ -155,20 +155,6 @@ def _tester_words(symptom: str, lines: list[str], evidence: list[tuple[str, str]
 
 def _own_voice(text: str) -> int:
     return len(_OWN_VOICE.findall(text))
-
-
-_BROWSERS: dict[str, re.Pattern[str]] = {
-    "chromium": re.compile(r"\b(?:Chrome|Chromium|Chromebook|Edge|Opera|Brave)\b"),
-    "safari": re.compile(r"\bSafari\b"),
-    "firefox": re.compile(r"\bFirefox\b"),
-    "ie": re.compile(r"\bInternet Explorer\b|\bIE ?1[01]\b"),
-}
-"""Browser families a ticket can name: a console pasted into it must be one of theirs."""
-
-
-def browsers_named(text: str) -> set[str]:
-    """The browser families `text` names, as phrase tags."""
-    return {name for name, pattern in _BROWSERS.items() if pattern.search(text)}
 
 
 _ANDROID = re.compile(r"\bandroid\b", re.I)
@@ -320,8 +306,8 @@ class Renderer:
                 reporter = "qa" if s.case is None and s.release_note is None and r.random() < 0.3 else "user"
             if s.environment != "production" and not s.monitoring:  # only testers run non-production builds
                 reporter = "qa"
-            if reporter == "qa" and s.environment == "production" and not older:
-                self.reported = self.current()  # a test run on production tests the release that is live
+            if reporter != "user" and s.environment == "production" and not older:
+                self.reported = self.current()  # a test run or an alert on production is about the live release
             if reporter == "qa":
                 self._impersonal(s, d)
             elif reporter == "user" and _TESTER_VOICE.match(d.symptoms[s.symptom_variant]):
