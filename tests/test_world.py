@@ -272,8 +272,23 @@ def cause_after_first_report(made: GeneratedTask) -> int:
     return bad
 
 
+def date_after_first_report(made: GeneratedTask) -> int:
+    """Duplicate groups where a member's text names a day or time after the group's first report was
+    filed (a cause dated after the earliest report of its effect)."""
+    groups: dict[str, list[Ticket]] = defaultdict(list)
+    for t in made.task.tickets:
+        groups[made.facts[t.ticket_id].duplicate_of or t.ticket_id].append(t)
+    bad = 0
+    for members in groups.values():
+        first = min(created(t) for t in members)
+        texts = [f"{t.title}\n{t.description}" for t in members if len(members) > 1]
+        bad += any(x.kind == "time" for text in texts for x in chronology.late(text, first))
+    return bad
+
+
 QUEUE_CHECKS: dict[str, Callable[[GeneratedTask], int]] = {
     "change rolled out after the first report": cause_after_first_report,
+    "date after the first report": date_after_first_report,
 }
 
 # --------------------------------------------------------------------------- counting
