@@ -402,7 +402,9 @@ def weekday_mismatches(text: str, created_at: datetime) -> list[str]:
                 near = [(gap, when) for gap, when in near if gap <= (_NEAR if full else 3)]
                 if near:
                     when = min(near)[1]
-                elif full and (rel := [r for r in _RELATIVE.finditer(_unquoted(sentence)) if _gap(m.span(), r.span()) <= _NEAR]):
+                elif full and (
+                    rel := [r for r in _RELATIVE.finditer(_unquoted(sentence)) if _gap(m.span(), r.span()) <= _NEAR]
+                ):
                     when = created - timedelta(days=1 if rel[0].group(1).lower() == "yesterday" else 0)
                 else:
                     continue
