@@ -42,7 +42,7 @@ def _read_dates(scenario: Defect | Story) -> tuple[list[tuple[datetime, bool]], 
     return found, 7 if any(chronology.names_weekday(t) for t in texts) else 1
 
 
-_FAULT = re.compile(r"\b(?:ERROR|WARN|FATAL|E|W)\b|\b(?:fail\w*|error|impaired|timeout|denied)\b")
+_FAULT = re.compile(r"\b(?:ERROR|WARN|FATAL|CRIT\w*|E|W)\b|\b(?:fail\w*|error|impaired|timeout|denied)\b|-> 5\d\d\b")
 """A log line that shows something going wrong: the first one is when the failure began."""
 
 
@@ -62,17 +62,22 @@ _CHANGE = re.compile(r"\b(?:deploy\w*|rolled out|rollout|migration)\b", re.I)
 
 
 def _first_fault(log: str, stamps: list[tuple[re.Match[str], datetime]]) -> datetime | None:
-    """The instant of the first line of `log` that shows a fault (after its stamp), else of the first
-    line after a change it records; None when it shows neither."""
-    faults, changed = [], False
+    """When `log` shows the failure begun: the later of its first failing line and the first line
+    after a change it records (each, if any); None when it shows neither."""
+    fault = after_change = None
+    changed = False
     for m, at in sorted(stamps, key=lambda x: x[0].start()):
         end = log.find("\n", m.end())
         line = log[m.end() : len(log) if end < 0 else end]
         if _CHANGE.search(line):
             changed = True
-        elif _FAULT.search(line) or changed:
-            faults.append(at)
-    return min(faults, default=None)
+            continue
+        if changed and after_change is None:
+            after_change = at
+        if fault is None and _FAULT.search(line):
+            fault = at
+    found = [at for at in (fault, after_change) if at is not None]
+    return max(found, default=None)
 
 
 def retime(log: str, last: datetime, onset: datetime | None = None) -> str:
