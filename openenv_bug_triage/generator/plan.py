@@ -59,6 +59,8 @@ class Slot:
     said: frozenset[str] = frozenset()
     """The long sentences its report holds, once rendered: what a duplicate must say its own way."""
     subject: str = ""
+    title: str = ""
+    """The ticket's title as filed (its subject dressed), which a duplicate's title must not read as."""
     """Its title before the reporter dressed it, once rendered."""
     onset: datetime | None = None
     """When the failure began, shortly before its first report (set on a group's first report, once rendered)."""

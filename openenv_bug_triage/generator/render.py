@@ -347,6 +347,11 @@ class Renderer:
         subjects = self._own_subjects(s, subjects)
         s.subject = subjects[0]
         title = titles.dress(subjects, self.reported, self.voice.persona, r, self.pick, lv.rates, traps)
+        if s.original is not None and ts.titled_alike(s.original.title, title):  # dressing cut what told them apart
+            title = titles.dress(
+                self._feature_title(s), self.reported, self.voice.persona, r, self.pick, lv.rates, traps
+            )
+        s.title = title
         candidates = kinds.blamed_first(s, self._candidates(s.scenario.component, s.scenario.misfiled, traps))
         attachments = self.attachments
         if reporter != "user":
@@ -580,7 +585,8 @@ class Renderer:
         return text
 
     def _own_subjects(self, s: Slot, subjects: list[str]) -> list[str]:
-        """A duplicate's subjects less those its original's title already reads as (a build, case or a word apart)."""
+        """A duplicate's subjects less those its original's title already reads as (a build, case or a word apart);
+        when every title of its defect does, the feature's name alone, as people often title a report."""
         o = s.original
         if o is None or not o.subject:
             return subjects
@@ -588,7 +594,16 @@ class Renderer:
         scenario = s.scenario
         if not own and isinstance(scenario, Defect):
             own = [self.local(t) for t in scenario.titles if not ts.titled_alike(o.subject, self.local(t))]
+        if not own:  # every title reorders the same words
+            own = [t for t in self._feature_title(s) if not ts.titled_alike(o.subject, t)]
         return own or subjects
+
+    def _feature_title(self, s: Slot) -> list[str]:
+        """The feature's name alone, as people often title a report (none for a story)."""
+        if not isinstance(s.scenario, Defect) or not s.scenario.feature:
+            return []
+        feature = self.local(s.scenario.feature)
+        return [feature[:1].upper() + feature[1:]]
 
     def _scope_values(self, s: Slot, d: Defect) -> dict[str, object]:
         """Who is hit, the rate, the onset and the counts: drawn once per defect, shared by its duplicates.
