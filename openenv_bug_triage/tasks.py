@@ -147,7 +147,10 @@ def _tokens(text: str) -> frozenset[str]:
 def _bitsets(bags: list[frozenset[str]]) -> list[int]:
     """Each bag as an integer with one bit per token of all `bags` (a shared token count is one `&`)."""
     bit: dict[str, int] = {}
-    return [sum(1 << bit.setdefault(token, len(bit)) for token in bag) for bag in bags]
+    for bag in bags:
+        for token in bag:
+            bit.setdefault(token, 1 << len(bit))
+    return [sum(map(bit.__getitem__, bag)) for bag in bags]
 
 
 def suspected_duplicates(records: list[TicketRecord]) -> dict[str, list[str]]:
