@@ -133,6 +133,8 @@ class Renderer:
         self.base = base
         self.slots = tuple(slots)
         """Every slot of the queue, so a wording changed for one reporter stays apart from its duplicates'."""
+        self.retold = {id(o.original) for o in self.slots if o.original is not None}
+        """The slots a duplicate retells: only their long sentences are read back (`Slot.said`)."""
         # the ticket being rendered: when it was filed, its platform, the build it speaks of, and by
         # how many days its scenario's dates move (set by `render`)
         self.created = base
@@ -257,12 +259,14 @@ class Renderer:
             note = self.voice.attachment_note(attachments)
             body = f"{body}\n\n{note}" if note else body
         noise = self.voice.noise
-        said, typed = retell.long_sentences(body), noise.apply(body)
-        if typed != body:  # most tickets have no word changes: their sentences are read once
-            said |= retell.long_sentences(typed)
+        typed = noise.apply(body)
+        if id(s) in self.retold or not self.slots:  # a ticket no duplicate retells keeps `said` empty
+            said = retell.long_sentences(body)
+            if typed != body:  # most tickets have no word changes: their sentences are read once
+                said |= retell.long_sentences(typed)
+            s.said = frozenset(said)
         title, body = noise.apply(title), typed
         evidence = [(rule, noise.apply(text)) for rule, text in evidence]
-        s.said = frozenset(said)
         version = self.reported if r.random() < 0.7 or s.release_note is not None else None
         record = {
             "ticket_id": s.ticket_id,
@@ -447,7 +451,7 @@ class Renderer:
         said = set(s.original.said) if s.original is not None else set()
         text = self.pick(pool, **values)
         for _ in range(3):
-            if not retell.long_sentences(text) & said:
+            if not said or not retell.long_sentences(text) & said:
                 break
             text = self.pick(pool, **values)
         return text
