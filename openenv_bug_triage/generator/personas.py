@@ -101,6 +101,14 @@ class PersonaData(_Model):
         """The organisations of `partition` on plan `tier`, in file order (grouped once per process)."""
         return self._organisations_by.get((partition, tier), ())
 
+    @cached_property
+    def _first_names(self) -> dict[Partition, tuple[tuple[str, str], ...]]:
+        return {p: tuple((n, n.split()[0]) for n in self.people.of(p)) for p in ("train", "validation", "test")}
+
+    def people_of(self, partition: Partition) -> tuple[tuple[str, str], ...]:
+        """Each name of `partition` with its first name, in file order (split once per process)."""
+        return self._first_names[partition]
+
     @model_validator(mode="after")
     def _every_tier_in_every_partition(self) -> PersonaData:
         for partition in ("train", "validation", "test"):
@@ -203,7 +211,7 @@ class People:
         again = [
             p for p in self.known if p.organisation and p.organisation.tier == tier and (p.technical or not technical)
         ]
-        fresh = [n for n in data.people.of(self.partition) if n.split()[0] not in self.taken]
+        fresh = [n for n, first in data.people_of(self.partition) if first not in self.taken]
         if again and (not fresh or self.rng.random() < data.returning):
             return replace(self.rng.choice(again), returning=True)
         if not fresh:

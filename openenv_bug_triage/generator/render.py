@@ -91,6 +91,12 @@ def _own_voice(text: str) -> int:
     return len(_OWN_VOICE.findall(text))
 
 
+@lru_cache(maxsize=4096)
+def _wording_voice(wording: str) -> int:
+    """`_own_voice` of a catalogue wording (counted once per process)."""
+    return _own_voice(wording)
+
+
 _ANDROID = re.compile(r"\bandroid\b", re.I)
 _MOBILE = re.compile(r"\b(?:iphone|ipad|ios|android|phone|mobile)\b", re.I)
 _API = re.compile(r"\b(?:api|endpoint|webhook)\b|\b(?:GET|POST|PUT|PATCH|DELETE) /", re.I)
@@ -336,9 +342,9 @@ class Renderer:
         ]
         titles = [i for i in range(len(d.titles)) if i not in {o.title_variant for o in kin}]
         if symptoms:
-            s.symptom_variant = min(symptoms, key=lambda i: (_own_voice(d.symptoms[i]), i != s.symptom_variant))
+            s.symptom_variant = min(symptoms, key=lambda i: (_wording_voice(d.symptoms[i]), i != s.symptom_variant))
         if titles:
-            s.title_variant = min(titles, key=lambda i: (_own_voice(d.titles[i]), i != s.title_variant))
+            s.title_variant = min(titles, key=lambda i: (_wording_voice(d.titles[i]), i != s.title_variant))
 
     def _customer_wording(self, s: Slot, d: Defect) -> None:
         """Give a customer's report a symptom wording that is not a tester's expected/actual,
