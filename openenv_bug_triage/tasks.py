@@ -149,7 +149,8 @@ def _bitsets(bags: list[frozenset[str]]) -> list[int]:
     bit: dict[str, int] = {}
     for bag in bags:
         for token in bag:
-            bit.setdefault(token, 1 << len(bit))
+            if token not in bit:
+                bit[token] = 1 << len(bit)
     return [sum(map(bit.__getitem__, bag)) for bag in bags]
 
 
