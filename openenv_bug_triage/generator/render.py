@@ -91,12 +91,6 @@ def _own_voice(text: str) -> int:
     return len(_OWN_VOICE.findall(text))
 
 
-@lru_cache(maxsize=4096)
-def _wording_voice(wording: str) -> int:
-    """`_own_voice` of a catalogue wording (counted once per process)."""
-    return _own_voice(wording)
-
-
 _ANDROID = re.compile(r"\bandroid\b", re.I)
 _MOBILE = re.compile(r"\b(?:iphone|ipad|ios|android|phone|mobile)\b", re.I)
 _API = re.compile(r"\b(?:api|endpoint|webhook)\b|\b(?:GET|POST|PUT|PATCH|DELETE) /", re.I)
@@ -120,6 +114,12 @@ def _client_in(text: str, push: bool) -> Platform:
     if push or _MOBILE.search(text):
         return "android" if _ANDROID.search(text) else "ios"
     return "api" if _API.search(text) else "web"
+
+
+@lru_cache(maxsize=4096)
+def _wording_voice(wording: str) -> int:
+    """`_own_voice` of a catalogue wording (counted once per process)."""
+    return _own_voice(wording)
 
 
 class Renderer:
