@@ -30,6 +30,23 @@ from .models import (
 )
 from .world import World, load_world
 
+# --------------------------------------------------------------------------- routing
+
+DRAWS_ITS_OWN: frozenset[str] = frozenset(
+    {"web-ui", "editor", "ios-app", "android-app", "email-delivery", "push-notifications", "data-export", "invoicing"}
+)
+"""Components that draw what they show: a document, an app screen, an email, a push, an export, an invoice."""
+
+
+def drawn_by(component: str) -> str:
+    """The component a display glitch on `component`'s feature belongs to (handbook section 2).
+
+    Wrong fonts, colours, icons or layout belong where they are shown: a feature with a page of
+    its own in the web app (sign-in, billing, reports, search) is drawn by `web-ui`.
+    """
+    return component if component in DRAWS_ITS_OWN else "web-ui"
+
+
 # --------------------------------------------------------------------------- severity, priority, escalation
 
 SEVERE: frozenset[Severity] = frozenset({"sev0", "sev1"})

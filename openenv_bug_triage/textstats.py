@@ -344,6 +344,13 @@ _MONTH_DAY = re.compile(rf"\b{_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+(\d
 _RELATIVE = re.compile(r"\b(today|tonight|this (?:morning|afternoon|evening)|yesterday)\b", re.I)
 _NEAR = 30
 """Characters between a weekday name and the date it is written with."""
+_QUOTED_NAME = re.compile(r"'[A-Z][^'\n]*'|\"[^\"\n]*\"")
+"""A quoted name ('Due today', "Today view"): its words are not a time reference."""
+
+
+def _unquoted(sentence: str) -> str:
+    """The sentence with quoted names blanked out, offsets kept."""
+    return _QUOTED_NAME.sub(lambda m: " " * len(m.group(0)), sentence)
 
 
 def _dates_in(sentence: str, created: date) -> list[tuple[int, int, date]]:
@@ -397,7 +404,9 @@ def weekday_mismatches(text: str, created_at: datetime) -> list[str]:
                 near = [(gap, when) for gap, when in near if gap <= (_NEAR if full else 3)]
                 if near:
                     when = min(near)[1]
-                elif full and (rel := [r for r in _RELATIVE.finditer(sentence) if _gap(m.span(), r.span()) <= _NEAR]):
+                elif full and (
+                    rel := [r for r in _RELATIVE.finditer(_unquoted(sentence)) if _gap(m.span(), r.span()) <= _NEAR]
+                ):
                     when = created - timedelta(days=1 if rel[0].group(1).lower() == "yesterday" else 0)
                 else:
                     continue

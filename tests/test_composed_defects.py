@@ -13,6 +13,7 @@ from openenv_bug_triage import rules
 from openenv_bug_triage.catalogue import Defect, load_catalogue
 from openenv_bug_triage.generator import compose, derive_truth, generate, scope_options
 from openenv_bug_triage.generator.facts import PLATFORM_OF
+from openenv_bug_triage.rules import DRAWS_ITS_OWN
 from openenv_bug_triage.world import DATA_DIR, load_world
 
 SPLITS = ("train", "validation", "test")
@@ -64,8 +65,9 @@ def test_each_partition_composes_many_distinct_defects_beyond_its_catalogue(part
 
 @pytest.mark.parametrize("partition", SPLITS)
 def test_a_composed_defect_is_coherent(partition: str) -> None:
-    """Component from the surface; a platform only on its own client; one who-is-hit; a failure rate
-    only where the defect can hit everyone; data lost only where something was entered."""
+    """Component from the surface (a display glitch: where it is drawn); a platform only on its own
+    client; one who-is-hit; a failure rate only where the defect can hit everyone; data lost only
+    where something was entered."""
     parts = compose.load_parts(partition)  # type: ignore[arg-type]
     owner = load_world().owner
     for key in compose.compositions(partition):  # type: ignore[arg-type]
@@ -73,7 +75,8 @@ def test_a_composed_defect_is_coherent(partition: str) -> None:
         s, f = parts.surfaces[si], parts.failures[fi]
         c = None if ci is None else parts.conditions[ci]
         d = compose.composed(partition, key)  # type: ignore[arg-type]
-        assert d.component == s.component in owner
+        drawn = f.effect == "display" and s.component not in DRAWS_ITS_OWN
+        assert d.component == ("web-ui" if drawn else s.component) and s.component in owner, d.id
         if c is not None and c.platform is not None:
             assert PLATFORM_OF[d.component] == c.platform, d.id
         assert d.global_ == (c is None) and (c is None or d.segment == [c.who]), d.id

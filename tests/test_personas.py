@@ -21,7 +21,7 @@ from openenv_bug_triage.catalogue import Phrase, load_catalogue, load_phrases
 from openenv_bug_triage.generator import GeneratedTask, TicketFacts, generate, load_levels
 from openenv_bug_triage.generator.facts import PLATFORM_OF
 from openenv_bug_triage.generator.levels import partition_of
-from openenv_bug_triage.generator.personas import SEATS, load_personas
+from openenv_bug_triage.generator.personas import SEATS, load_personas, members_in_a_queue
 from openenv_bug_triage.generator.phrasing import literal_parts, pattern, variants
 from openenv_bug_triage.models import Ticket
 
@@ -119,6 +119,23 @@ def test_one_organisation_and_one_person_per_ticket(split: str) -> None:
         assert named <= {f.organisation}, (t.ticket_id, named)
         people = [p for p in (*data.people.of("train"), *data.people.of("validation"), *data.people.of("test"))]
         assert len({p for p in people if p in t.description}) <= 1, t.ticket_id
+
+
+@pytest.mark.parametrize("split", SPLITS)
+def test_an_organisation_has_as_many_people_as_its_size_and_one_of_each_admin_role(split: str) -> None:
+    orgs = {o.name: o for o in load_personas().organisations}
+    admin = {r.title for r in load_personas().roles if r.admin}
+    for made in instances(split):
+        people: dict[str, set[tuple[str, str]]] = {}
+        for t in made.task.tickets:
+            f = made.facts[t.ticket_id]
+            if f.organisation is not None and f.person is not None:
+                people.setdefault(f.organisation, set()).add(f.person)
+        for org, members in people.items():
+            assert len(members) <= members_in_a_queue(orgs[org].seats), (made.task.task_id, org, members)
+            roles = [role for _, role in members if role in admin]
+            assert len(roles) == len(set(roles)), (made.task.task_id, org, members)
+            assert "founder" not in roles or orgs[org].seats < 50, (org, members)
 
 
 def test_organisations_fit_their_plan_and_customers_their_organisation() -> None:

@@ -3,7 +3,8 @@
 Hand-written catalogue defects are few; parts multiply them. Each partition has its own parts
 file (`data/generator/parts/<partition>.json`, no part shared between partitions), and a
 composition is a `catalogue.Defect` like any other, so its truth follows from the same rules:
-its component (and so its team) is the surface's, and its impact class follows from the parts
+its component (and so its team) is the surface's, except that a display glitch belongs where it
+is drawn (`rules.drawn_by`), and its impact class follows from the parts
 by `impact_of`, the handbook's reading of what the text says:
 
 - data at risk (what the reporter had entered is gone) is `critical`;
@@ -28,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from ..catalogue import Defect, Impact, Line, Partition
 from ..errors import FixtureError
+from ..rules import drawn_by
 from ..world import DATA_DIR, load_world
 from .facts import PLATFORM_OF
 
@@ -230,11 +232,12 @@ def composed(partition: Partition, key: Key) -> Defect:
         "loss_short": loss.short.format(object=s.object) if loss and s.object else "",
     }
     display = f.effect == "display"
+    component = drawn_by(s.component) if display else s.component
     symptoms = p.templates.display_symptoms if display else p.templates.symptoms
     titles = [_fill(t, values) for t in (p.templates.display_titles if display else p.templates.titles)]
     if loss is not None:  # a title that says the data is gone
         titles = [f"{_cap(s.feature)}: {values['loss_short']}", *titles[1:]]
-    service = load_world().service_of[s.component]
+    service = load_world().service_of[component]
     stamp = "2026-11-{day:02d}T{hour:02d}:{minute:02d}:{second:02d}.{ms:03d}Z"
     day = 3 + sum(key[:2]) % 20
     log_lines = [
@@ -246,7 +249,7 @@ def composed(partition: Partition, key: Key) -> Defect:
     return Defect.model_validate(
         {
             "id": f"{partition}-{s.id}--{f.id}--{c.id if c else 'all'}--{loss.id if loss else 'kept'}",
-            "component": s.component,
+            "component": component,
             "partition": partition,
             "impact": impact,
             "feature": s.feature,

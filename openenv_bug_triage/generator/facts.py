@@ -53,6 +53,8 @@ class TicketFacts:
     """What the reporter and the ticket are, as phrase tags (`catalogue.Tag`): every phrase fits them."""
     organisation: str | None = field(default=None, compare=False)
     """The customer's organisation (None for QA and alerts)."""
+    person: tuple[str, str] | None = field(default=None, compare=False)
+    """The customer's name and role (None for QA and alerts)."""
     length: str = field(default="", compare=False)
     """How much a customer wrote: `terse`, `plain`, `padded` or `long` (empty for QA and alerts)."""
     noisy: bool = field(default=False, compare=False)

@@ -20,6 +20,15 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..world import DATA_DIR
 
 
+class Placeholder(BaseModel):
+    """One unfilled field of the in-app report form, and the ticket tags it needs (a platform)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    text: str = Field(min_length=1)
+    requires: frozenset[str] = frozenset()
+
+
 class NoiseData(BaseModel):
     """`data/generator/noise.json`."""
 
@@ -30,7 +39,8 @@ class NoiseData(BaseModel):
     typos: dict[str, str]
     nonnative: dict[str, str]
     apostrophes: dict[str, str]
-    placeholders: list[str] = Field(min_length=1)
+    placeholders: list[Placeholder] = Field(min_length=1)
+    """Fields of Larkspur's in-app report form left as the form fills them in; only form reports have them."""
 
 
 @cache
@@ -100,8 +110,12 @@ class Noise:
         return " ".join([joined, *sentences[2:]])
 
 
-def draw_noise(rng: random.Random, nonnative: bool) -> Noise:
-    """The noise of one customer ticket; a non-native writer's phrasing shows whenever there is noise."""
+def draw_noise(rng: random.Random, nonnative: bool, tags: frozenset[str]) -> Noise:
+    """The noise of one customer ticket; a non-native writer's phrasing shows whenever there is noise.
+
+    An unfilled placeholder is one of the in-app form's own fields for the ticket's platform, so
+    only a report sent through the form (`tags` has "form") can carry one.
+    """
     data = load_noise()
     if rng.random() >= data.rate:
         return Noise()
@@ -113,5 +127,10 @@ def draw_noise(rng: random.Random, nonnative: bool) -> Noise:
         lower_i=rng.random() < 0.4,
         run_on=rng.random() < 0.4,
         markdown=rng.random() < 0.3,
-        placeholder=rng.choice(data.placeholders) if rng.random() < 0.3 else None,
+        placeholder=_placeholder(rng, data, tags) if rng.random() < 0.3 else None,
     )
+
+
+def _placeholder(rng: random.Random, data: NoiseData, tags: frozenset[str]) -> str | None:
+    fitting = [p.text for p in data.placeholders if p.requires <= tags]
+    return rng.choice(fitting) if "form" in tags and fitting else None

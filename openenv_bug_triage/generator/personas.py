@@ -185,12 +185,24 @@ class Persona:
         }
 
 
+def members_in_a_queue(seats: int) -> int:
+    """How many different people of an organisation of `seats` write in within one queue."""
+    return 1 if seats < 5 else 2 if seats < 50 else 3
+
+
+def seats_fit(role: str, seats: int) -> bool:
+    """A founder writes in for a small organisation only."""
+    return role != "founder" or seats < 50
+
+
 class People:
     """The people of one queue: one person per name, and a returning contact is the same person.
 
     A customer who writes again in the same queue keeps their organisation, role, channel and
     signature; a new customer gets a first name no one else in the queue has (customers, QA and
-    support staff apart), so a name never stands for two people.
+    support staff apart), so a name never stands for two people. An organisation has as many
+    people writing in as its size allows (one for a handful of seats), each admin role held by
+    one of them; when every organisation of a plan is full, a known customer writes again.
     """
 
     def __init__(self, partition: Partition, rng: random.Random, taken: set[str] | None = None) -> None:
@@ -212,22 +224,37 @@ class People:
             p for p in self.known if p.organisation and p.organisation.tier == tier and (p.technical or not technical)
         ]
         fresh = [n for n, first in data.people_of(self.partition) if first not in self.taken]
-        if again and (not fresh or self.rng.random() < data.returning):
+        roomy = [o for o in data.organisations_of(self.partition, tier) if self._room(o)]
+        if again and (not fresh or not roomy or self.rng.random() < data.returning):
             return replace(self.rng.choice(again), returning=True)
         if not fresh:
             raise FixtureError(
                 f"generator personas: every {self.partition} name is taken in this queue and no {tier} customer "
                 "can write again; add names to `people` in data/generator/personas.json"
             )
-        person = self._new(tier, technical, self.rng.choice(fresh))
+        orgs = roomy or sorted(data.organisations_of(self.partition, tier), key=self._members)[:1]
+        person = self._new(orgs, technical, self.rng.choice(fresh))
         self.known.append(person)
         self.taken.add(person.first)
         return person
 
-    def _new(self, tier: Tier, technical: bool, name: str) -> Persona:
+    def _members(self, org: Organisation) -> int:
+        return sum(p.organisation == org for p in self.known)
+
+    def _room(self, org: Organisation) -> bool:
+        """True while `org` has fewer people writing in than an organisation of its size would have."""
+        return self._members(org) < members_in_a_queue(org.seats)
+
+    def _new(self, orgs: list[Organisation], technical: bool, name: str) -> Persona:
         data, r = load_personas(), self.rng
-        org = r.choice(data.organisations_of(self.partition, tier))
-        role = r.choice([x for x in data.roles if x.technical or not technical])
+        org = r.choice(orgs)
+        held = {p.role for p in self.known if p.organisation == org}
+        roles = [
+            x
+            for x in data.roles
+            if (x.technical or not technical) and not (x.admin and x.title in held) and seats_fit(x.title, org.seats)
+        ]
+        role = r.choice(roles or [x for x in data.roles if x.technical or not technical])
         channels = list(data.channels)
         channel = r.choices(channels, weights=[data.channels[c] for c in channels])[0]
         return Persona(

@@ -322,6 +322,7 @@ class Renderer:
             noisy=noise.any,
             length=self.voice.length if reporter == "user" else "",
             organisation=org.name if (org := self.voice.persona.organisation) else None,
+            person=(self.voice.persona.name, self.voice.persona.role) if org else None,
             exposure=isinstance(scenario, Defect) and scenario.exposure,
             case=s.case,
             second_component=s.second.component if s.second else None,

@@ -80,7 +80,7 @@ class Voice:
         if persona.reporter == "user":
             x = r.random()
             self.length = "terse" if x < 0.3 else "plain" if x < 0.72 else "long"
-            self.noise = draw_noise(r, persona.nonnative)
+            self.noise = draw_noise(r, persona.nonnative, persona.tags() | frozenset(ticket_tags))
         extra = {"long"} if self.length == "long" else set()
         if persona.reporter == "user":  # one register for the whole ticket
             extra.add("formal" if r.random() < 0.5 else "casual")
