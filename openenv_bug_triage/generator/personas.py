@@ -239,7 +239,9 @@ class People:
         return person
 
     def _members(self, org: Organisation) -> int:
-        return sum(p.organisation == org for p in self.known)
+        """People of the queue at `org` (each organisation is one loaded object: found by identity, not
+        compared field by field)."""
+        return sum(p.organisation is org for p in self.known)
 
     def _room(self, org: Organisation) -> bool:
         """True while `org` has fewer people writing in than an organisation of its size would have."""
@@ -248,7 +250,7 @@ class People:
     def _new(self, orgs: list[Organisation], technical: bool, name: str) -> Persona:
         data, r = load_personas(), self.rng
         org = r.choice(orgs)
-        held = {p.role for p in self.known if p.organisation == org}
+        held = {p.role for p in self.known if p.organisation is org}
         roles = [
             x
             for x in data.roles
