@@ -125,8 +125,9 @@ class Planner:
                 (
                     (a, b)
                     for a in defects
+                    if a.family is not None  # most defects have no family: no second loop for them
                     for b in defects
-                    if a.family is not None and a.family == b.family and a.component != b.component
+                    if a.family == b.family and a.component != b.component
                 ),
                 None,
             )

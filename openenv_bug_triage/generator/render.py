@@ -187,6 +187,12 @@ def _client_in(text: str, push: bool) -> Platform:
     return "api" if _API.search(text) else "web"
 
 
+@lru_cache(maxsize=4096)
+def _wording_voice(wording: str) -> int:
+    """`_own_voice` of a catalogue wording (counted once per process)."""
+    return _own_voice(wording)
+
+
 class Renderer:
     """Turns planned slots into ticket records, recording which sentence carries each fact."""
 
@@ -204,6 +210,8 @@ class Renderer:
         self.base = base
         self.slots = tuple(slots)
         """Every slot of the queue, so a wording changed for one reporter stays apart from its duplicates'."""
+        self.retold = {id(o.original) for o in self.slots if o.original is not None}
+        """The slots a duplicate retells: only their long sentences are read back (`Slot.said`)."""
         # the ticket being rendered: when it was filed, its platform, the build it speaks of, and by
         # how many days its scenario's dates move (set by `render`)
         self.created = base
@@ -358,10 +366,14 @@ class Renderer:
             note = self.voice.attachment_note(attachments)
             body = f"{body}\n\n{note}" if note else body
         noise = self.voice.noise
-        said = retell.long_sentences(body)
-        title, body = noise.apply(title), noise.apply(body)
+        typed = noise.apply(body)
+        if id(s) in self.retold or not self.slots:  # a ticket no duplicate retells keeps `said` empty
+            said = retell.long_sentences(body)
+            if typed != body:  # most tickets have no word changes: their sentences are read once
+                said |= retell.long_sentences(typed)
+            s.said = frozenset(said)
+        title, body = noise.apply(title), typed
         evidence = [(rule, noise.apply(text)) for rule, text in evidence]
-        s.said = frozenset(said | retell.long_sentences(body))
         version = self.reported if r.random() < 0.7 or s.release_note is not None else None
         record = {
             "ticket_id": s.ticket_id,
@@ -432,9 +444,9 @@ class Renderer:
         ]
         titles = [i for i in range(len(d.titles)) if i not in {o.title_variant for o in kin}]
         if symptoms:
-            s.symptom_variant = min(symptoms, key=lambda i: (_own_voice(d.symptoms[i]), i != s.symptom_variant))
+            s.symptom_variant = min(symptoms, key=lambda i: (_wording_voice(d.symptoms[i]), i != s.symptom_variant))
         if titles:
-            s.title_variant = min(titles, key=lambda i: (_own_voice(d.titles[i]), i != s.title_variant))
+            s.title_variant = min(titles, key=lambda i: (_wording_voice(d.titles[i]), i != s.title_variant))
 
     def _customer_wording(self, s: Slot, d: Defect) -> None:
         """Give a customer's report a symptom wording that is not a tester's expected/actual,
@@ -566,7 +578,7 @@ class Renderer:
         said = set(s.original.said) if s.original is not None else set()
         text = self.pick(pool, **values)
         for _ in range(3):
-            if not retell.long_sentences(text) & said:
+            if not said or not retell.long_sentences(text) & said:
                 break
             text = self.pick(pool, **values)
         return text
