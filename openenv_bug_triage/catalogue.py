@@ -138,6 +138,12 @@ Tag = Literal[
     "enterprise",
     "formal",
     "casual",
+    "production",
+    "prerelease",
+    "chromium",
+    "safari",
+    "firefox",
+    "ie",
 ]
 """What a phrase can require of, or forbid in, its ticket and reporter.
 
@@ -146,7 +152,9 @@ Tag = Literal[
 `bug`: the report is of a defect; `long`: the customer writes at length; `technical`,
 `nontechnical`, `admin`, `team`, `nonnative`: who the reporter is and whether they work with
 others; `email`, `form`: the channel; `free`, `pro`, `enterprise`: the customer's plan; `formal`,
-`casual`: the register the customer writes this ticket in (a phrase tagged with neither fits both).
+`casual`: the register the customer writes this ticket in (a phrase tagged with neither fits both);
+`production`/`prerelease`: the build reported is a live release, or a staging or development build of the next one;
+`chromium`, `safari`, `firefox`, `ie`: a browser the ticket's text names (a pasted console speaks its dialect).
 """
 
 
@@ -242,6 +250,7 @@ REQUIRED_POOLS: tuple[str, ...] = (
     "opener_user",
     "opener_user_terse",
     "opener_qa",
+    "opener_qa_matrix",
     "closer_user",
     "closer_terse",
     "scope_everyone",

@@ -60,8 +60,20 @@ DEPLOY_TAG = re.compile(r"(?P<y>20(?<=[-\s]20)\d\d)\.(?P<m>\d\d)\.(?P<d>\d\d)(?=
 """The date in a deploy tag such as `gw-2026.11.10-1` or `policy bundle 2026.11.19-2`."""
 _DEPLOY_HINT = re.compile(r"[-\s]20\d\d\.\d\d\.\d\d-\d")
 """A quick test for a deploy tag before the full pattern."""
+MIGRATION = re.compile(r"(?<![\w])(?P<y>20\d\d)_(?P<m>\d\d)_(?P<d>\d\d)_(?=[a-z])")
+"""The date a database migration is named by: `2026_11_19_add_task_archived_at`."""
+LOGCAT = re.compile(
+    r"^(?P<m>[01]\d)-(?P<d>[0-3]\d) (?P<H>[0-2]\d):(?P<M>[0-5]\d):(?P<S>[0-5]\d)(?P<frac>\.\d+)?(?=\s)", re.M
+)
+"""Android logcat's short stamp at the start of a line, `11-20 09:12:02.118`: month and day, no year."""
 DAY_MONTH = re.compile(r"\b(?P<d>[0-3]?\d) " + _MONTH + r"(?![a-z])")
 MONTH_DAY = re.compile(r"\b" + _MONTH + r" (?P<d>[0-3]?\d)\b(?![:.]\d)")
+MONTH_NOUN = re.compile(
+    r"(?<!\d )\b(?P<month>"
+    + "|".join(MONTHS)
+    + r")(?=(?:'s)? (?:invoices?|bills?|billing|statements?|payroll|reports?|payments?|credit)\b)"
+)
+"""A month named as what happened in it ("the November invoice"): read as its first day, in the catalogue's year."""
 ISO_WEEKDAY_AFTER = re.compile(ISO.pattern + r" \(" + _WEEKDAY + r"\)")
 WEEKDAY_BEFORE = re.compile(_WEEKDAY + r",? (?=(?:20\d\d-|[0-3]?\d [A-Z]|[A-Z][a-z]+\.? [0-3]?\d\b))")
 
@@ -70,7 +82,7 @@ CALVER = re.compile(
 )
 """A calendar version: web and API releases are named by the year and month they go out."""
 APP_VERSION = re.compile(
-    r"(?:a(?<!\wa)pp(?: version)?|l(?<!\wl)arkspur-(?:ios|android)|b(?<!\wb)uild:?)\s+(?P<version>\d{1,2}\.\d{1,2}\.\d{1,2})(?P<pre>-(?:rc|dev|beta)\.?\d*)?(?!\w|[.-]\w)"
+    r"(?:a(?<!\wa)pp(?: version)?|l(?<!\wl)arkspur-(?:ios|android)|c(?<!\wc)lient=(?:ios|android)|b(?<!\wb)uild:?)\s+(?P<version>\d{1,2}\.\d{1,2}\.\d{1,2})(?P<pre>-(?:rc|dev|beta)\.?\d*)?(?!\w|[.-]\w)"
 )
 """An app version, recognised by the word before it (`app 5.14.0`, `build: 5.14.0`; `iOS 17.4.1` is the phone's)."""
 
@@ -91,6 +103,20 @@ def _iso(m: re.Match[str]) -> tuple[datetime, bool]:
         sign = 1 if tz[0] == "+" else -1
         at -= sign * timedelta(hours=int(tz[1:3]), minutes=int(tz[4:6]))
     return at, True
+
+
+def logcat_instant(m: re.Match[str], filed: datetime) -> datetime | None:
+    """The UTC instant a `LOGCAT` match names, read in the year of `filed` (the year before when that
+    would put it more than half a year after `filed`); None for a day that does not exist."""
+    filed = _as_utc(filed)
+    mo, d = int(m["m"]), int(m["d"])
+    for year in (filed.year, filed.year - 1):
+        if not _valid(year, mo, d):
+            continue
+        at = datetime(year, mo, d, int(m["H"]), int(m["M"]), int(m["S"]), tzinfo=UTC)
+        if at - filed <= timedelta(days=183):
+            return at
+    return None
 
 
 def _valid(y: int, mo: int, d: int) -> bool:
@@ -146,8 +172,8 @@ def problems(text: str, filed: datetime, releases: Sequence[Release] = ()) -> li
 
 def _findings(text: str, filed: datetime, releases: Sequence[Release]) -> Iterator[Late | str]:
     """Late mentions, and the other slips as messages, in text order by kind."""
-    if not _DIGIT.search(text):  # every date and version has a digit
-        return
+    if not _DIGIT.search(text) and (not _MONTH_ANY.search(text) or MONTH_NOUN.search(text) is None):
+        return  # every date and version has a digit, but "the November invoice"
     filed = _as_utc(filed)
     cutoff = filed.replace(second=0, microsecond=0) + timedelta(minutes=1)
     for m in ISO.finditer(text):
@@ -161,6 +187,18 @@ def _findings(text: str, filed: datetime, releases: Sequence[Release]) -> Iterat
         y, mo, d = int(m["y"]), int(m["m"]), int(m["d"])
         if _valid(y, mo, d) and date(y, mo, d) > filed.date():
             yield Late("time", m[0], f"deploy tag date '{m[0]}' is after the ticket was filed ({filed:%Y-%m-%d})")
+    for m in MIGRATION.finditer(text) if "_" in text else ():
+        y, mo, d = int(m["y"]), int(m["m"]), int(m["d"])
+        if _valid(y, mo, d) and date(y, mo, d) > filed.date():
+            yield Late("time", m[0], f"migration date '{m[0]}' is after the ticket was filed ({filed:%Y-%m-%d})")
+    for m in MONTH_NOUN.finditer(text) if _MONTH_ANY.search(text) else ():
+        month = _MONTH_OF[m["month"].lower()]
+        if 0 < month - filed.month <= 6:  # read as this year's, not yet begun (last year's would be said so)
+            yield Late("time", m[0], f"'{m[0]}' names a month that had not begun when the ticket was filed")
+    for m in LOGCAT.finditer(text) if "-" in text else ():
+        stamp = logcat_instant(m, filed)
+        if stamp is not None and stamp >= cutoff:
+            yield Late("time", m[0], f"logcat stamp '{m[0]}' is after the ticket was filed ({filed:%m-%d %H:%M})")
     yield from _weekday_problems(text, filed) if "day" in text and _WEEKDAY_ANY.search(text) else []
     yield from _version_problems(text, filed, releases)
 
@@ -204,9 +242,16 @@ _NAMED_BY: tuple[tuple[str, Platform], ...] = (
     ("Android app ", "android"),
     ("larkspur-ios ", "ios"),
     ("larkspur-android ", "android"),
+    ("client=ios ", "ios"),
+    ("client=android ", "android"),
 )
 """Words before a version that say whose it is (web and API versions share one scheme)."""
 PLATFORMS: tuple[Platform, ...] = ("web", "ios", "android", "api")
+
+
+def platforms_before(text: str, start: int) -> tuple[Platform, ...]:
+    """Whose version starts at `start` of `text`: the platform the words before it name, else every platform."""
+    return _platforms(text, start)
 
 
 def _platforms(text: str, start: int) -> tuple[Platform, ...]:
@@ -295,14 +340,17 @@ CATALOGUE_YEAR = 2026
 def anchors(text: str) -> list[tuple[datetime, bool]]:
     """Every date in `text` (UTC), with whether it had a time of day; day-month dates in `CATALOGUE_YEAR`."""
     out = [_iso(m) for m in ISO.finditer(text) if _valid(int(m["y"]), int(m["m"]), int(m["d"]))]
-    for m in DEPLOY_TAG.finditer(text):
-        if _valid(int(m["y"]), int(m["m"]), int(m["d"])):
-            out.append((datetime(int(m["y"]), int(m["m"]), int(m["d"]), tzinfo=UTC), False))
+    for pattern in (DEPLOY_TAG, MIGRATION):
+        for m in pattern.finditer(text):
+            if _valid(int(m["y"]), int(m["m"]), int(m["d"])):
+                out.append((datetime(int(m["y"]), int(m["m"]), int(m["d"]), tzinfo=UTC), False))
     for pattern in (DAY_MONTH, MONTH_DAY):
         for m in pattern.finditer(text):
             month, day = _MONTH_OF[m["month"].lower().rstrip(".")], int(m["d"])
             if _valid(CATALOGUE_YEAR, month, day):
                 out.append((datetime(CATALOGUE_YEAR, month, day, tzinfo=UTC), False))
+    for m in MONTH_NOUN.finditer(text):
+        out.append((datetime(CATALOGUE_YEAR, _MONTH_OF[m["month"].lower()], 1, tzinfo=UTC), False))
     return out
 
 
@@ -352,8 +400,11 @@ def shift_dates(text: str, days: int) -> str:
     text = ISO.sub(iso, text)
     if _DEPLOY_HINT.search(text):
         text = DEPLOY_TAG.sub(tag, text)
+    if "_" in text:
+        text = MIGRATION.sub(lambda m: m[0] if tag(m) == m[0] else tag(m).replace(".", "_") + "_", text)
     if _MONTH_ANY.search(text):
         text = _sub_day_month(text, days)
+        text = MONTH_NOUN.sub(lambda m: _moved_month(m, days), text)
     return ISO_WEEKDAY_AFTER.sub(_fix_weekday, text) if _WEEKDAY_ANY.search(text) else text
 
 
@@ -361,8 +412,8 @@ def shift_dates(text: str, days: int) -> str:
 def _names_dates(text: str) -> bool:
     """True when `text` holds a date `shift_dates` moves (the generator moves the same wordings again and again)."""
     if not _DIGIT.search(text):
-        return False
-    return any(p.search(text) for p in (ISO, DEPLOY_TAG, DAY_MONTH, MONTH_DAY))
+        return MONTH_NOUN.search(text) is not None  # "the November invoice" has no digit
+    return any(p.search(text) for p in (ISO, DEPLOY_TAG, MIGRATION, DAY_MONTH, MONTH_DAY, MONTH_NOUN))
 
 
 def _sub_day_month(text: str, days: int) -> str:
@@ -388,6 +439,12 @@ def _sub_day_month(text: str, days: int) -> str:
             out += [text[end : m.start()], move(m)]
             end = m.end()
     return "".join([*out, text[end:]])
+
+
+def _moved_month(m: re.Match[str], days: int) -> str:
+    """A `MONTH_NOUN` month moved with its first day by `days` days."""
+    new = date(CATALOGUE_YEAR, _MONTH_OF[m["month"].lower()], 1) + timedelta(days=days)
+    return MONTHS[new.month - 1]
 
 
 def _fix_weekday(m: re.Match[str]) -> str:

@@ -144,22 +144,32 @@ def _tokens(text: str) -> frozenset[str]:
     return frozenset(filterfalse(str.isdigit, words))
 
 
+def _bitsets(bags: list[frozenset[str]]) -> list[int]:
+    """Each bag as an integer with one bit per token of all `bags` (a shared token count is one `&`)."""
+    bit: dict[str, int] = {}
+    for bag in bags:
+        for token in bag:
+            if token not in bit:
+                bit[token] = 1 << len(bit)
+    return [sum(map(bit.__getitem__, bag)) for bag in bags]
+
+
 def suspected_duplicates(records: list[TicketRecord]) -> dict[str, list[str]]:
     """For each ticket, the earlier reports whose visible text is most alike (Jaccard).
 
     Uses only titles and descriptions, never truth, so it misses some real duplicates
     and suggests some false ones, like a tracker's "possible duplicates" box.
     """
-    bags = {r.ticket_id: _tokens(f"{r.title} {r.description}") for r in records}
     ordered = sorted(records, key=lambda r: (r.created_at, r.ticket_id))
+    bags = [_tokens(f"{r.title} {r.description}") for r in ordered]
+    sizes, masks = [len(b) for b in bags], _bitsets(bags)
     hints: dict[str, list[str]] = {}
     for i, rec in enumerate(ordered):
         scored = []
-        a = bags[rec.ticket_id]
-        for earlier in ordered[:i]:
-            b = bags[earlier.ticket_id]
-            shared = len(a & b)
-            union = len(a) + len(b) - shared
+        a = masks[i]
+        for j, earlier in enumerate(ordered[:i]):
+            shared = (a & masks[j]).bit_count()
+            union = sizes[i] + sizes[j] - shared
             sim = shared / union if union else 0.0
             if sim >= _HINT_THRESHOLD:
                 scored.append((-sim, earlier.ticket_id))

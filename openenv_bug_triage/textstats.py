@@ -124,13 +124,15 @@ def word_count(text: str) -> int:
     return len(text.split())
 
 
-def sentences(text: str) -> list[str]:
-    """The sentences of `text` in order, each as its words joined by single spaces."""
+def sentences(text: str, min_words: int = MIN_SENTENCE_WORDS) -> list[str]:
+    """The sentences of `text` in order, each as its words joined by single spaces; only those of
+    `min_words` words or more (never fewer than `MIN_SENTENCE_WORDS`: shorter are not sentences)."""
     out: list[str] = []
-    for line in text.splitlines():
+    least = max(min_words, MIN_SENTENCE_WORDS)
+    for line in text.lower().splitlines():  # lower case once: markers, stops and breaks read the same
         for part in _SENTENCE_END.split(_LIST_MARKER.sub("", line)):
-            ws = words(part)
-            if len(ws) >= MIN_SENTENCE_WORDS:
+            ws = _WORD.findall(part)
+            if len(ws) >= least:
                 out.append(" ".join(ws))
     return out
 

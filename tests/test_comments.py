@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterator
 from contextlib import closing
@@ -14,6 +15,8 @@ from server_helpers import LiveServer
 from openenv_bug_triage import BugTriageEnv, ObservationModel
 from openenv_bug_triage.agents.prompt import ticket_block
 from openenv_bug_triage.client import WebSocketEnv
+from openenv_bug_triage.generator import generate
+from openenv_bug_triage.generator.comments import REPLY_GAP
 from openenv_bug_triage.models import Comment, Ticket
 from openenv_bug_triage.tasks import load_fixed_task
 from openenv_bug_triage.tools import BugTriageToolEnv
@@ -112,3 +115,15 @@ def test_no_comment_names_a_label() -> None:
                     for c in t.comments:
                         words = set(c.text.lower().replace(",", " ").replace(".", " ").split())
                         assert not words & (named if c.text in scoped else labels), (t.ticket_id, c.text)
+
+
+def test_comments_on_one_ticket_are_minutes_apart() -> None:
+    """Nobody answers within a minute: two comments on a ticket are at least REPLY_GAP apart, unless the
+    ticket was filed in the queue's last hour or so, which leaves no room (a few tickets)."""
+    gaps = []
+    for seed in range(100):
+        for t in generate("generated_expert", seed, "train").task.tickets:
+            times = [c.time for c in t.comments]
+            gaps += [(b - a).total_seconds() / 60 for a, b in itertools.pairwise(times)]
+    short = [g for g in gaps if g < REPLY_GAP]
+    assert gaps and len(short) <= 0.02 * len(gaps) and min(gaps) >= 2, (len(short), len(gaps), min(gaps))

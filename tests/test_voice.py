@@ -49,7 +49,7 @@ FORMAL = re.compile(
     r"at your earliest convenience|Good (?:morning|afternoon)|Respectfully)\b"
 )
 CASUAL = re.compile(
-    r"(?:\b(?:Hey|Hiya|Thx|TIA|Ta!|Cheers|gonna|wanna|kinda|lol|btw|ugh|Anyway|no biggie|fwiw)\b|:\)|:-\)|\bHi all\b)"
+    r"(?:\b(?:Hey(?! Siri)|Hiya|Thx|TIA|Ta!|Cheers|gonna|wanna|kinda|lol|btw|ugh|Anyway|no biggie|fwiw)\b|:\)|:-\)|\bHi all\b)"
 )
 """Sign-posts of each register, outside the planted loud, urgent and instructing sentences (not plain words
 such as "stuff", which a vague reporter uses in a formal email too)."""

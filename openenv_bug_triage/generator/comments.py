@@ -15,18 +15,28 @@ from typing import Any
 
 from ..models import ReporterType
 from .kinds import SlotLike, Teller
+from .plan import QUEUE_MINUTES
 
-QUEUE_MINUTES = 3 * 24 * 60
-"""Tickets are filed over this many minutes from the queue's start; the queue is read at its end."""
 STILL_RATE = 0.15
 """Chance that the reporter of a bug to fix comments that it still happens."""
 
 
+REPLY_GAP = 20
+"""Fewest minutes between two comments on one ticket, where the queue leaves room."""
+
+
+def _room(s: SlotLike, n: int = 1) -> int:
+    """Minutes between filing and the end of the comment window (two days at most)."""
+    return min(max(QUEUE_MINUTES - s.minute - 1, n), 2 * 24 * 60)
+
+
 def _times(renderer: Teller, s: SlotLike, created: datetime, n: int) -> list[datetime]:
-    """`n` distinct comment times, oldest first, after `created` and before the queue is read."""
-    room = max(QUEUE_MINUTES - s.minute - 1, n)
-    offsets = sorted(renderer.r.sample(range(1, min(room, 2 * 24 * 60) + 1), n))
-    return [created + timedelta(minutes=m) for m in offsets]
+    """`n` comment times, oldest first, after `created` and before the queue is read, at least
+    `REPLY_GAP` minutes apart where there is room (nobody answers within a minute)."""
+    room = _room(s, n)
+    gap = max(1, min(REPLY_GAP, (room - 1) // n))
+    offsets = sorted(renderer.r.sample(range(1, room - (n - 1) * (gap - 1) + 1), n))
+    return [created + timedelta(minutes=m + i * (gap - 1)) for i, m in enumerate(offsets)]
 
 
 def thread(
@@ -52,7 +62,8 @@ def thread(
     drawn = r.choice(renderer.phrases.pool("comment_author", renderer.partition))
     reporter_name = reporter_name or drawn
     drafts: list[tuple[str, str, str]] = []  # (author, role, text)
-    if reporter == "user" and r.random() < rates.comment:
+    roomy = _room(s) >= 4 * REPLY_GAP  # a ticket filed just before the queue is read has no time for chatter
+    if reporter == "user" and r.random() < rates.comment and roomy:
         staff = r.choice(renderer.phrases.pool("comment_author", renderer.partition))
         drafts.append((staff, "support", support_note or renderer.pick("comment_ack_support")))
     elif support_note is not None:
@@ -67,6 +78,7 @@ def thread(
         and not s.clean_retest
         and s.role in ("fix", "near", "duplicate", "fixed_release")
         and r.random() < STILL_RATE
+        and roomy
     ):
         drafts.append((reporter_name, "reporter", renderer.pick("comment_still_reporter")))
     if follow_up is not None:

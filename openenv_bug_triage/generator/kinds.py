@@ -73,6 +73,11 @@ EXPOSURE_TRAPS: tuple[str, ...] = ("environment", "retest")
 """How an exposure is told: outside production, or with a passing retest on the current release."""
 
 
+def take_out(defects: list[Defect], d: Defect) -> None:
+    """Remove `d` itself from `defects`: found by identity, not compared field by field as `list.remove` would."""
+    defects[:] = [x for x in defects if x is not d]
+
+
 def draw_exposure(planner: Drawer, defects: list[Defect], room: int) -> tuple[Defect, str] | None:
     """At most one bug to fix that exposes customer data, drawn at the level's `exposure` rate.
 
@@ -86,7 +91,7 @@ def draw_exposure(planner: Drawer, defects: list[Defect], room: int) -> tuple[De
     if not exposures:
         return None
     d = r.choice(exposures)
-    defects.remove(d)
+    take_out(defects, d)
     return d, r.choice(EXPOSURE_TRAPS)
 
 
@@ -168,7 +173,7 @@ def assign_cases(planner: Drawer, slots: Sequence[SlotLike], defects: list[Defec
                 s.case = None
                 continue
             s.second = r.choice(seconds)
-            defects.remove(s.second)
+            take_out(defects, s.second)
 
 
 def case_lines(renderer: Teller, s: SlotLike, evidence: list[tuple[str, str]], traps: list[str]) -> list[str]:

@@ -49,7 +49,15 @@ def load_noise() -> NoiseData:
     return NoiseData.model_validate_json((DATA_DIR / "generator" / "noise.json").read_text(encoding="utf-8"))
 
 
-def _swap(table: dict[str, str]) -> re.Pattern[str]:
+_ONE_WORD = re.compile(r"[\w']+")
+
+
+def _swap(table: dict[str, str], drawn_from: dict[str, str]) -> re.Pattern[str]:
+    """A pattern that finds the words of `table` (a sample of `drawn_from`): `drawn_from`'s, compiled once,
+    when each of its words is one run of word characters (a match is then a whole run standing
+    alone, so a word outside `table` is found only where it stands alone itself, and kept as it is)."""
+    if all(_ONE_WORD.fullmatch(w) for w in drawn_from):
+        return _words_pattern(frozenset(drawn_from))
     return _words_pattern(frozenset(table))
 
 
@@ -82,12 +90,13 @@ class Noise:
         """`text` with this ticket's word changes (the same text always changes the same way)."""
         if not (self.nonnative or self.typos or self.apostrophes or self.lower_i):
             return text  # most tickets: no word changes
-        tables = [dict(self.nonnative), dict(self.typos)]
+        data = load_noise()
+        tables = [(dict(self.nonnative), data.nonnative), (dict(self.typos), data.typos)]
         if self.apostrophes:
-            tables.append(load_noise().apostrophes)
-        for table in tables:
+            tables.append((data.apostrophes, data.apostrophes))
+        for table, drawn_from in tables:
             if table:
-                text = _swap(table).sub(lambda m, t=table: t[m.group(0)], text)  # type: ignore[misc]
+                text = _swap(table, drawn_from).sub(lambda m, t=table: t.get(m[0], m[0]), text)  # type: ignore[misc]
         if self.lower_i:
             text = re.sub(r"(?<![\w'])I(?=['’]|\b)", "i", text)
         return text

@@ -22,7 +22,7 @@ from ..catalogue import Defect, Partition, Phrases
 from ..chronology import display
 from ..models import Platform, Release
 from .facts import PLATFORM_OF
-from .kinds import Drawer, SlotLike, Teller
+from .kinds import Drawer, SlotLike, Teller, take_out
 from .timeline import Timeline
 
 NOTE_KINDS: tuple[str, ...] = ("fixed", "similar", "not_held")
@@ -72,7 +72,7 @@ def assign_release_notes(planner: Drawer, slots: Sequence[SlotLike], defects: li
             alike = alike or [x for x in others if x.component == d.component]
             if alike:
                 s.noted = r.choice(alike)
-                defects.remove(s.noted)
+                take_out(defects, s.noted)
             else:
                 kind = "fixed"
         s.release_note = kind

@@ -101,6 +101,14 @@ class PersonaData(_Model):
         """The organisations of `partition` on plan `tier`, in file order (grouped once per process)."""
         return self._organisations_by.get((partition, tier), ())
 
+    @cached_property
+    def _first_names(self) -> dict[Partition, tuple[tuple[str, str], ...]]:
+        return {p: tuple((n, n.split()[0]) for n in self.people.of(p)) for p in ("train", "validation", "test")}
+
+    def people_of(self, partition: Partition) -> tuple[tuple[str, str], ...]:
+        """Each name of `partition` with its first name, in file order (split once per process)."""
+        return self._first_names[partition]
+
     @model_validator(mode="after")
     def _every_tier_in_every_partition(self) -> PersonaData:
         for partition in ("train", "validation", "test"):
@@ -215,7 +223,7 @@ class People:
         again = [
             p for p in self.known if p.organisation and p.organisation.tier == tier and (p.technical or not technical)
         ]
-        fresh = [n for n in data.people.of(self.partition) if n.split()[0] not in self.taken]
+        fresh = [n for n, first in data.people_of(self.partition) if first not in self.taken]
         roomy = [o for o in data.organisations_of(self.partition, tier) if self._room(o)]
         if again and (not fresh or not roomy or self.rng.random() < data.returning):
             return replace(self.rng.choice(again), returning=True)
@@ -231,7 +239,9 @@ class People:
         return person
 
     def _members(self, org: Organisation) -> int:
-        return sum(p.organisation == org for p in self.known)
+        """People of the queue at `org` (each organisation is one loaded object: found by identity, not
+        compared field by field)."""
+        return sum(p.organisation is org for p in self.known)
 
     def _room(self, org: Organisation) -> bool:
         """True while `org` has fewer people writing in than an organisation of its size would have."""
@@ -240,7 +250,7 @@ class People:
     def _new(self, orgs: list[Organisation], technical: bool, name: str) -> Persona:
         data, r = load_personas(), self.rng
         org = r.choice(orgs)
-        held = {p.role for p in self.known if p.organisation == org}
+        held = {p.role for p in self.known if p.organisation is org}
         roles = [
             x
             for x in data.roles

@@ -6,6 +6,7 @@ import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from functools import lru_cache
 
 from .. import rules
@@ -15,6 +16,7 @@ from ..world import World, load_world
 from . import compose, kinds, notes
 from .facts import PLATFORM_OF, Kind, Scope, alert_scopes, scope_options, unsupported_report
 from .levels import Level
+from .voice import browsers_named
 
 
 @dataclass(eq=False)
@@ -57,7 +59,14 @@ class Slot:
     said: frozenset[str] = frozenset()
     """The long sentences its report holds, once rendered: what a duplicate must say its own way."""
     subject: str = ""
+    title: str = ""
+    """The ticket's title as filed (its subject dressed), which a duplicate's title must not read as."""
     """Its title before the reporter dressed it, once rendered."""
+    onset: datetime | None = None
+    """When the failure began, shortly before its first report (set on a group's first report, once rendered)."""
+    shift: int | None = None
+    """By how many days its scenario's dates move (set on a group's first report, once rendered): one
+    world for every report of the defect, its dates on or before the onset."""
 
 
 QUEUE_MINUTES = 3 * 24 * 60
@@ -116,8 +125,9 @@ class Planner:
                 (
                     (a, b)
                     for a in defects
+                    if a.family is not None  # most defects have no family: no second loop for them
                     for b in defects
-                    if a.family is not None and a.family == b.family and a.component != b.component
+                    if a.family == b.family and a.component != b.component
                 ),
                 None,
             )
@@ -127,8 +137,10 @@ class Planner:
             slots.append(Slot("defect", pair[0]))
             slots.append(Slot("defect", pair[1], role="near"))
         reasons = [r.choice(["invalid", "won't_fix", "cannot_reproduce", "resolved"]) for _ in range(lv.outcomes.close)]
-        closes = [
-            Slot("defect", take(unsupported_report), role="wont_fix") for reason in reasons if reason == "won't_fix"
+        closes = [  # a report from an unsupported browser is best of a defect whose wordings name no other browser
+            Slot("defect", self._take_first(take, [_unsupported_unnamed, unsupported_report]), role="wont_fix")
+            for reason in reasons
+            if reason == "won't_fix"
         ]
         originals: list[Slot] = []
         for _ in range(lv.alert_pairs):
@@ -312,6 +324,11 @@ class Planner:
         for s in sorted(slots, key=lambda s: s.minute):
             number += r.randrange(1, 30)
             s.ticket_id = f"LRK-{number}"
+
+
+def _unsupported_unnamed(d: Defect) -> bool:
+    """A defect an unsupported browser's report can be of, whose wordings name no browser."""
+    return unsupported_report(d) and not any(browsers_named(t) for t in (*d.symptoms, *d.steps, *d.titles))
 
 
 _UPGRADED: list[Callable[[Defect], bool]] = [

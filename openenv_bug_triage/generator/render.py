@@ -19,7 +19,7 @@ from .personas import People
 from .phrasing import compose
 from .plan import Planner, Slot
 from .timeline import Timeline
-from .voice import Voice, client_tags
+from .voice import Voice, browsers_named, client_tags
 
 _DATES: dict[tuple[str, str], tuple[list[tuple[datetime, bool]], int]] = {}
 
@@ -43,30 +43,77 @@ def _read_dates(scenario: Defect | Story) -> tuple[list[tuple[datetime, bool]], 
     return found, 7 if any(chronology.names_weekday(t) for t in texts) else 1
 
 
-def retime(log: str, last: datetime) -> str:
-    """`log` with every timestamp moved by one amount, so that its latest is at `last` (UTC).
+_FAULT = re.compile(r"\b(?:ERROR|WARN|FATAL|CRIT\w*|E|W)\b|\b(?:fail\w*|error|impaired|timeout|denied)\b|-> 5\d\d\b")
+"""A log line that shows something going wrong: the first one is when the failure began."""
 
-    Timestamps keep their own format; dates without a time, and a log without ISO timestamps
-    (Android's logcat), are unchanged.
+
+def _stamps(log: str, filed: datetime) -> list[tuple[re.Match[str], datetime]]:
+    """Every timestamp of `log` with its instant: ISO stamps with a time, and logcat's `MM-DD hh:mm:ss`
+    (read in the year of `filed`)."""
+    out = [(m, chronology.iso_instant(m)) for m in chronology.ISO.finditer(log) if m["H"] is not None]
+    for m in chronology.LOGCAT.finditer(log):
+        at = chronology.logcat_instant(m, filed)
+        if at is not None:
+            out.append((m, at))
+    return out
+
+
+_CHANGE = re.compile(r"\b(?:deploy\w*|rolled out|rollout|migration)\b", re.I)
+"""A log line that records a change (a deploy, a rollout, a migration): what follows it is its effect."""
+
+
+def _first_fault(log: str, stamps: list[tuple[re.Match[str], datetime]]) -> datetime | None:
+    """When `log` shows the failure begun: the later of its first failing line and the first line
+    after a change it records (each, if any); None when it shows neither."""
+    fault = after_change = None
+    changed = False
+    for m, at in sorted(stamps, key=lambda x: x[0].start()):
+        end = log.find("\n", m.end())
+        line = log[m.end() : len(log) if end < 0 else end]
+        if _CHANGE.search(line):
+            changed = True
+            continue
+        if changed and after_change is None:
+            after_change = at
+        if fault is None and _FAULT.search(line):
+            fault = at
+    found = [at for at in (fault, after_change) if at is not None]
+    return max(found, default=None)
+
+
+def retime(log: str, last: datetime, onset: datetime | None = None) -> str:
+    """`log` with every timestamp moved by one amount: its first failing line just before `onset`
+    (when given, and the log has one), and never a line after `last` (UTC).
+
+    Timestamps keep their own format (ISO and logcat's); dates without a time are unchanged.
     """
-    found = [(m, chronology.iso_instant(m)) for m in chronology.ISO.finditer(log) if m["H"] is not None]
-    if not found:
+    stamps = _stamps(log, last)
+    if not stamps:
         return log
-    delta = last.replace(microsecond=0) - max(at for _, at in found)
+    latest = max(at for _, at in stamps)
+    fault = _first_fault(log, stamps) if onset is not None else None
+    delta = last.replace(microsecond=0) - latest
+    if onset is not None and fault is not None:
+        delta = min(delta, onset.replace(microsecond=0) - fault)
+    logcat = {id(m) for m, _ in stamps if m.re is chronology.LOGCAT}
 
-    def moved(m: re.Match[str]) -> str:
-        if m["H"] is None:  # a date the log names (a billing period, a deploy day) stays where `local` put it
-            return m[0]
-        naive = datetime(int(m["y"]), int(m["m"]), int(m["d"]), int(m["H"]), int(m["M"]), int(m["S"] or 0))
-        at = naive + delta
+    def moved(m: re.Match[str], at: datetime) -> str:
         text = m[0]
-        head = f"{at:%Y-%m-%d}{text[10]}{at:%H:%M}"
+        if id(m) in logcat:
+            return f"{at + delta:%m-%d %H:%M:%S}{m['frac'] or ''}"
+        # written in the stamp's own zone: its fields, moved
+        new = datetime(int(m["y"]), int(m["m"]), int(m["d"]), int(m["H"]), int(m["M"]), int(m["S"] or 0)) + delta
+        head = f"{new:%Y-%m-%d}{text[10]}{new:%H:%M}"
         rest = text[16:]  # seconds, fraction and zone as they were, seconds moved
         if m["S"] is not None:
-            rest = f":{at:%S}{rest[3:]}"
+            rest = f":{new:%S}{rest[3:]}"
         return head + rest
 
-    return chronology.ISO.sub(moved, log)
+    out, end = [], 0
+    for m, at in sorted(stamps, key=lambda x: x[0].start()):
+        out += [log[end : m.start()], moved(m, at)]
+        end = m.end()
+    return "".join([*out, log[end:]])
 
 
 _OWN_VOICE = re.compile(r"\b(?:I|I'm|I've|I'd)\b|\b(?:[Mm]e|[Mm]y|[Ww]e|[Ww]e're|[Ww]e've|[Uu]s|[Oo]ur|[Oo]urs)\b")
@@ -86,6 +133,30 @@ def _neutral_title(title: str) -> str:
 
 _TESTER_VOICE = re.compile(r"(?:Expected|Actual)(?: result)?:")
 """A tester's expected and actual results, which a customer does not write."""
+
+
+_CUSTOMER_CONTEXT = re.compile(
+    r"\b(?:[Mm]y|[Oo]ur) (?!test\b|seeded\b|matrix\b|runs?\b|environment\b)|\b[Ww]e (?:rely|use)\b"
+)
+"""A sentence about the writer's own things or habits: context only a customer gives."""
+_HABIT = re.compile(r"\b[Ww]e (?:rely|use)\b")
+"""A sentence about how the writer's team works, which no tester writes."""
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Za-z'])")
+
+
+def _tester_words(symptom: str, lines: list[str], evidence: list[tuple[str, str]]) -> tuple[str, list[str]]:
+    """A symptom and lines as a tester on a staging or development build writes them: the symptom
+    without the sentences about a customer's own things (unless all are), and "my" and "our" as
+    "the"; the evidence records the words the ticket then holds."""
+    sentences = _SENTENCE.split(symptom)
+    kept = " ".join(
+        [x for x in sentences if not _CUSTOMER_CONTEXT.search(x)]
+        or [x for x in sentences if not _HABIT.search(x)]
+        or sentences
+    )
+    changed = {symptom: _neutral_title(kept)} | {x: _neutral_title(x) for x in lines}
+    evidence[:] = [(rule, changed.get(text, text)) for rule, text in evidence]
+    return changed[symptom], [changed[x] for x in lines]
 
 
 def _own_voice(text: str) -> int:
@@ -117,6 +188,12 @@ def _client_in(text: str, push: bool) -> Platform:
     return "api" if _API.search(text) else "web"
 
 
+@lru_cache(maxsize=4096)
+def _wording_voice(wording: str) -> int:
+    """`_own_voice` of a catalogue wording (counted once per process)."""
+    return _own_voice(wording)
+
+
 class Renderer:
     """Turns planned slots into ticket records, recording which sentence carries each fact."""
 
@@ -134,6 +211,8 @@ class Renderer:
         self.base = base
         self.slots = tuple(slots)
         """Every slot of the queue, so a wording changed for one reporter stays apart from its duplicates'."""
+        self.retold = {id(o.original) for o in self.slots if o.original is not None}
+        """The slots a duplicate retells: only their long sentences are read back (`Slot.said`)."""
         # the ticket being rendered: when it was filed, its platform, the build it speaks of, and by
         # how many days its scenario's dates move (set by `render`)
         self.created = base
@@ -156,6 +235,7 @@ class Renderer:
         tags = client_tags(named, facts_text)  # a server-side defect seen on a phone or through the API
         if isinstance(scenario, Defect):
             tags.add("bug")
+        tags.add("production" if s.environment == "production" else "prerelease")
         persona = self.people.draw(reporter, s.tier, technical="api" in tags)  # an API is called by technical people
         self.voice.cast(persona, tags)
         self.attachments = self.r.choice([0, 0, 0, 1, 1, 2, 3])
@@ -168,6 +248,23 @@ class Renderer:
         """How many days a scenario's dates move so that they fall just before this ticket was filed."""
         found, step = _dates_of(scenario)
         return chronology.fitting_shift(found, self.created - timedelta(minutes=self.r.randrange(3, 240)), step)
+
+    def _onset(self, s: Slot) -> datetime:
+        """When the failure `s` reports began: shortly before the first report of it (its group's root)."""
+        root = s.original or s
+        if root.onset is None:
+            root.onset = self.base + timedelta(minutes=root.minute - self.r.randrange(4, 90))
+        return root.onset
+
+    def _group_shift(self, s: Slot) -> int:
+        """How many days the dates of `s`'s scenario move: once per duplicate group, so that every
+        report of one defect names the same days, all on or before the failure began."""
+        root = s.original or s
+        if root.shift is None:
+            found, step = _dates_of(s.scenario)
+            before = self._onset(s) - timedelta(minutes=self.r.randrange(1, 30))
+            root.shift = chronology.fitting_shift(found, before, step)
+        return root.shift
 
     def local(self, text: str, shift: int | None = None) -> str:
         """A catalogue wording set in this ticket's time: its dates moved by `shift` (default
@@ -183,13 +280,18 @@ class Renderer:
     def _version_for(self, m: re.Match[str]) -> str:
         """A version a wording names, kept when it fits the ticket's time, else the ticket's own build."""
         version, pre = m["version"], m["pre"]
-        live = any(rel.version == version and rel.released_at <= self.created for rel in self.timeline.releases)
+        whose = chronology.platforms_before(m.string, m.start("version"))
+        live = any(
+            rel.version == version and rel.platform in whose and rel.released_at <= self.created
+            for rel in self.timeline.releases
+        )
         if live != bool(pre):
             return m[0][m.start("version") - m.start() :]
         calver = m.re is chronology.CALVER
-        if calver == (self.platform in ("web", "api")):
+        if self.platform in whose and calver == (self.platform in ("web", "api")):
             return self.reported.split(" ")[-1]
-        other: Platform = "web" if calver else "ios"
+        named = whose[0] if len(whose) == 1 else None  # the client the words before it name
+        other: Platform = named or ("web" if calver else "ios")
         return self.timeline.current(other, self.created).version
 
     def render(self, s: Slot) -> tuple[dict[str, Any], TicketFacts]:
@@ -199,7 +301,7 @@ class Renderer:
         older = s.role in ("cannot_reproduce", "resolved", "fixed_release") or s.release_note == "similar"
         # the one build this report speaks of
         self.reported = self.timeline.reported(self.platform, created, s.environment, older, r)
-        self.shift = self._shift_for(s.scenario)
+        self.shift = self._group_shift(s) if isinstance(s.scenario, Defect) else self._shift_for(s.scenario)
         fixed_in_release = s.release_note is not None and notes.tell(self, self.timeline, s, self.notes)
         self.follow_up: str | None = None  # the retest or upgrade that settles it, told as a comment
         self.support_note: str | None = None  # how far beyond the reporter's workspace it reaches, told by support
@@ -219,6 +321,8 @@ class Renderer:
                 reporter = "qa" if s.case is None and s.release_note is None and r.random() < 0.3 else "user"
             if s.environment != "production" and not s.monitoring:  # only testers run non-production builds
                 reporter = "qa"
+            if reporter != "user" and s.environment == "production" and not older:
+                self.reported = self.current()  # a test run or an alert on production is about the live release
             if reporter == "qa":
                 self._impersonal(s, d)
             elif reporter == "user" and _TESTER_VOICE.match(d.symptoms[s.symptom_variant]):
@@ -253,18 +357,27 @@ class Renderer:
         subjects = self._own_subjects(s, subjects)
         s.subject = subjects[0]
         title = titles.dress(subjects, self.reported, self.voice.persona, r, self.pick, lv.rates, traps)
+        if s.original is not None and ts.titled_alike(s.original.title, title):  # dressing cut what told them apart
+            title = titles.dress(
+                self._feature_title(s), self.reported, self.voice.persona, r, self.pick, lv.rates, traps
+            )
+        s.title = title
         candidates = kinds.blamed_first(s, self._candidates(s.scenario.component, s.scenario.misfiled, traps))
         attachments = self.attachments
         if reporter != "user":
             note = self.voice.attachment_note(attachments)
             body = f"{body}\n\n{note}" if note else body
         noise = self.voice.noise
-        said = retell.long_sentences(body)
-        title, body = noise.apply(title), noise.apply(body)
+        typed = noise.apply(body)
+        if id(s) in self.retold or not self.slots:  # a ticket no duplicate retells keeps `said` empty
+            said = retell.long_sentences(body)
+            if typed != body:  # most tickets have no word changes: their sentences are read once
+                said |= retell.long_sentences(typed)
+            s.said = frozenset(said)
+        title, body = noise.apply(title), typed
         evidence = [(rule, noise.apply(text)) for rule, text in evidence]
         if self.support_note is not None:  # support's comment, typed by support
             evidence.append((f"scope:{s.scope}", self.support_note))
-        s.said = frozenset(said | retell.long_sentences(body))
         version = self.reported if r.random() < 0.7 or s.release_note is not None else None
         record = {
             "ticket_id": s.ticket_id,
@@ -336,9 +449,9 @@ class Renderer:
         ]
         titles = [i for i in range(len(d.titles)) if i not in {o.title_variant for o in kin}]
         if symptoms:
-            s.symptom_variant = min(symptoms, key=lambda i: (_own_voice(d.symptoms[i]), i != s.symptom_variant))
+            s.symptom_variant = min(symptoms, key=lambda i: (_wording_voice(d.symptoms[i]), i != s.symptom_variant))
         if titles:
-            s.title_variant = min(titles, key=lambda i: (_own_voice(d.titles[i]), i != s.title_variant))
+            s.title_variant = min(titles, key=lambda i: (_wording_voice(d.titles[i]), i != s.title_variant))
 
     def _customer_wording(self, s: Slot, d: Defect) -> None:
         """Give a customer's report a symptom wording that is not a tester's expected/actual,
@@ -367,7 +480,10 @@ class Renderer:
             onset = self._scope_values(s, d)["onset"]
             assert isinstance(onset, datetime)
             lead = min(lead, int((self.created - onset).total_seconds() // 60))
-        return retime(self.local(d.logs[i]), self.created - timedelta(minutes=r.randrange(1, max(lead, 2))))
+        last = self.created - timedelta(minutes=r.randrange(1, max(lead, 2)))
+        # the failure began before its first report and before any alert on it fired; what changed came before that
+        began = self._onset(s) - timedelta(minutes=r.randrange(1, 4), seconds=r.randrange(60))
+        return retime(self.local(d.logs[i]), last, began)
 
     def _defect_text(
         self,
@@ -400,7 +516,12 @@ class Renderer:
             sentence = self.pick(f"unsupported_{platform}")
             evidence.append(("unsupported", sentence))
             lines.append(sentence)
-        elif d.component in PLATFORM_OF and r.random() < lv.rates.supported_decoy and reporter != "qa":
+        elif (
+            d.component in PLATFORM_OF
+            and r.random() < lv.rates.supported_decoy
+            and reporter != "qa"
+            and not browsers_named(symptom)  # one browser per ticket: the one the symptom names
+        ):
             lines.append(self.pick(f"supported_{platform}"))
             traps.append("supported_platform_decoy")
         if s.environment != "production":
@@ -430,11 +551,22 @@ class Renderer:
         if reporter == "qa":
             # QA states behaviour and the run's set-up; the mechanism stays in the log
             how = [self.pick("qa_setup")] if r.random() < 0.6 else []
+            if s.environment != "production":  # no customer reaches this build: the tester's own words
+                symptom, lines = _tester_words(symptom, lines, evidence)
             # a customer's words (the symptom, a second problem seen on their own things) QA quotes as theirs
-            theirs = [x for x in [symptom, *lines] if (x == symptom and _own_voice(x)) or _POSSESSIVE.search(x)]
+            # (none on a staging or development build, which no customer can reach)
+            theirs = [
+                x
+                for x in [symptom, *lines]
+                if s.environment == "production" and ((x == symptom and _own_voice(x)) or _POSSESSIVE.search(x))
+            ]
             own = [x for x in [symptom, *how, *lines] if x not in theirs]
             quote = "\n".join(f"> {line}" for x in theirs for line in x.split("\n"))
-            parts = [self._own_pick(s, "opener_qa", version=self.reported)]
+            # a failure on every client was found by a run over every client, not a one-client pass
+            clients = {"web", "mobile", "api"} & self.voice.tags
+            every = s.scope == "everyone" or len(clients) > 1 or "every client" in symptom
+            opener = "opener_qa_matrix" if every else "opener_qa"
+            parts = [self._own_pick(s, opener, version=self.reported)]
             parts += [f"{self.pick('qa_customer_quote')}\n{quote}"] if theirs else []
             parts += [" ".join(own)] if own else []
             if repro:
@@ -452,7 +584,7 @@ class Renderer:
         said = set(s.original.said) if s.original is not None else set()
         text = self.pick(pool, **values)
         for _ in range(3):
-            if not retell.long_sentences(text) & said:
+            if not said or not retell.long_sentences(text) & said:
                 break
             text = self.pick(pool, **values)
         return text
@@ -471,7 +603,8 @@ class Renderer:
         return text
 
     def _own_subjects(self, s: Slot, subjects: list[str]) -> list[str]:
-        """A duplicate's subjects less those its original's title already reads as (a build, case or a word apart)."""
+        """A duplicate's subjects less those its original's title already reads as (a build, case or a word apart);
+        when every title of its defect does, the feature's name alone, as people often title a report."""
         o = s.original
         if o is None or not o.subject:
             return subjects
@@ -479,7 +612,16 @@ class Renderer:
         scenario = s.scenario
         if not own and isinstance(scenario, Defect):
             own = [self.local(t) for t in scenario.titles if not ts.titled_alike(o.subject, self.local(t))]
+        if not own:  # every title reorders the same words
+            own = [t for t in self._feature_title(s) if not ts.titled_alike(o.subject, t)]
         return own or subjects
+
+    def _feature_title(self, s: Slot) -> list[str]:
+        """The feature's name alone, as people often title a report (none for a story)."""
+        if not isinstance(s.scenario, Defect) or not s.scenario.feature:
+            return []
+        feature = self.local(s.scenario.feature)
+        return [feature[:1].upper() + feature[1:]]
 
     def _scope_values(self, s: Slot, d: Defect) -> dict[str, object]:
         """Who is hit, the rate, the onset and the counts: drawn once per defect, shared by its duplicates.
@@ -489,7 +631,7 @@ class Renderer:
         root = s.original or s
         if root.scope_values is None:
             r = self.r
-            onset = self.base + timedelta(minutes=root.minute - r.randrange(4, 90))
+            onset = self._onset(root)
             root.scope_values = {
                 "feature": self.local(d.feature),
                 # the group hit, in one of its wordings
@@ -531,6 +673,7 @@ class Renderer:
         if r.random() < rates.injection:
             extra.append(self.pick("injection"))
             traps.append("injection")
+        self.voice.tags |= browsers_named(body)  # what it pastes comes from the browser it names
         return self.voice.wrap(body, extra, opener, self.attachments)
 
     def _candidates(self, component: str, misfiled: list[str], traps: list[str]) -> list[str]:

@@ -110,7 +110,7 @@ def told(style: str, steps: Sequence[str], header: str, rng: random.Random) -> s
 
 def long_sentences(text: str) -> set[str]:
     """The sentences of `text` long enough to read as copied when another report repeats them."""
-    return {s for s in sentences(text) if len(s.split()) >= SHARED_WORDS}
+    return set(sentences(text, SHARED_WORDS))
 
 
 def unsaid(options: Iterable[str], said: set[str]) -> list[str]:

@@ -31,6 +31,20 @@ _CLIENT_WORDS: dict[str, re.Pattern[str]] = {
 }
 
 
+_BROWSERS: dict[str, re.Pattern[str]] = {
+    "chromium": re.compile(r"\b(?:Chrome|Chromium|Chromebook|Edge|Opera|Brave)\b"),
+    "safari": re.compile(r"\bSafari\b"),
+    "firefox": re.compile(r"\bFirefox\b"),
+    "ie": re.compile(r"\bInternet Explorer\b|\bIE ?1[01]\b"),
+}
+"""Browser families a ticket can name: a console pasted into it must be one of theirs."""
+
+
+def browsers_named(text: str) -> set[str]:
+    """The browser families `text` names, as phrase tags."""
+    return {name for name, pattern in _BROWSERS.items() if pattern.search(text)}
+
+
 def client_tags(platform: str | None, text: str) -> set[str]:
     """The clients a ticket is about: its component's platform and every client its facts name."""
     tags = set(_clients_named(text))

@@ -1,0 +1,410 @@
+"""One world per ticket: cause before effect, the right build, the right finder, counted over many queues.
+
+A checker that reads generated queues as a blind reader would and counts each kind of
+contradiction of time and state: a log line after the ticket was filed (logcat stamps too), an
+alert that fires before the first failing line of its own log, a change that rolls out after the
+first report of the defect it caused, a QA ticket on a staging or development build quoting a
+customer (no customer can reach that build), "before release" or a test run on a production
+build that is not the current one, a web-only pass claiming other clients, a phone app "on a
+cluster", and two finders in one ticket. Every count must be zero; the planted examples show
+that each check can fail. Run as a script to print the counts per split:
+
+    .venv/bin/python tests/test_world.py [instances per level]
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from datetime import UTC, datetime, timedelta
+from functools import cache
+
+import pytest
+
+from openenv_bug_triage import chronology
+from openenv_bug_triage.generator import GeneratedTask, TicketFacts, generate, load_levels
+from openenv_bug_triage.models import Release, Ticket
+
+LEVELS = tuple(level.task_id for level in load_levels().levels)
+SPLITS = ("train", "validation", "test")
+PER_LEVEL = 12
+
+Item = tuple[Ticket, TicketFacts, tuple[Release, ...]]
+
+FAULT = re.compile(r"\b(?:ERROR|WARN|FATAL|CRIT\w*|E|W)\b|\b(?:fail\w*|error|impaired|timeout|denied|-> 5\d\d)\b")
+"""A log line that shows something going wrong (a level or a failure word)."""
+CAUSE = re.compile(r"\b(?:deploy\w*|rolled out|rollout|migration \S+ (?:started|applied)|config \S+ applied)\b", re.I)
+"""A log line that records a change: a deploy, a rollout, a migration."""
+FIRED = re.compile(r"\b(?P<H>[0-2]\d):(?P<M>[0-5]\d) UTC\b")
+"""The time an alert says its condition was met (`HH:MM UTC`)."""
+QUOTE = re.compile(r"^> ", re.M)
+PRE_RELEASE_RUN = re.compile(r"\bbefore release\b|\brelease (?:sign-off|checklist)\b", re.I)
+NAMED_BUILD = re.compile(
+    r"(?:web|iOS app|Android app|API v2 build) (?P<version>\d{1,4}\.\d{1,2}\.\d{1,3})(?P<pre>-(?:rc|dev)\.\d+)?"
+)
+WEB_PASS = re.compile(r"cross-browser", re.I)
+CLUSTER = re.compile(r"\bcluster running\b", re.I)
+QA_FINDER = re.compile(r"\b(?:Logged|Filed|Reproduced|Caught) by QA\b|\btesters? saw\b", re.I)
+DEV_FINDER = re.compile(r"\b(?:Found|Seen|Hit) by a developer\b", re.I)
+DIALECTS: dict[str, re.Pattern[str]] = {
+    "chromium": re.compile(r"Cannot read properties of (?:undefined|null)|net::ERR_"),
+    "safari": re.compile(r"is not an object \(evaluating"),
+    "firefox": re.compile(r"\b[\w.]+ is (?:undefined|null)\b(?! or)|Source map error"),
+}
+"""How each browser family words a console error: a pasted console is in one of these."""
+BROWSER_NAMES: dict[str, re.Pattern[str]] = {
+    "chromium": re.compile(r"\b(?:Chrome|Chromium|Edge)\b"),
+    "safari": re.compile(r"\bSafari\b"),
+    "firefox": re.compile(r"\bFirefox\b"),
+    "ie": re.compile(r"\bInternet Explorer\b|\bIE ?1[01]\b"),
+}
+BROWSER_VERSION = re.compile(r"\b(?P<name>Chrome|Edge|Firefox|Safari) (?P<v>\d+(?:\.\d+)?)\b")
+INSTALLED_WEB = re.compile(r"\bweb \d{4}\.\d{1,2}\.\d{1,2} installed\b|\binstalled web \d{4}\.", re.I)
+MONTH_THING = re.compile(
+    r"\b(?P<month>" + "|".join(chronology.MONTHS) + r")(?:'s)? (?:invoice|bill|statement|report|payroll|export|payment)"
+)
+PAID_CHARGE = re.compile(r"\bplan=(?:pro|business|enterprise)\b|\bcharge \S+ succeeded\b")
+_PLATFORM_WORDS = {"web": "web", "iOS app": "ios", "Android app": "android", "API v2 build": "api"}
+
+
+def created(t: Ticket) -> datetime:
+    at = t.created_at
+    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)
+
+
+def log_times(log: str, filed: datetime) -> list[tuple[datetime, str]]:
+    """Each timestamped line of `log` with its instant (ISO stamps, and logcat `MM-DD hh:mm:ss` read as
+    `chronology.logcat_instant` reads them), in the order written."""
+    out: list[tuple[datetime, str]] = []
+    for line in log.split("\n"):
+        m = chronology.ISO.search(line)
+        if m is not None and m["H"] is not None:
+            out.append((chronology.iso_instant(m), line))
+            continue
+        lc = chronology.LOGCAT.match(line)
+        if lc is not None:
+            at = chronology.logcat_instant(lc, filed)
+            if at is not None:
+                out.append((at, line))
+    return out
+
+
+# --------------------------------------------------------------------------- checks per ticket
+
+
+def log_after_filed(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+    """A log line stamped after the ticket was filed (logcat's short stamps included)."""
+    if not t.log_excerpt:
+        return False
+    cutoff = created(t) + timedelta(minutes=1)
+    return any(at >= cutoff for at, _ in log_times(t.log_excerpt, created(t)))
+
+
+def release_not_out(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+    """A build named anywhere in the ticket (a client version in a log too) that its platform had not
+    released when the ticket was filed, or that is not in the queue's calendar."""
+    text = f"{t.title}\n{t.description}\n{t.log_excerpt or ''}"
+    return any(x.kind == "release" for x in chronology.late(text, created(t), releases))
+
+
+def alert_before_fault(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+    """An alert says it fired before the first failing line of its own log."""
+    if t.reporter_type != "monitoring" or not t.log_excerpt:
+        return False
+    m = FIRED.search(t.description)
+    faults = [at for at, line in log_times(t.log_excerpt, created(t)) if FAULT.search(line.split(" ", 2)[-1])]
+    if m is None or not faults:
+        return False
+    filed = created(t)
+    fired = filed.replace(hour=int(m["H"]), minute=int(m["M"]), second=59)
+    if fired > filed + timedelta(minutes=1):
+        fired -= timedelta(days=1)
+    return min(faults) > fired
+
+
+def qa_quotes_customer_off_production(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+    """A QA ticket on a staging or development build quotes a customer (none can reach that build)."""
+    return t.reporter_type == "qa" and t.environment != "production" and bool(QUOTE.search(t.description))
+
+
+def _builds(text: str) -> list[tuple[str, str, str | None]]:
+    out = []
+    for m in NAMED_BUILD.finditer(text):
+        before = text[: m.start()]
+        word = next(w for w in _PLATFORM_WORDS if m[0].startswith(w))
+        del before
+        out.append((_PLATFORM_WORDS[word], m["version"], m["pre"]))
+    return out
+
+
+def _current(releases: tuple[Release, ...], platform: str, at: datetime) -> str | None:
+    live = [r for r in releases if r.platform == platform and r.released_at <= at]
+    return max(live, key=lambda r: r.released_at).version if live else None
+
+
+def qa_run_on_old_build(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+    """A QA ticket in production whose opening run names a build that is not the current one, or says
+    "before release" of a build already out; an alert on production stamped with a superseded build."""
+    if t.reporter_type == "monitoring" and t.version and t.environment == "production":
+        return any(pre is None and v != _current(releases, p, created(t)) for p, v, pre in _builds(t.version))
+    if t.reporter_type != "qa":
+        return False
+    first = t.description.split("\n", 1)[0]
+    if t.environment == "production" and PRE_RELEASE_RUN.search(first):
+        return True
+    if t.environment != "production" or f.retest_clean or f.fixed_in_release:
+        return False
+    builds = _builds(first)
+    return any(pre is None and v != _current(releases, p, created(t)) for p, v, pre in builds)
+
+
+EVERY_CLIENT = re.compile(r"\bweb, iOS, Android\b|\bevery client\b|\bweb, both mobile apps\b", re.I)
+ONE_CLIENT_RUN = re.compile(
+    r"cross-browser|smoke test of|acceptance run for|manual test pass on|regression of|exploratory testing of"
+    r"|localisation test round on|end-to-end run on|release checklist|release sign-off|unrelated fix in",
+    re.I,
+)
+
+
+def one_client_run_claims_all(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+    """A QA run of one client's build that reports results on every client."""
+    if t.reporter_type != "qa":
+        return False
+    first, _, rest = t.description.partition("\n")
+    return bool(ONE_CLIENT_RUN.search(first) and EVERY_CLIENT.search(rest))
+
+
+def web_pass_claims_other(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+    """A cross-browser pass on a build that is not the web app's."""
+    if t.reporter_type != "qa" or not WEB_PASS.search(t.description):
+        return False
+    return any(p != "web" for p, _, _ in _builds(t.description.split("\n", 1)[0]))
+
+
+def phone_on_cluster(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+    """A phone app's build said to run "on a cluster"."""
+    return bool(CLUSTER.search(t.description)) and any(p in ("ios", "android") for p, _, _ in _builds(t.description))
+
+
+def two_finders(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+    """One ticket found both by QA and by a developer."""
+    return bool(QA_FINDER.search(t.description) and DEV_FINDER.search(t.description))
+
+
+def console_of_another_browser(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+    """A pasted console in the dialect of a browser family the ticket does not name, while it names one
+    (or any console in a ticket about Internet Explorer, which cannot run the app)."""
+    text = f"{t.title}\n{t.description}"
+    named = {b for b, p in BROWSER_NAMES.items() if p.search(text)}
+    spoken = {b for b, p in DIALECTS.items() if p.search(t.description)}
+    return bool(named and spoken and (spoken - named or "ie" in named))
+
+
+def two_versions_of_a_browser(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+    """One browser named at two versions in one ticket ("Edge 120" and "Edge 130")."""
+    seen: dict[str, set[str]] = defaultdict(set)
+    for m in BROWSER_VERSION.finditer(f"{t.title}\n{t.description}"):
+        seen[m["name"]].add(m["v"].split(".")[0])
+    return any(len(v) > 1 for v in seen.values())
+
+
+def web_app_installed(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+    """The web app spoken of as installed."""
+    return bool(INSTALLED_WEB.search(t.description))
+
+
+def month_after_filed(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+    """A month's invoice, report or statement named for a month that has not begun when the ticket was filed."""
+    filed = created(t)
+    for m in MONTH_THING.finditer(f"{t.title}\n{t.description}\n{t.log_excerpt or ''}"):
+        month = chronology.MONTHS.index(m["month"]) + 1
+        if 0 < month - filed.month <= 6:
+            return True
+    return False
+
+
+def free_tier_charged(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+    """A free-tier customer whose log shows a paid plan's charge (not an upgrade from the free plan)."""
+    log = t.log_excerpt or ""
+    upgrade = re.search(r"checkout|upgrad", log, re.I)
+    return t.customer_tier == "free" and t.reporter_type == "user" and bool(PAID_CHARGE.search(log)) and not upgrade
+
+
+TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts, tuple[Release, ...]], bool]] = {
+    "log line after the ticket": log_after_filed,
+    "build not out (or not in the calendar)": release_not_out,
+    "alert fired before its first failing line": alert_before_fault,
+    "QA off production quotes a customer": qa_quotes_customer_off_production,
+    "QA run or alert on a superseded or released build": qa_run_on_old_build,
+    "web pass claims another client": web_pass_claims_other,
+    "one-client run claims every client": one_client_run_claims_all,
+    "phone app on a cluster": phone_on_cluster,
+    "two finders in one ticket": two_finders,
+    "console from another browser": console_of_another_browser,
+    "two versions of one browser": two_versions_of_a_browser,
+    "web app installed": web_app_installed,
+    "month named before it began": month_after_filed,
+    "free tier charged for a paid plan": free_tier_charged,
+}
+
+# --------------------------------------------------------------------------- checks per queue
+
+
+def cause_after_first_report(made: GeneratedTask) -> int:
+    """Duplicate groups where a change (deploy, rollout, migration) in a member's log is stamped after the
+    group's first report was filed."""
+    groups: dict[str, list[Ticket]] = defaultdict(list)
+    for t in made.task.tickets:
+        groups[made.facts[t.ticket_id].duplicate_of or t.ticket_id].append(t)
+    bad = 0
+    for members in groups.values():
+        first = min(created(t) for t in members)
+        changes = [
+            at
+            for t in members
+            if t.log_excerpt
+            for at, line in log_times(t.log_excerpt, created(t))
+            if CAUSE.search(line) and not FAULT.search(line.split(" ", 2)[-1].split(" ", 2)[-1])
+        ]
+        bad += any(at > first for at in changes)
+    return bad
+
+
+def date_after_first_report(made: GeneratedTask) -> int:
+    """Duplicate groups where a member's text names a day or time after the group's first report was
+    filed (a cause dated after the earliest report of its effect)."""
+    groups: dict[str, list[Ticket]] = defaultdict(list)
+    for t in made.task.tickets:
+        groups[made.facts[t.ticket_id].duplicate_of or t.ticket_id].append(t)
+    bad = 0
+    for members in groups.values():
+        first = min(created(t) for t in members)
+        texts = [f"{t.title}\n{t.description}" for t in members if len(members) > 1]
+        bad += any(x.kind == "time" for text in texts for x in chronology.late(text, first))
+    return bad
+
+
+QUEUE_CHECKS: dict[str, Callable[[GeneratedTask], int]] = {
+    "change rolled out after the first report": cause_after_first_report,
+    "date after the first report": date_after_first_report,
+}
+
+# --------------------------------------------------------------------------- counting
+
+
+@cache
+def instances(split: str, per_level: int = PER_LEVEL) -> tuple[GeneratedTask, ...]:
+    return tuple(generate(level, seed, split) for level in LEVELS for seed in range(per_level))
+
+
+def items(made: Iterable[GeneratedTask]) -> list[Item]:
+    return [(t, m.facts[t.ticket_id], tuple(m.task.releases)) for m in made for t in m.task.tickets]
+
+
+def found(made: tuple[GeneratedTask, ...], kind: str) -> list[str]:
+    if kind in TICKET_CHECKS:
+        return [t.ticket_id for t, f, rel in items(made) if TICKET_CHECKS[kind](t, f, rel)]
+    return [f"{m.task.task_id}/{m.seed}" for m in made for _ in range(QUEUE_CHECKS[kind](m))]
+
+
+@pytest.mark.parametrize("split", SPLITS)
+@pytest.mark.parametrize("kind", [*TICKET_CHECKS, *QUEUE_CHECKS])
+def test_no_contradiction_of_this_kind(split: str, kind: str) -> None:
+    hits = found(instances(split), kind)
+    assert not hits, (kind, len(hits), hits[:5])
+
+
+# --------------------------------------------------------------------------- each check can fail
+
+
+def _ticket(**fields: object) -> Ticket:
+    base: dict[str, object] = {
+        "ticket_id": "T-1",
+        "title": "Export fails",
+        "description": "The export fails.",
+        "reporter_type": "qa",
+        "service": "reporting",
+        "component_candidates": ["reporting"],
+        "created_at": "2026-10-08T03:07:00Z",
+        "customer_tier": "pro",
+        "environment": "production",
+        "repro_steps_present": False,
+        "logs_present": False,
+        "attachments_count": 0,
+    }
+    return Ticket.model_validate(base | fields)
+
+
+def _facts(**fields: object) -> TicketFacts:
+    base: dict[str, object] = {
+        "ticket_id": "T-1",
+        "kind": "defect",
+        "scenario": "x",
+        "component": "reporting",
+        "environment": "production",
+        "tier": "pro",
+        "reporter": "qa",
+    }
+    return TicketFacts(**(base | fields))  # type: ignore[arg-type]
+
+
+_RELEASES = (
+    Release(platform="web", version="2026.9.0", released_at=datetime(2026, 9, 14, 10, tzinfo=UTC)),
+    Release(platform="web", version="2026.9.1", released_at=datetime(2026, 9, 27, 10, tzinfo=UTC)),
+)
+
+
+def test_each_ticket_check_finds_a_planted_contradiction() -> None:
+    f, rel = _facts(), _RELEASES
+    late = "2026-10-08T05:37:01.000Z cdn-deploy INFO config rolled out"
+    assert log_after_filed(_ticket(log_excerpt=late, logs_present=True), f, rel)
+    logcat = "11-20 09:12:02.118 4410 4410 E TokenStore: read failed"
+    assert log_after_filed(_ticket(log_excerpt=logcat, logs_present=True), f, rel)
+    assert release_not_out(_ticket(log_excerpt="422 UnsupportedSchema (client=android 5.12.1)"), f, rel)
+    assert not release_not_out(_ticket(description="Seen on web 2026.9.1."), f, rel)
+    early = "10-08 02:12:02.118 4410 4410 E TokenStore: read failed"
+    assert not log_after_filed(_ticket(log_excerpt=early, logs_present=True), f, rel)
+    alert = _ticket(
+        reporter_type="monitoring",
+        description="Condition met at 01:43 UTC.",
+        log_excerpt="2026-10-08T02:37:01.000Z files-cdn ERROR 500 on GET /files",
+        logs_present=True,
+    )
+    assert alert_before_fault(alert, f, rel)
+    quoted = _ticket(environment="staging", description="Seen on staging.\n\nCustomer quote:\n> It breaks.")
+    assert qa_quotes_customer_off_production(quoted, f, rel)
+    assert qa_run_on_old_build(_ticket(description="Spotted on web 2026.9.1 before release."), f, rel)
+    assert qa_run_on_old_build(_ticket(description="Acceptance run for web 2026.9.0."), f, rel)
+    assert not qa_run_on_old_build(_ticket(description="Acceptance run for web 2026.9.1."), f, rel)
+    assert qa_run_on_old_build(_ticket(reporter_type="monitoring", version="web 2026.9.0"), f, rel)
+    assert web_pass_claims_other(_ticket(description="Cross-browser pass for API v2 build 2026.10.1-rc.2."), f, rel)
+    web_pass = "Picked up in the cross-browser and device pass for web 2026.9.0.\n\nFails on web, iOS, Android and API."
+    assert one_client_run_claims_all(_ticket(description=web_pass), f, rel)
+    assert phone_on_cluster(_ticket(description="Found on the staging cluster running iOS app 5.15.0-rc.8."), f, rel)
+    firefox = "Safari 18.2 on an iMac.\nUncaught TypeError: e.columns is undefined"
+    assert console_of_another_browser(_ticket(reporter_type="user", description=firefox), f, rel)
+    ie = "Internet Explorer 11.\nTypeError: null is not an object (evaluating 'this.panel.id')"
+    assert console_of_another_browser(_ticket(reporter_type="user", description=ie), f, rel)
+    chrome = "Chrome 131.\nTypeError: Cannot read properties of undefined (reading 'rows')"
+    assert not console_of_another_browser(_ticket(reporter_type="user", description=chrome), f, rel)
+    assert two_versions_of_a_browser(_ticket(description="In Edge 120 it fails. Edge 130 on Windows 11."), f, rel)
+    assert web_app_installed(_ticket(description="We have web 2026.9.0 installed."), f, rel)
+    assert month_after_filed(_ticket(description="The November invoice is wrong."), f, rel)
+    charged = _ticket(customer_tier="free", reporter_type="user", log_excerpt="charge ch_3QbT succeeded plan=pro")
+    assert free_tier_charged(charged, f, rel)
+    both = "Logged by QA during the end-to-end run. Found by a developer trying web 2026.6.0-dev.88."
+    assert two_finders(_ticket(description=both), f, rel)
+
+
+def main(per_level: int) -> None:
+    for split in SPLITS:
+        made = instances(split, per_level)
+        print(f"{split}: {len(made)} queues, {len(items(made))} tickets")
+        for kind in [*TICKET_CHECKS, *QUEUE_CHECKS]:
+            print(f"  {len(found(made, kind)):5d}  {kind}")
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else PER_LEVEL)
