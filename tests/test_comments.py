@@ -126,4 +126,5 @@ def test_comments_on_one_ticket_are_minutes_apart() -> None:
             times = [c.time for c in t.comments]
             gaps += [(b - a).total_seconds() / 60 for a, b in itertools.pairwise(times)]
     short = [g for g in gaps if g < REPLY_GAP]
-    assert gaps and len(short) <= 0.02 * len(gaps) and min(gaps) >= 2, (len(short), len(gaps), min(gaps))
+    # support's note on who else is hit comes even on a ticket filed in the last minutes (it is evidence)
+    assert gaps and len(short) <= 0.02 * len(gaps) and min(gaps) >= 1, (len(short), len(gaps), min(gaps))
