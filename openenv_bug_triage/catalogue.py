@@ -73,6 +73,9 @@ class Defect(_Model):
     test matrix, an alert what it measured, and the mechanism shows only in the logs."""
     exposure: bool = False
     """Customer data shown to the wrong people: sev0 and escalated anywhere, never closed on a retest."""
+    paid: bool = False
+    """Only a paying customer can report it: it names their plan's charges, seats or limits (billing
+    defects always do, see `paying_only`)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
@@ -362,3 +365,12 @@ def load_phrases() -> Phrases:
     if missing:
         raise FixtureError(f"generator phrases: missing pools {missing}")
     return phrases
+
+
+BILLING: frozenset[str] = frozenset({"payments", "invoicing"})
+"""Components whose defects only a paying customer meets (charges, renewals, invoices)."""
+
+
+def paying_only(d: Defect) -> bool:
+    """True when a customer on the free plan could not have reported `d`."""
+    return d.paid or d.component in BILLING

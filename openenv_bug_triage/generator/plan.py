@@ -10,7 +10,7 @@ from datetime import datetime
 from functools import lru_cache
 
 from .. import rules
-from ..catalogue import Catalogue, Defect, Partition, Phrases, Story, load_catalogue, load_phrases
+from ..catalogue import Catalogue, Defect, Partition, Phrases, Story, load_catalogue, load_phrases, paying_only
 from ..models import Disposition, Environment, Tier
 from ..world import World, load_world
 from . import compose, kinds, notes
@@ -283,6 +283,7 @@ class Planner:
         r.shuffle(order)
         for s, tier, pos in zip(slots, tiers, order, strict=True):
             s.tier, s.minute = tier, minutes[pos]
+        _paying(slots)
         for s in slots:  # an original is always reported before its duplicates
             if s.original is not None and s.minute < s.original.minute:
                 s.minute, s.original.minute = s.original.minute, s.minute
@@ -320,10 +321,22 @@ class Planner:
             r.shuffle(tiers)
             for s, tier in zip(slots, tiers, strict=True):
                 s.tier = tier
+            _paying(slots)
         number = r.randrange(1000, 60000)
         for s in sorted(slots, key=lambda s: s.minute):
             number += r.randrange(1, 30)
             s.ticket_id = f"LRK-{number}"
+
+
+def _paying(slots: list[Slot]) -> None:
+    """Give each report that only a paying customer could make a paid plan, swapping tiers with
+    a ticket that needs none (in queue order, so the swap is deterministic)."""
+    needs = [s for s in slots if isinstance(s.scenario, Defect) and paying_only(s.scenario)]
+    spare = [s for s in slots if s not in needs and s.tier != "free"]
+    for s in needs:
+        if s.tier == "free" and spare:
+            other = spare.pop(0)
+            s.tier, other.tier = other.tier, s.tier
 
 
 def _unsupported_unnamed(d: Defect) -> bool:

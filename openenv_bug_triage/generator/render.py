@@ -550,6 +550,7 @@ class Renderer:
         steps = [self.local(step) for step in d.steps]
         if reporter == "qa":
             # QA states behaviour and the run's set-up; the mechanism stays in the log
+            self.voice.tags |= browsers_named(" ".join([symptom, *lines, *steps]))  # a run names no other browser
             how = [self.pick("qa_setup")] if r.random() < 0.6 else []
             if s.environment != "production":  # no customer reaches this build: the tester's own words
                 symptom, lines = _tester_words(symptom, lines, evidence)
@@ -580,10 +581,10 @@ class Renderer:
         return title, self._user_wrap(body, traps)
 
     def _own_pick(self, s: Slot, pool: str, **values: object) -> str:
-        """`pick`, but for a duplicate a phrase that repeats no long sentence of its original (a few tries)."""
+        """`pick`, but for a duplicate a phrase that repeats no long sentence of its original (up to eight tries)."""
         said = set(s.original.said) if s.original is not None else set()
         text = self.pick(pool, **values)
-        for _ in range(3):
+        for _ in range(7):
             if not said or not retell.long_sentences(text) & said:
                 break
             text = self.pick(pool, **values)
