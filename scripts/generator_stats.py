@@ -27,8 +27,7 @@ from pydantic import BaseModel, ConfigDict
 
 from openenv_bug_triage import textstats as ts
 from openenv_bug_triage.catalogue import load_phrases
-from openenv_bug_triage.generator import GeneratedTask, generate
-from openenv_bug_triage.generator.compose import fact_group
+from openenv_bug_triage.generator import GeneratedTask, generate, label_samples
 from openenv_bug_triage.generator.levels import partition_of
 from openenv_bug_triage.generator.personas import load_personas
 from openenv_bug_triage.generator.phrasing import pattern
@@ -329,19 +328,6 @@ def hard_case_figure(made: dict[str, list[GeneratedTask]]) -> Figure:
 
 LABELS = ("true_severity", "disposition")
 """The labels a stock frame must not give away."""
-
-
-def label_samples(made: list[GeneratedTask], field: str) -> list[tuple[str, str, str]]:
-    """(text, label, scenario) per ticket: what an agent reads (title, body, comments) and one label of its truth."""
-    return [
-        (
-            "\n".join([t.title, t.description, *(c.text for c in t.comments)]),
-            str(getattr(m.task.truth[t.ticket_id], field)),
-            fact_group(m.facts[t.ticket_id].scenario),
-        )
-        for m in made
-        for t in m.task.tickets
-    ]
 
 
 def label_frame_figure(made: dict[str, list[GeneratedTask]]) -> Figure:

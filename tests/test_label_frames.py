@@ -10,8 +10,7 @@ from functools import cache
 import pytest
 
 from openenv_bug_triage import textstats as ts
-from openenv_bug_triage.generator import GeneratedTask, generate, load_levels
-from openenv_bug_triage.generator.compose import fact_group
+from openenv_bug_triage.generator import GeneratedTask, generate, label_samples, load_levels
 
 SMALL_SHARE = 0.10
 """The most of a label's tickets one predicting frame may reach (the `label_frames` target)."""
@@ -21,19 +20,6 @@ LABELS = ("true_severity", "disposition")
 @cache
 def sample(split: str, instances: int = 30) -> list[GeneratedTask]:
     return [generate(level.task_id, seed, split) for level in load_levels().levels for seed in range(instances)]
-
-
-def samples(made: list[GeneratedTask], field: str) -> list[tuple[str, str, str]]:
-    """(what an agent reads, the label, the scenario) per ticket."""
-    return [
-        (
-            "\n".join([t.title, t.description, *(c.text for c in t.comments)]),
-            str(getattr(m.task.truth[t.ticket_id], field)),
-            fact_group(m.facts[t.ticket_id].scenario),
-        )
-        for m in made
-        for t in m.task.tickets
-    ]
 
 
 def test_a_stock_frame_across_scenarios_is_found_and_a_scenarios_own_wording_is_not() -> None:
@@ -57,7 +43,7 @@ def test_a_stock_frame_across_scenarios_is_found_and_a_scenarios_own_wording_is_
 @pytest.mark.parametrize("split", ("train", "validation", "test"))
 @pytest.mark.parametrize("field", LABELS)
 def test_no_frame_predicts_a_label_in_more_than_a_small_share_of_its_tickets(split: str, field: str) -> None:
-    frames = ts.label_frames(samples(sample(split), field))
+    frames = ts.label_frames(label_samples(sample(split), field))
     worst = [(f.frame, f.label, round(f.of_label, 3)) for f in frames if f.of_label > SMALL_SHARE]
     assert not worst, worst[:5]
     assert ts.TARGETS["label_frames"].limit == SMALL_SHARE

@@ -22,6 +22,7 @@ from datetime import UTC, datetime, timedelta
 from ..models import TaskFixture
 from ..rules import severity_for
 from ..tasks import Task, build_task
+from .compose import fact_group
 from .facts import TicketFacts, derive_truth, disposition_for, scope_options
 from .levels import SPLITS, TRAIN_MAX_SEED, Level, Split, check_seed, level_of, load_levels, partition_of, split_size
 from .notes import annotate
@@ -74,6 +75,20 @@ def generate(task_id: str, seed: int, split: str = "train") -> GeneratedTask:
     return GeneratedTask(build_task(fixture, world), facts, split, seed)  # type: ignore[arg-type]
 
 
+def label_samples(made: list[GeneratedTask], field: str) -> list[tuple[str, str, str]]:
+    """(what an agent reads, one label of its truth, the scenario's fact group) per ticket of `made`:
+    the input of `textstats.label_frames`. What an agent reads is the title, body and comments."""
+    return [
+        (
+            "\n".join([t.title, t.description, *(c.text for c in t.comments)]),
+            str(getattr(m.task.truth[t.ticket_id], field)),
+            fact_group(m.facts[t.ticket_id].scenario),
+        )
+        for m in made
+        for t in m.task.tickets
+    ]
+
+
 __all__ = [
     "SPLITS",
     "TRAIN_MAX_SEED",
@@ -85,6 +100,7 @@ __all__ = [
     "derive_truth",
     "disposition_for",
     "generate",
+    "label_samples",
     "level_of",
     "load_levels",
     "partition_of",
