@@ -20,12 +20,14 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime, timedelta
 from functools import cache
+from itertools import pairwise
 
 import pytest
 
 from openenv_bug_triage import chronology
 from openenv_bug_triage.generator import GeneratedTask, TicketFacts, generate, load_levels
 from openenv_bug_triage.models import Release, Ticket
+from openenv_bug_triage.world import load_world
 
 LEVELS = tuple(level.task_id for level in load_levels().levels)
 SPLITS = ("train", "validation", "test")
@@ -232,6 +234,172 @@ def free_tier_charged(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) 
     return t.customer_tier == "free" and t.reporter_type == "user" and bool(PAID_CHARGE.search(log)) and not upgrade
 
 
+# --------------------------------------------------------------------------- one product state, one vantage
+
+WORLD = load_world()
+SERVER_LOGS = re.compile(
+    r"\bserver(?:-side)? log|\bservice logs?\b|\bour logs\b|\bour side\b|\bfound your requests in our logs\b", re.I
+)
+"""A comment that says the attached log is the service's own."""
+IOS_LOG = re.compile(r"^\S+ \S+ \w+\[\d+\] <\w+>|^Incident Identifier:|^Exception Type:", re.M)
+BROWSER_LOG = re.compile(r"^\[web-app\]|Uncaught |^\s*at \S+ \(\S+\.js", re.M)
+APPLE_DEVICE = re.compile(r"\biPhone\b|\biPad\b")
+ANDROID_DEVICE = re.compile(r"\b(?:Galaxy|Samsung|Pixel|Motorola|Moto [A-Z]|Nokia|OnePlus|Xiaomi|Redmi|Huawei)\b")
+RECORDING_OF = {"ios": re.compile(r"\bRPReplay_\d+"), "android": re.compile(r"\bScreen_Recording_\d{8}")}
+BROWSER_IDIOM = re.compile(r"\b(?:until|till) I (?:reload|refresh)\b|\brefresh the page\b|\breload the page\b", re.I)
+ON_LAPTOP = re.compile(r"\blaptop\b", re.I)
+TEST_DATA = re.compile(r"\bseeded\b|\bfixture\b|\bload-test workspace\b|\bdemo workspace\b", re.I)
+HEADCOUNT = re.compile(
+    r"\b\d+ (?:of|out of) (?:the |our )?\d+ (?:people|members|users|of us|colleagues|seats)\b|\b\d+ out of \d+ have\b",
+    re.I,
+)
+ONE_MAILBOX = re.compile(
+    r"\b(?:invoice|billing) emails?\b.{0,80}@|\binvoices?\b.{0,60}\b(?:currency|pounds|euros|dollars)\b", re.I | re.S
+)
+QA_HEADCOUNT = re.compile(
+    r"\bfor all users of\b|\b\d+ (?:of|out of) (?:the |our )?\d+ (?:people|members|users)\b", re.I
+)
+NO_WORKAROUND = re.compile(
+    r"\bno workaround\b|\bno way round\b|\bnothing gets round it\b|\bwe have no detour\b|\bnone of the usual tricks\b",
+    re.I,
+)
+USER_SERVER_KNOWLEDGE = re.compile(r"\breached the server\b|\bnever (?:got|made it) to the server\b", re.I)
+RELATIVE_MONTH = re.compile(r"\b(?:before|since|until|after) (?P<month>" + "|".join(chronology.MONTHS) + r")\b")
+WEEKDAY_UPDATE = re.compile(r"\b(?P<day>" + "|".join(chronology.WEEKDAYS) + r")'s (?:update|release|upgrade)\b")
+
+
+def _platform(t: Ticket) -> str | None:
+    """The client the ticket's version field names (None for a ticket without one)."""
+    for word, platform in _PLATFORM_WORDS.items():
+        if t.version and t.version.startswith(word):
+            return platform
+    return None
+
+
+def _log_source(log: str) -> str:
+    """Where a pasted log comes from: `android` (logcat), `ios` (device log or crash report),
+    `browser` (the web app's console) or `server`."""
+    if chronology.LOGCAT.search(log):
+        return "android"
+    if IOS_LOG.search(log):
+        return "ios"
+    if BROWSER_LOG.search(log):
+        return "browser"
+    return "server"
+
+
+def service_off_facts(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+    """The `service` field names another service than the defect's own, except the one a wrong-cause
+    reporter blames (their first candidate)."""
+    allowed = {WORLD.service_of[f.component]}
+    if f.case == "wrong_cause":
+        allowed.add(WORLD.service_of[t.component_candidates[0]])
+    return t.service not in allowed
+
+
+def server_logs_over_device_log(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+    """A comment or the text calls the attached log the service's own while it is a device log or a
+    browser console."""
+    if not t.log_excerpt or _log_source(t.log_excerpt) == "server":
+        return False
+    said = "\n".join(c.text for c in t.comments if c.role == "support")
+    return bool(SERVER_LOGS.search(said))
+
+
+def comment_names_unreleased_build(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+    """A comment names a build its platform had not released when the comment was written."""
+    return any(
+        x.kind == "release" for c in t.comments for x in chronology.late(c.text, c.time.replace(tzinfo=UTC), releases)
+    )
+
+
+def log_out_of_order(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+    """A log whose timestamped lines go back in time."""
+    if not t.log_excerpt:
+        return False
+    times = [at for at, _ in log_times(t.log_excerpt, created(t))]
+    return any(b < a for a, b in pairwise(times))
+
+
+def month_not_yet(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+    """ "Before October" or "since October" in a ticket filed in May: a month that has not come yet this
+    year (read as last year's, it would be too long ago to say so)."""
+    filed = created(t)
+    texts = [t.title, t.description, *(c.text for c in t.comments)]
+    return any(chronology.MONTHS.index(m["month"]) + 1 > filed.month for x in texts for m in RELATIVE_MONTH.finditer(x))
+
+
+def update_on_no_release_day(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+    """ "Before Friday's update" while no release came out on the last Friday before the ticket."""
+    filed = created(t)
+    for m in WEEKDAY_UPDATE.finditer(f"{t.title}\n{t.description}"):
+        back = (filed.weekday() - chronology.WEEKDAYS.index(m["day"])) % 7 or 7
+        day = (filed - timedelta(days=back)).date()
+        if not any(r.released_at.date() == day for r in releases):
+            return True
+    return False
+
+
+def phones_of_two_platforms(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+    """An iPhone and an Android handset in one report (title and body together), or a handset of the
+    other platform than the app build the report is on."""
+    text = f"{t.title}\n{t.description}"
+    apple, android = bool(APPLE_DEVICE.search(text)), bool(ANDROID_DEVICE.search(text))
+    platform = _platform(t)
+    return (apple and android) or (platform == "ios" and android) or (platform == "android" and apple)
+
+
+def recording_of_another_platform(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+    """A screen recording named the way another platform names them (iOS's `RPReplay_` on web or Android)."""
+    named = {p for p, _, _ in _builds(t.description)}
+    platform = _platform(t) or (named.pop() if len(named) == 1 else None)
+    if platform is None:  # a report that names no one client may come from any phone
+        return False
+    return any(p != platform and pattern.search(t.description) for p, pattern in RECORDING_OF.items())
+
+
+def browser_idiom_in_app(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+    """A browser's "until I reload" in a report on a phone app."""
+    return _platform(t) in ("ios", "android") and bool(BROWSER_IDIOM.search(t.description))
+
+
+def phone_app_on_laptop(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+    """A phone app's build said to run on a laptop."""
+    return bool(ON_LAPTOP.search(t.description)) and any(p in ("ios", "android") for p, _, _ in _builds(t.description))
+
+
+def test_data_in_production(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+    """Seeded users, fixtures or a load-test copy in production (where the workspaces are customers'),
+    or quoted by support, who speak of customers."""
+    support = "\n".join(c.text for c in t.comments if c.role == "support")
+    quoted = "\n".join(line for line in t.description.split("\n") if line.startswith("> "))
+    in_prod = t.reporter_type == "qa" and t.environment == "production" and bool(TEST_DATA.search(t.description))
+    return in_prod or bool(TEST_DATA.search(support) or TEST_DATA.search(quoted))
+
+
+def headcount_on_account_wide(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+    """People counted on what is one per account (invoices, the invoice mailbox, the plan)."""
+    account_wide = f.component in ("invoicing", "payments") or bool(ONE_MAILBOX.search(t.description))
+    return account_wide and bool(HEADCOUNT.search(t.description))
+
+
+def qa_counts_users(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+    """A tester counting users ("fails for all users of a Samsung phone"): QA writes a matrix."""
+    body = "\n".join(line for line in t.description.split("\n") if not line.startswith("> "))
+    return t.reporter_type == "qa" and bool(QA_HEADCOUNT.search(body))
+
+
+def workaround_then_none(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+    """ "No workaround" in a ticket whose evidence gives one."""
+    gives = any(rule == "workaround" or rule.startswith("workaround") for rule, _ in f.evidence)
+    return gives and bool(NO_WORKAROUND.search(t.description))
+
+
+def user_knows_server(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+    """A customer saying what reached the server (they cannot see it)."""
+    return t.reporter_type == "user" and bool(USER_SERVER_KNOWLEDGE.search(t.description))
+
+
 TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts, tuple[Release, ...]], bool]] = {
     "log line after the ticket": log_after_filed,
     "build not out (or not in the calendar)": release_not_out,
@@ -247,6 +415,21 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts, tuple[Release, ...]], bo
     "web app installed": web_app_installed,
     "month named before it began": month_after_filed,
     "free tier charged for a paid plan": free_tier_charged,
+    "service field off the facts": service_off_facts,
+    "server logs said of a device log": server_logs_over_device_log,
+    "comment names a build not out": comment_names_unreleased_build,
+    "log lines out of order": log_out_of_order,
+    "month not yet come": month_not_yet,
+    "update on a day without a release": update_on_no_release_day,
+    "phones of two platforms": phones_of_two_platforms,
+    "recording named by another platform": recording_of_another_platform,
+    "browser idiom in a phone app": browser_idiom_in_app,
+    "phone app on a laptop": phone_app_on_laptop,
+    "test data in production or from support": test_data_in_production,
+    "headcount on an account-wide thing": headcount_on_account_wide,
+    "QA counts users": qa_counts_users,
+    "no workaround after a workaround": workaround_then_none,
+    "customer knows what reached the server": user_knows_server,
 }
 
 # --------------------------------------------------------------------------- checks per queue

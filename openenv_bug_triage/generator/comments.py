@@ -10,15 +10,41 @@ end of the planning window.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta
 from typing import Any
 
+from .. import chronology
 from ..models import ReporterType
 from .kinds import SlotLike, Teller
 from .plan import QUEUE_MINUTES
 
 STILL_RATE = 0.15
 """Chance that the reporter of a bug to fix comments that it still happens."""
+
+
+_IOS_LOG = re.compile(r"^\S+ \S+ \w+\[\d+\] <\w+>|^Incident Identifier:", re.M)
+"""An iOS device log line (`Larkspur[880] <Notice>`) or the head of an iOS crash report."""
+_BROWSER_LOG = re.compile(r"^\[web-app\]", re.M)
+"""A line of the web app's own console log."""
+
+
+def log_source(log: str) -> str:
+    """Where a log excerpt was captured: `android` (logcat), `ios` (device log or crash report),
+    `browser` (the web app's console) or `server` (the service's own logs)."""
+    if chronology.LOGCAT.search(log):
+        return "android"
+    if _IOS_LOG.search(log):
+        return "ios"
+    return "browser" if _BROWSER_LOG.search(log) else "server"
+
+
+def _log_comment(renderer: Teller, source: str) -> str:
+    """Support's note on the log it added: the service's logs it looked up, or the device log or
+    console it asked the customer for, named as what it is."""
+    if source == "server":
+        return renderer.pick("comment_log_support")
+    return renderer.pick("comment_log_client", source=renderer.pick(f"log_source_{source}"))
 
 
 REPLY_GAP = 20
@@ -46,15 +72,16 @@ def thread(
     created: datetime,
     follow_up: str | None,
     reporter_name: str | None = None,
-    log_from_support: bool = False,
+    log_from: str | None = None,
     support_note: str | None = None,
 ) -> list[dict[str, Any]]:
     """The comments of one ticket, oldest first, as record dicts.
 
     `follow_up` is the retest or upgrade sentence that settles the ticket, if any: it comes
     last, from QA when QA filed the ticket and from the reporter otherwise. `reporter_name`
-    is the reporter's own name when the ticket has one (else one is drawn). `log_from_support`:
-    the ticket carries a server log, which a customer cannot see, so support says it added it.
+    is the reporter's own name when the ticket has one (else one is drawn). `log_from`: where the
+    log a customer's ticket carries was captured (`log_source`); support says it added it, naming that
+    source (a customer cannot see the server's logs, and a device log came from them on request).
     `support_note`: how far the defect reaches beyond the reporter's workspace, which only support
     can tell (a customer speaks for their own workspace); it takes the place of an acknowledgement.
     """
@@ -69,9 +96,9 @@ def thread(
     elif support_note is not None:
         staff = r.choice(renderer.phrases.pool("comment_author", renderer.partition))
         drafts.append((staff, "support", support_note))
-    if log_from_support:
+    if log_from is not None:
         staff = r.choice(renderer.phrases.pool("comment_author", renderer.partition))
-        drafts.append((staff, "support", renderer.pick("comment_log_support")))
+        drafts.append((staff, "support", _log_comment(renderer, log_from)))
     if (
         reporter == "user"
         and follow_up is None

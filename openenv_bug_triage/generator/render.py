@@ -238,6 +238,7 @@ class Renderer:
         tags.add("production" if s.environment == "production" else "prerelease")
         persona = self.people.draw(reporter, s.tier, technical="api" in tags)  # an API is called by technical people
         self.voice.cast(persona, tags)
+        self.voice.platform = self.platform
         self.attachments = self.r.choice([0, 0, 0, 1, 1, 2, 3])
 
     def current(self) -> str:
@@ -384,7 +385,8 @@ class Renderer:
             "title": title,
             "description": body,
             "reporter_type": reporter,
-            "service": self.b.world.service_of[candidates[0]],
+            # the service the report is about; a reporter wrong about the cause files it under what they blame
+            "service": self.b.world.service_of[s.blamed or s.scenario.component],
             "component_candidates": candidates,
             "created_at": created.strftime("%Y-%m-%dT%H:%M:00Z"),
             "customer_tier": s.tier,
@@ -402,7 +404,7 @@ class Renderer:
                 created,
                 noise.apply(self.follow_up) if self.follow_up else None,  # the reporter types as in the report
                 reporter_name=self.voice.persona.name or None,
-                log_from_support=reporter == "user" and log_excerpt is not None,
+                log_from=comments.log_source(log_excerpt) if reporter == "user" and log_excerpt else None,
                 support_note=self.support_note,
             ),
         }

@@ -77,6 +77,15 @@ def _echoes(name: str, sector: str) -> bool:
     return any(w[:_STEM] in stems for w in re.findall(r"[a-z]{4,}", sector.lower()))
 
 
+RECORDING_PREFIXES: dict[str, tuple[str, ...]] = {
+    "ios": ("RPReplay_", "ScreenRecording_"),
+    "android": ("Screen_Recording_", "screen-"),
+    "web": ("recording-", "clip", "capture-"),
+    "api": ("recording-", "clip", "capture-"),
+}
+"""How each client names a screen recording (only iOS's ReplayKit writes `RPReplay_`)."""
+
+
 Length = str
 """`terse` (only the facts), `plain` (greeting and sign-off), `padded` (a plain ticket whose facts
 are shorter than a length drawn apart from the truth), or `long` (padded, with pasted output)."""
@@ -94,6 +103,8 @@ class Voice:
     tags: frozenset[str] = frozenset()
     noise: Noise = field(default_factory=Noise)
     length: Length = "plain"
+    platform: str = "web"
+    """The client the ticket is about: what its screen recordings are named by."""
 
     def cast(self, persona: Persona, ticket_tags: set[str]) -> None:
         """Make `persona` the reporter of the next ticket, with the ticket's own tags."""
@@ -259,7 +270,7 @@ class Voice:
             return None
         files = {
             "shot": f"{r.choice(['IMG_', 'Screenshot_', 'screen-', 'capture'])}{r.randrange(100, 9999)}.png",
-            "video": f"{r.choice(['ScreenRecording_', 'recording-', 'RPReplay_', 'clip'])}{r.randrange(10, 999)}.mp4",
+            "video": f"{r.choice(RECORDING_PREFIXES[self.platform])}{r.randrange(10, 999)}.mp4",
             "har": f"{r.choice(['larkspur', 'app.larkspur', 'network-', 'session'])}{r.randrange(1, 99)}.har",
             "log": f"{r.choice(['console-', 'client-log-', 'response', 'run-'])}{r.randrange(1, 999)}.txt",
         }
