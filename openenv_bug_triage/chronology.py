@@ -68,12 +68,16 @@ LOGCAT = re.compile(
 """Android logcat's short stamp at the start of a line, `11-20 09:12:02.118`: month and day, no year."""
 DAY_MONTH = re.compile(r"\b(?P<d>[0-3]?\d) " + _MONTH + r"(?![a-z])")
 MONTH_DAY = re.compile(r"\b" + _MONTH + r" (?P<d>[0-3]?\d)\b(?![:.]\d)")
+_MONTHS_ONLY = "|".join(MONTHS)
 MONTH_NOUN = re.compile(
-    r"(?<!\d )\b(?P<month>"
-    + "|".join(MONTHS)
-    + r")(?=(?:'s)? (?:invoices?|bills?|billing|statements?|payroll|reports?|payments?|credit)\b)"
+    r"(?<!\d )(?:(?<=\bsince )|(?<=\bbefore )|(?<=\buntil )|(?<=\bafter )"
+    r"|(?=(?:"
+    + _MONTHS_ONLY
+    + r")(?:'s)? (?:invoices?|bills?|billing|statements?|payroll|reports?|payments?|credit)\b))"
+    r"\b(?P<month>" + _MONTHS_ONLY + r")\b(?! [0-3]?\d\b)"
 )
-"""A month named as what happened in it ("the November invoice"): read as its first day, in the catalogue's year."""
+"""A month named as what happened in it ("the November invoice") or as a point in time ("since
+October", "before October"): read as its first day, in the catalogue's year."""
 ISO_WEEKDAY_AFTER = re.compile(ISO.pattern + r" \(" + _WEEKDAY + r"\)")
 WEEKDAY_BEFORE = re.compile(_WEEKDAY + r",? (?=(?:20\d\d-|[0-3]?\d [A-Z]|[A-Z][a-z]+\.? [0-3]?\d\b))")
 

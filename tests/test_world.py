@@ -245,6 +245,8 @@ IOS_LOG = re.compile(r"^\S+ \S+ \w+\[\d+\] <\w+>|^Incident Identifier:|^Exceptio
 BROWSER_LOG = re.compile(r"^\[web-app\]|Uncaught |^\s*at \S+ \(\S+\.js", re.M)
 APPLE_DEVICE = re.compile(r"\biPhone\b|\biPad\b")
 ANDROID_DEVICE = re.compile(r"\b(?:Galaxy|Samsung|Pixel|Motorola|Moto [A-Z]|Nokia|OnePlus|Xiaomi|Redmi|Huawei)\b")
+RUN_DEVICES = re.compile(r"\b(?:Handsets?|Devices?(?: in the run)?|Phones?|Tested on|Device/OS):[^.\n]*")
+"""The line of a test run that lists its handsets."""
 RECORDING_OF = {"ios": re.compile(r"\bRPReplay_\d+"), "android": re.compile(r"\bScreen_Recording_\d{8}")}
 BROWSER_IDIOM = re.compile(r"\b(?:until|till) I (?:reload|refresh)\b|\brefresh the page\b|\breload the page\b", re.I)
 ON_LAPTOP = re.compile(r"\blaptop\b", re.I)
@@ -323,10 +325,11 @@ def log_out_of_order(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -
 
 def month_not_yet(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
     """ "Before October" or "since October" in a ticket filed in May: a month that has not come yet this
-    year (read as last year's, it would be too long ago to say so)."""
+    year and, read as last year's, too long ago to say so (more than four months back)."""
     filed = created(t)
     texts = [t.title, t.description, *(c.text for c in t.comments)]
-    return any(chronology.MONTHS.index(m["month"]) + 1 > filed.month for x in texts for m in RELATIVE_MONTH.finditer(x))
+    months = [chronology.MONTHS.index(m["month"]) + 1 for x in texts for m in RELATIVE_MONTH.finditer(x)]
+    return any(month > filed.month and (filed.month - month) % 12 > 4 for month in months)
 
 
 def update_on_no_release_day(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
@@ -341,12 +344,16 @@ def update_on_no_release_day(t: Ticket, f: TicketFacts, releases: tuple[Release,
 
 
 def phones_of_two_platforms(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
-    """An iPhone and an Android handset in one report (title and body together), or a handset of the
-    other platform than the app build the report is on."""
-    text = f"{t.title}\n{t.description}"
-    apple, android = bool(APPLE_DEVICE.search(text)), bool(ANDROID_DEVICE.search(text))
+    """A tester's run of one phone app naming a handset of the other platform ("iPhone 13 mini and
+    Galaxy A54" in an iOS app run), or a title naming a handset of another platform than the build."""
+    handset = {"ios": APPLE_DEVICE, "android": ANDROID_DEVICE}
+    other = {"ios": "android", "android": "ios"}
     platform = _platform(t)
-    return (apple and android) or (platform == "ios" and android) or (platform == "android" and apple)
+    if platform not in other:
+        return False
+    run = " ".join(RUN_DEVICES.findall(t.description))
+    in_run = t.reporter_type == "qa" and f.component == f"{platform}-app" and handset[other[platform]].search(run)
+    return bool(in_run or handset[other[platform]].search(t.title))
 
 
 def recording_of_another_platform(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
