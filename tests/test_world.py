@@ -333,12 +333,12 @@ def month_not_yet(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> b
 
 
 def update_on_no_release_day(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
-    """ "Before Friday's update" while no release came out on the last Friday before the ticket."""
+    """ "Before Friday's update" while no release came out on the last Friday before the ticket (or that day)."""
     filed = created(t)
     for m in WEEKDAY_UPDATE.finditer(f"{t.title}\n{t.description}"):
-        back = (filed.weekday() - chronology.WEEKDAYS.index(m["day"])) % 7 or 7
+        back = (filed.weekday() - chronology.WEEKDAYS.index(m["day"])) % 7
         day = (filed - timedelta(days=back)).date()
-        if not any(r.released_at.date() == day for r in releases):
+        if not any(r.released_at.date() == day and r.released_at <= filed for r in releases):
             return True
     return False
 

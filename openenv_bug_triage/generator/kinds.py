@@ -67,6 +67,7 @@ class Teller(Protocol):
     def pick(self, pool: str, **values: object) -> str: ...
     def local(self, text: str, shift: int | None = None) -> str: ...
     def local_to(self, scenario: Defect, text: str) -> str: ...
+    def release_day(self) -> str: ...
 
 
 EXPOSURE_TRAPS: tuple[str, ...] = ("environment", "retest")
@@ -143,8 +144,6 @@ AREA: dict[str, str] = {
 }
 """How a customer names the part of the product they blame (a guess, not evidence)."""
 
-DAYS: tuple[str, ...] = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
-
 
 def assign_cases(planner: Drawer, slots: Sequence[SlotLike], defects: list[Defect]) -> None:
     """Draw which bugs to fix are told as a hard case, and which duplicates are re-told.
@@ -188,7 +187,7 @@ def case_lines(renderer: Teller, s: SlotLike, evidence: list[tuple[str, str]], t
         assert s.blamed is not None
         lines = [renderer.pick("case_wrong_cause", area=AREA[s.blamed])]
     elif s.case == "regression":  # told in the reporter's words about their own feature, not a stock line
-        lines = [renderer.pick("case_regression", day=r.choice(DAYS), feature=feature)]
+        lines = [renderer.pick("case_regression", day=renderer.release_day(), feature=feature)]
         if r.random() < 0.5:
             lines.append(renderer.pick("case_regression_request"))
     else:

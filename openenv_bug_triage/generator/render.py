@@ -245,6 +245,14 @@ class Renderer:
         """The current release of this ticket's platform when it was filed, as a report names it."""
         return display(self.platform, self.timeline.current(self.platform, self.created).version)
 
+    def release_day(self) -> str:
+        """The day this ticket's platform shipped its current release, as a reporter names it: the
+        weekday within the last week, else the date ("14 May")."""
+        released = self.timeline.current(self.platform, self.created).released_at
+        if (self.created.date() - released.date()).days <= 6:
+            return chronology.WEEKDAYS[released.weekday()]
+        return f"{released.day} {released:%B}"
+
     def _shift_for(self, scenario: Defect | Story) -> int:
         """How many days a scenario's dates move so that they fall just before this ticket was filed."""
         found, step = _dates_of(scenario)
