@@ -371,8 +371,9 @@ def browser_idiom_in_app(t: Ticket, f: TicketFacts, releases: tuple[Release, ...
 
 
 def phone_app_on_laptop(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
-    """A phone app's build said to run on a laptop."""
-    return bool(ON_LAPTOP.search(t.description)) and any(p in ("ios", "android") for p, _, _ in _builds(t.description))
+    """A phone app's build said to run on a laptop (in one sentence)."""
+    sentences = re.split(r"(?<=[.!?])\s+|\n", t.description)
+    return any(ON_LAPTOP.search(x) and any(p in ("ios", "android") for p, _, _ in _builds(x)) for x in sentences)
 
 
 def test_data_in_production(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
