@@ -243,8 +243,8 @@ SERVER_LOGS = re.compile(
 """A comment that says the attached log is the service's own."""
 IOS_LOG = re.compile(r"^\S+ \S+ \w+\[\d+\] <\w+>|^Incident Identifier:|^Exception Type:", re.M)
 BROWSER_LOG = re.compile(r"^\[web-app\]|Uncaught |^\s*at \S+ \(\S+\.js", re.M)
-APPLE_DEVICE = re.compile(r"\biPhone\b|\biPad\b")
-ANDROID_DEVICE = re.compile(r"\b(?:Galaxy|Samsung|Pixel|Motorola|Moto [A-Z]|Nokia|OnePlus|Xiaomi|Redmi|Huawei)\b")
+APPLE_DEVICE = re.compile(r"\b(?i:iphone|ipad)\b")
+ANDROID_DEVICE = re.compile(r"\b(?:(?i:galaxy|samsung)|Pixel|Motorola|Moto [A-Z]|Nokia|OnePlus|Xiaomi|Redmi|Huawei)\b")
 RUN_DEVICES = re.compile(r"\b(?:Handsets?|Devices?(?: in the run)?|Phones?|Tested on|Device/OS):[^.\n]*")
 """The line of a test run that lists its handsets."""
 RECORDING_OF = {"ios": re.compile(r"\bRPReplay_\d+"), "android": re.compile(r"\bScreen_Recording_\d{8}")}
@@ -252,7 +252,8 @@ BROWSER_IDIOM = re.compile(r"\b(?:until|till) I (?:reload|refresh)\b|\brefresh t
 ON_LAPTOP = re.compile(r"\blaptop\b", re.I)
 TEST_DATA = re.compile(r"\bseeded\b|\bfixture\b|\bload-test workspace\b|\bdemo workspace\b", re.I)
 HEADCOUNT = re.compile(
-    r"\b\d+ (?:of|out of) (?:the |our )?\d+ (?:people|members|users|of us|colleagues|seats)\b|\b\d+ out of \d+ have\b",
+    r"\b\d+ (?:of|out of) (?:the |our )?\d+ (?:people|members|users|of us|colleagues|seats)\b|\b\d+ out of \d+ have\b"
+    r"|\bout of \d+ (?:people|members|users)\b",
     re.I,
 )
 ONE_MAILBOX = re.compile(
@@ -587,6 +588,49 @@ def test_each_ticket_check_finds_a_planted_contradiction() -> None:
     assert free_tier_charged(charged, f, rel)
     both = "Logged by QA during the end-to-end run. Found by a developer trying web 2026.6.0-dev.88."
     assert two_finders(_ticket(description=both), f, rel)
+
+
+def test_each_world_check_finds_a_planted_contradiction() -> None:
+    f, rel = _facts(), _RELEASES
+    assert service_off_facts(_ticket(service="auth"), f, rel)
+    assert not service_off_facts(_ticket(service="data"), f, rel)
+    blamed = _ticket(service="auth", component_candidates=["sso"])
+    assert service_off_facts(blamed, f, rel)
+    assert not service_off_facts(blamed, _facts(case="wrong_cause"), rel)
+    logcat = "10-08 02:12:02.118 4410 4410 I TaskDetailFragment: bind tsk_1"
+    support = {"author": "Sam", "role": "support", "time": "2026-10-08T05:00:00Z"}
+    said = [support | {"text": "I've pulled the server log lines for your workspace."}]
+    assert server_logs_over_device_log(_ticket(log_excerpt=logcat, logs_present=True, comments=said), f, rel)
+    named = [support | {"text": "The customer sent a logcat from their phone; it's attached."}]
+    assert not server_logs_over_device_log(_ticket(log_excerpt=logcat, logs_present=True, comments=named), f, rel)
+    later = [support | {"text": "Fixed for us on web 2026.10.0."}]
+    assert comment_names_unreleased_build(_ticket(comments=later), f, rel)
+    back = "2026-10-08T02:00:02.000Z api INFO b\n2026-10-08T02:00:01.000Z api INFO a"
+    assert log_out_of_order(_ticket(log_excerpt=back, logs_present=True), f, rel)
+    may = _ticket(created_at="2026-05-14T09:00:00Z", description="Invoices before October were in pounds.")
+    assert month_not_yet(may, f, rel)
+    feb = _ticket(created_at="2026-02-02T09:00:00Z", description="Only PDFs uploaded before December show.")
+    assert not month_not_yet(feb, f, rel)
+    friday = "Before Friday's update this worked."  # 2026-10-08 is a Thursday; the last release was 27 September
+    assert update_on_no_release_day(_ticket(description=friday), f, rel)
+    sunday = _ticket(description="Before Sunday's update this worked.", created_at="2026-09-29T09:00:00Z")
+    assert not update_on_no_release_day(sunday, f, rel)
+    ios = {"version": "iOS app 5.15.0", "component_candidates": ["ios-app"]}
+    run = _ticket(description="Handsets: iPhone 13 mini and Galaxy A54.", **ios)
+    assert phones_of_two_platforms(run, _facts(component="ios-app"), rel)
+    assert phones_of_two_platforms(_ticket(title="no pushes on my samsung", **ios), f, rel)
+    assert recording_of_another_platform(_ticket(version="web 2026.9.1", description="See RPReplay_343.mp4."), f, rel)
+    assert browser_idiom_in_app(_ticket(description="It hangs until I reload.", **ios), f, rel)
+    assert phone_app_on_laptop(_ticket(description="Only seen on a developer laptop with iOS app 5.15.0."), f, rel)
+    assert test_data_in_production(_ticket(description="Env: empty workspace plus three seeded users."), f, rel)
+    quoted = _ticket(reporter_type="user", comments=[support | {"text": "Only 1 of 9 seeded test users hit it."}])
+    assert test_data_in_production(quoted, f, rel)
+    mailbox = "Our invoice emails to accounts@harbourline.example stopped. Out of 40 people, only 3 are affected."
+    assert headcount_on_account_wide(_ticket(description=mailbox), f, rel)
+    assert qa_counts_users(_ticket(description="Fails for all users of a Samsung phone with Android 14."), f, rel)
+    eased = _facts(evidence=(("workaround", "Removing the mention lets it save again."),))
+    assert workaround_then_none(_ticket(description="Fails on each of 12 runs, no workaround."), eased, rel)
+    assert user_knows_server(_ticket(reporter_type="user", description="Nothing of it reached the server."), f, rel)
 
 
 def main(per_level: int) -> None:
