@@ -354,7 +354,11 @@ def phones_of_two_platforms(t: Ticket, f: TicketFacts, releases: tuple[Release, 
         return False
     run = " ".join(RUN_DEVICES.findall(t.description))
     in_run = t.reporter_type == "qa" and f.component == f"{platform}-app" and handset[other[platform]].search(run)
-    return bool(in_run or handset[other[platform]].search(t.title))
+    own_word = {"ios": re.compile(r"(?i)\bios\b"), "android": re.compile(r"(?i)\bandroid\b")}[platform]
+    titled = handset[other[platform]].search(t.title) and not (
+        handset[platform].search(t.title) or own_word.search(t.title)
+    )
+    return bool(in_run or titled)
 
 
 def recording_of_another_platform(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:

@@ -176,7 +176,8 @@ def platform_of(s: Slot, variant: int | None = None) -> Platform:
     if scenario.component in PLATFORM_OF:
         return PLATFORM_OF[scenario.component]
     i = s.symptom_variant if variant is None else variant
-    text = scenario.symptoms[i] if isinstance(scenario, Defect) else ""
+    # a story's texts all speak of one client: the phone a push report names is that one
+    text = scenario.symptoms[i] if isinstance(scenario, Defect) else " ".join(scenario.texts)
     return _client_in(text, scenario.component == "push-notifications")
 
 
