@@ -71,13 +71,14 @@ MONTH_DAY = re.compile(r"\b" + _MONTH + r" (?P<d>[0-3]?\d)\b(?![:.]\d)")
 _MONTHS_ONLY = "|".join(MONTHS)
 MONTH_NOUN = re.compile(
     r"(?<!\d )(?:(?<=\bsince )|(?<=\bbefore )|(?<=\buntil )|(?<=\bafter )"
+    r"|(?<=\bstopped in )|(?<=\bstarted in )"
     r"|(?=(?:"
     + _MONTHS_ONLY
     + r")(?:'s)? (?:invoices?|bills?|billing|statements?|payroll|reports?|payments?|credit)\b))"
     r"\b(?P<month>" + _MONTHS_ONLY + r")\b(?! [0-3]?\d\b)"
 )
 """A month named as what happened in it ("the November invoice") or as a point in time ("since
-October", "before October"): read as its first day, in the catalogue's year."""
+October", "stopped in October"): read as its first day, in the catalogue's year."""
 ISO_WEEKDAY_AFTER = re.compile(ISO.pattern + r" \(" + _WEEKDAY + r"\)")
 WEEKDAY_BEFORE = re.compile(_WEEKDAY + r",? (?=(?:20\d\d-|[0-3]?\d [A-Z]|[A-Z][a-z]+\.? [0-3]?\d\b))")
 

@@ -267,7 +267,9 @@ NO_WORKAROUND = re.compile(
     re.I,
 )
 USER_SERVER_KNOWLEDGE = re.compile(r"\breached the server\b|\bnever (?:got|made it) to the server\b", re.I)
-RELATIVE_MONTH = re.compile(r"\b(?:before|since|until|after) (?P<month>" + "|".join(chronology.MONTHS) + r")\b")
+RELATIVE_MONTH = re.compile(
+    r"\b(?:before|since|until|after|stopped in|started in) (?P<month>" + "|".join(chronology.MONTHS) + r")\b"
+)
 WEEKDAY_UPDATE = re.compile(r"\b(?P<day>" + "|".join(chronology.WEEKDAYS) + r")'s (?:update|release|upgrade)\b")
 
 
