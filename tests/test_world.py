@@ -242,7 +242,7 @@ SERVER_LOGS = re.compile(
 )
 """A comment that says the attached log is the service's own."""
 IOS_LOG = re.compile(r"^\S+ \S+ \w+\[\d+\] <\w+>|^Incident Identifier:|^Exception Type:", re.M)
-BROWSER_LOG = re.compile(r"^\[web-app\]|Uncaught |^\s*at \S+ \(\S+\.js", re.M)
+BROWSER_LOG = re.compile(r"^\[web-app\]|Uncaught |^\s*at \S+ \(\S+\.js")
 APPLE_DEVICE = re.compile(r"\b(?i:iphone|ipad)\b")
 ANDROID_DEVICE = re.compile(r"\b(?:(?i:galaxy|samsung)|Pixel|Motorola|Moto [A-Z]|Nokia|OnePlus|Xiaomi|Redmi|Huawei)\b")
 RUN_DEVICES = re.compile(r"\b(?:Handsets?|Devices?(?: in the run)?|Phones?|Tested on|Device/OS):[^.\n]*")
@@ -288,9 +288,8 @@ def _log_source(log: str) -> str:
         return "android"
     if IOS_LOG.search(log):
         return "ios"
-    if BROWSER_LOG.search(log):
-        return "browser"
-    return "server"
+    lines = [line for line in log.split("\n") if line.strip()]
+    return "browser" if all(BROWSER_LOG.search(line) for line in lines) else "server"
 
 
 def service_off_facts(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
@@ -383,7 +382,7 @@ def phone_app_on_laptop(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]
     return any(ON_LAPTOP.search(x) and any(p in ("ios", "android") for p, _, _ in _builds(x)) for x in sentences)
 
 
-def test_data_in_production(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+def seeded_data_in_production(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
     """Seeded users, fixtures or a load-test copy in production (where the workspaces are customers'),
     or quoted by support, who speak of customers."""
     support = "\n".join(c.text for c in t.comments if c.role == "support")
@@ -440,7 +439,7 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts, tuple[Release, ...]], bo
     "recording named by another platform": recording_of_another_platform,
     "browser idiom in a phone app": browser_idiom_in_app,
     "phone app on a laptop": phone_app_on_laptop,
-    "test data in production or from support": test_data_in_production,
+    "test data in production or from support": seeded_data_in_production,
     "headcount on an account-wide thing": headcount_on_account_wide,
     "QA counts users": qa_counts_users,
     "no workaround after a workaround": workaround_then_none,
@@ -628,9 +627,9 @@ def test_each_world_check_finds_a_planted_contradiction() -> None:
     assert recording_of_another_platform(_ticket(version="web 2026.9.1", description="See RPReplay_343.mp4."), f, rel)
     assert browser_idiom_in_app(_ticket(description="It hangs until I reload.", **ios), f, rel)
     assert phone_app_on_laptop(_ticket(description="Only seen on a developer laptop with iOS app 5.15.0."), f, rel)
-    assert test_data_in_production(_ticket(description="Env: empty workspace plus three seeded users."), f, rel)
+    assert seeded_data_in_production(_ticket(description="Env: empty workspace plus three seeded users."), f, rel)
     quoted = _ticket(reporter_type="user", comments=[support | {"text": "Only 1 of 9 seeded test users hit it."}])
-    assert test_data_in_production(quoted, f, rel)
+    assert seeded_data_in_production(quoted, f, rel)
     mailbox = "Our invoice emails to accounts@harbourline.example stopped. Out of 40 people, only 3 are affected."
     assert headcount_on_account_wide(_ticket(description=mailbox), f, rel)
     assert qa_counts_users(_ticket(description="Fails for all users of a Samsung phone with Android 14."), f, rel)

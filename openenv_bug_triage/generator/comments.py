@@ -25,18 +25,20 @@ STILL_RATE = 0.15
 
 _IOS_LOG = re.compile(r"^\S+ \S+ \w+\[\d+\] <\w+>|^Incident Identifier:", re.M)
 """An iOS device log line (`Larkspur[880] <Notice>`) or the head of an iOS crash report."""
-_BROWSER_LOG = re.compile(r"^\[web-app\]", re.M)
-"""A line of the web app's own console log."""
+_BROWSER_LOG = re.compile(r"\[web-app\]")
+"""A line of the web app's own console log (a log of nothing else is the browser's console)."""
 
 
 def log_source(log: str) -> str:
     """Where a log excerpt was captured: `android` (logcat), `ios` (device log or crash report),
-    `browser` (the web app's console) or `server` (the service's own logs)."""
+    `browser` (the web app's console, every line of it) or `server` (the service's own logs, which
+    may carry the client's lines it received)."""
     if chronology.LOGCAT.search(log):
         return "android"
     if _IOS_LOG.search(log):
         return "ios"
-    return "browser" if _BROWSER_LOG.search(log) else "server"
+    lines = [line for line in log.split("\n") if line.strip()]
+    return "browser" if all(_BROWSER_LOG.match(line) for line in lines) else "server"
 
 
 def _log_comment(renderer: Teller, source: str) -> str:
