@@ -37,7 +37,7 @@ def log_source(log: str) -> str:
         return "android"
     if _IOS_LOG.search(log):
         return "ios"
-    lines = [line for line in log.split("\n") if line.strip()]
+    lines = [line for line in log.split("\n") if line.strip() and not line[0].isspace()]  # a trace continues its line
     return "browser" if all(_BROWSER_LOG.match(line) for line in lines) else "server"
 
 
