@@ -38,11 +38,13 @@ _BROWSERS: dict[str, re.Pattern[str]] = {
     "ie": re.compile(r"\bInternet Explorer\b|\bIE ?1[01]\b"),
 }
 """Browser families a ticket can name: a console pasted into it must be one of theirs."""
+_ANY_BROWSER = re.compile("|".join(f"(?P<{name}>{pattern.pattern})" for name, pattern in _BROWSERS.items()))
+"""Every family's pattern in one, each as a group named by its family: a text is read once, not once per family."""
 
 
 def browsers_named(text: str) -> set[str]:
-    """The browser families `text` names, as phrase tags."""
-    return {name for name, pattern in _BROWSERS.items() if pattern.search(text)}
+    """The browser families `text` names, as phrase tags (no two families' names overlap in a text)."""
+    return {str(m.lastgroup) for m in _ANY_BROWSER.finditer(text)}
 
 
 def client_tags(platform: str | None, text: str) -> set[str]:
