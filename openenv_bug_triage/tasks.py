@@ -294,6 +294,22 @@ def _check_budget(fx: TaskFixture, tickets: list[Ticket], truth: dict[str, Truth
         )
 
 
+_VISIBLE = tuple(name for name in TicketRecord.model_fields if name != "truth")
+"""The fields a ticket record shares with the ticket an agent sees: all but its truth."""
+
+
+def _visible(rec: TicketRecord, hints: list[str], deadline: int | None) -> Ticket:
+    """What an agent sees of `rec`, with the loader's hints and deadline.
+
+    Built without validating again: `rec` is a validated record (every field `Ticket` shares with it
+    is held to the same or a stricter rule), the hints are ticket ids and the deadline comes from a
+    validated SLA policy (`test_tasks_loaded_tickets_validate` checks every loaded ticket re-validates
+    to itself)."""
+    values = {name: getattr(rec, name) for name in _VISIBLE}
+    values |= {"component_candidates": list(rec.component_candidates), "comments": list(rec.comments)}
+    return Ticket.model_construct(**values, suspected_duplicate_ids=hints, sla_deadline_step=deadline)
+
+
 def build_task(fx: TaskFixture, world: World | None = None) -> Task:
     """Validate a parsed fixture against the handbook and derive its visible hints."""
     try:
@@ -310,14 +326,7 @@ def build_task(fx: TaskFixture, world: World | None = None) -> Task:
         _check_record(fx, rec, by_id, world)
     hints = suspected_duplicates(list(fx.tickets))
     deadlines = rules.sla_deadlines(fx.sla_policy)
-    tickets = [
-        Ticket(
-            **rec.model_dump(exclude={"truth"}),
-            suspected_duplicate_ids=hints[rec.ticket_id],
-            sla_deadline_step=deadlines[rec.customer_tier],
-        )
-        for rec in fx.tickets
-    ]
+    tickets = [_visible(rec, hints[rec.ticket_id], deadlines[rec.customer_tier]) for rec in fx.tickets]
     truth = {rec.ticket_id: rec.truth for rec in fx.tickets}
     _check_budget(fx, tickets, truth)
     return Task(fx.task_id, fx.difficulty, fx.description, fx.step_budget, tuple(tickets), truth, tuple(fx.releases))
