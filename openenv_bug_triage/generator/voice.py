@@ -96,11 +96,17 @@ class Voice:
     tags: frozenset[str] = frozenset()
     noise: Noise = field(default_factory=Noise)
     length: Length = "plain"
+    signature: dict[str, str] = field(init=False)
+    """The reporter's `signature_values`, worked out once per ticket (read by every phrase drawn)."""
+
+    def __post_init__(self) -> None:
+        self.signature = self.persona.signature_values()
 
     def cast(self, persona: Persona, ticket_tags: set[str]) -> None:
         """Make `persona` the reporter of the next ticket, with the ticket's own tags."""
         r = self.rng
         self.persona = persona
+        self.signature = persona.signature_values()
         self.length = "plain"
         self.noise = Noise()
         if persona.reporter == "user":
@@ -128,7 +134,7 @@ class Voice:
         fresh = [p for p in found if p not in self.used] or found
         phrase = self.rng.choice(fresh)
         self.used.add(phrase)
-        return compose(phrase, self.rng).format(**values, **self.persona.signature_values())
+        return compose(phrase, self.rng).format(**values, **self.signature)
 
     def once(self, pool: str, **values: object) -> str | None:
         """A fitting phrase of `pool` that no other ticket of the queue has used, or None."""
@@ -137,7 +143,7 @@ class Voice:
             return None
         phrase = self.rng.choice(fresh)
         self.used.add(phrase)
-        return compose(phrase, self.rng).format(**values, **self.persona.signature_values())
+        return compose(phrase, self.rng).format(**values, **self.signature)
 
     def scope_pool(self, pool: str) -> str:
         """The pool a scope sentence comes from: a terse customer states scope in a few words."""
@@ -192,7 +198,7 @@ class Voice:
             low, high = (1200, 1900) if length == "long" else (450, 1000)
             target, size = r.randrange(low, high), len(body) + sum(len(h) for h in head)
             org = self.persona.organisation
-            intro = compose(r.choice(self._intros()), r).format(**self.persona.signature_values())
+            intro = compose(r.choice(self._intros()), r).format(**self.signature)
             if org is not None and r.random() < 0.5:
                 intro = org.about  # who they are, in one sentence of one kind or the other
             if intro not in self.used:  # told once per queue by each reporter
