@@ -299,15 +299,10 @@ _VISIBLE = tuple(name for name in TicketRecord.model_fields if name != "truth")
 
 
 def _visible(rec: TicketRecord, hints: list[str], deadline: int | None) -> Ticket:
-    """What an agent sees of `rec`, with the loader's hints and deadline.
-
-    Built without validating again: `rec` is a validated record (every field `Ticket` shares with it
-    is held to the same or a stricter rule), the hints are ticket ids and the deadline comes from a
-    validated SLA policy (`test_tasks_loaded_tickets_validate` checks every loaded ticket re-validates
-    to itself)."""
+    """What an agent sees of `rec`, with the loader's hints and deadline: validated from the record's
+    values as they are (its comments are `Comment`s already), not from a dump of them to re-parse."""
     values = {name: getattr(rec, name) for name in _VISIBLE}
-    values |= {"component_candidates": list(rec.component_candidates), "comments": list(rec.comments)}
-    return Ticket.model_construct(**values, suspected_duplicate_ids=hints, sla_deadline_step=deadline)
+    return Ticket(**values, suspected_duplicate_ids=hints, sla_deadline_step=deadline)
 
 
 def build_task(fx: TaskFixture, world: World | None = None) -> Task:

@@ -35,7 +35,7 @@ def test_all_tasks_load_with_unique_ids_across_tasks():
     [*TASK_IDS, "generated_easy/3", "generated_expert/11"],
 )
 def test_tasks_loaded_tickets_validate(task):
-    """The loader builds each visible ticket without validating it again: each validates to itself."""
+    """Each visible ticket the loader builds from its record re-validates to itself, its values of their own types."""
     task_id, _, seed = task.partition("/")
     loaded = generate(task_id, int(seed)).task if seed else load_task(task_id)
     for ticket in loaded.tickets:
