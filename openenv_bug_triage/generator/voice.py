@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -118,9 +119,9 @@ class Voice:
             extra.add("formal" if r.random() < 0.5 else "casual")
         self.tags = persona.tags() | frozenset(ticket_tags) | extra
 
-    def fitting(self, pool: str) -> list[str]:
+    def fitting(self, pool: str) -> Sequence[str]:
         """Phrases of `pool` that fit the current ticket; a typed error when none does."""
-        found = self.phrases.fitting(pool, self.partition, self.tags)
+        found = self.phrases.texts_fitting(pool, self.partition, self.tags)
         if not found:
             raise FixtureError(
                 f"generator phrases: pool '{pool}' has no {self.partition} phrase that fits tags {sorted(self.tags)}; "
@@ -138,7 +139,7 @@ class Voice:
 
     def once(self, pool: str, **values: object) -> str | None:
         """A fitting phrase of `pool` that no other ticket of the queue has used, or None."""
-        fresh = [p for p in self.phrases.fitting(pool, self.partition, self.tags) if p not in self.used]
+        fresh = [p for p in self.phrases.texts_fitting(pool, self.partition, self.tags) if p not in self.used]
         if not fresh:
             return None
         phrase = self.rng.choice(fresh)
@@ -235,7 +236,7 @@ class Voice:
             parts.append(self.pick("closer_user"))
         return "\n\n".join(parts)
 
-    def _intros(self) -> list[str]:
+    def _intros(self) -> Sequence[str]:
         """Self-introductions that fit, less those naming the sector when the organisation's name
         already says it (no one writes "Lanternfield Festival, a festival")."""
         found = self.fitting("self_intro")
