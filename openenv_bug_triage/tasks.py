@@ -259,11 +259,22 @@ def _check_record(fx: TaskFixture, rec: TicketRecord, by_id: dict[str, TicketRec
     _check_chronology(fx, rec)
 
 
+_DATED_FIELDS = ("title", "description", "log_excerpt", "version")
+"""The fields of a ticket record that may name a date, a weekday or a release."""
+_APART = "\n\n"
+"""What sets the fields apart when they are read together: no date, weekday or version spans a blank line."""
+
+
 def _check_chronology(fx: TaskFixture, rec: TicketRecord) -> None:
-    """No date, weekday or release named in a ticket that contradicts when it was filed."""
-    for field in ("title", "description", "log_excerpt", "version"):
-        text = getattr(rec, field)
-        found = chronology.problems(text, rec.created_at, fx.releases) if text else []
+    """No date, weekday or release named in a ticket that contradicts when it was filed.
+
+    The fields are read together first (a slip in one is a slip in them all, set apart by a blank
+    line); only a ticket with a slip is read field by field, to name the field."""
+    texts = [(field, text) for field in _DATED_FIELDS if (text := getattr(rec, field))]
+    if not chronology.problems(_APART.join(text for _, text in texts), rec.created_at, fx.releases):
+        return
+    for field, text in texts:
+        found = chronology.problems(text, rec.created_at, fx.releases)
         if found:
             raise _fail(
                 fx.task_id,
