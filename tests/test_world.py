@@ -25,6 +25,7 @@ from itertools import pairwise
 import pytest
 
 from openenv_bug_triage import chronology
+from openenv_bug_triage.catalogue import load_catalogue
 from openenv_bug_triage.generator import GeneratedTask, TicketFacts, generate, load_levels
 from openenv_bug_triage.models import Release, Ticket
 from openenv_bug_triage.world import load_world
@@ -237,6 +238,11 @@ def free_tier_charged(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) 
 # --------------------------------------------------------------------------- one product state, one vantage
 
 WORLD = load_world()
+MISFILED: defaultdict[str, set[str]] = defaultdict(set)
+"""Per component, what the catalogue says its defects are often filed under instead."""
+_CATALOGUE = load_catalogue()
+for _scenario in [*_CATALOGUE.defects, *_CATALOGUE.features, *_CATALOGUE.invalid, *_CATALOGUE.vague]:
+    MISFILED[_scenario.component].update(_scenario.misfiled)
 SERVER_LOGS = re.compile(
     r"\bserver(?:-side)? log|\bservice logs?\b|\bour logs\b|\bour side\b|\bfound your requests in our logs\b", re.I
 )
@@ -294,9 +300,9 @@ def _log_source(log: str) -> str:
 
 def service_off_facts(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
     """The `service` field names another service than the defect's own, except the one a wrong-cause
-    reporter blames (their first candidate)."""
+    reporter blames or, on a misfiled ticket, one the defect is often mistaken for (their first candidate)."""
     allowed = {WORLD.service_of[f.component]}
-    if f.case == "wrong_cause":
+    if f.case == "wrong_cause" or ("misfiled" in f.traps and t.component_candidates[0] in MISFILED[f.component]):
         allowed.add(WORLD.service_of[t.component_candidates[0]])
     return t.service not in allowed
 

@@ -394,8 +394,11 @@ class Renderer:
             "title": title,
             "description": body,
             "reporter_type": reporter,
-            # the service the report is about; a reporter wrong about the cause files it under what they blame
-            "service": self.b.world.service_of[s.blamed or s.scenario.component],
+            # the service it was filed under: what a reporter wrong about the cause blames, the form's first
+            # component when misfiled under one the defect is often mistaken for, else the service it is about
+            "service": self.b.world.service_of[
+                candidates[0] if "misfiled" in traps and s.scenario.misfiled else s.blamed or s.scenario.component
+            ],
             "component_candidates": candidates,
             "created_at": created.strftime("%Y-%m-%dT%H:%M:00Z"),
             "customer_tier": s.tier,
