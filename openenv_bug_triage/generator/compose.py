@@ -310,6 +310,32 @@ def named(scenario_id: str) -> Defect | None:
     return composed(partition, key) if key in compositions(partition) else None
 
 
+QUIET_COMPONENTS: frozenset[str] = frozenset({"email-delivery", "push-notifications"})
+"""Components whose failure is something that does not arrive: no screen shows an error for it."""
+
+
+def quiet(defect: Defect) -> bool:
+    """True when the defect shows its reporter no error: a message that never comes, a display
+    glitch, a wrong value, or another customer's data (the request itself works)."""
+    parts = _parts_of(defect.id)
+    if parts is not None:
+        surface, failure = parts
+        return surface.kind in ("message", "job") or failure.effect == "display"
+    return defect.exposure or defect.impact == "cosmetic" or defect.component in QUIET_COMPONENTS
+
+
+def _parts_of(scenario_id: str) -> tuple[Surface, Failure] | None:
+    """The surface and failure a composed defect's id names, or None for a catalogue defect."""
+    partition, _, rest = scenario_id.partition("-")
+    names = rest.split("--")
+    if partition not in ("train", "validation", "test") or len(names) != 4:
+        return None
+    p = load_parts(partition)
+    surface = next((s for s in p.surfaces if s.id == names[0]), None)
+    failure = next((f for f in p.failures if f.id == names[1]), None)
+    return None if surface is None or failure is None else (surface, failure)
+
+
 LOSS_RATE = 0.25
 """Share of drawn compositions that put data at risk, where the surface and failure allow it."""
 
