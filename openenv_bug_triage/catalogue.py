@@ -147,6 +147,8 @@ Tag = Literal[
     "safari",
     "firefox",
     "ie",
+    "quiet",
+    "phone_app",
 ]
 """What a phrase can require of, or forbid in, its ticket and reporter.
 
@@ -157,7 +159,10 @@ Tag = Literal[
 others; `email`, `form`: the channel; `free`, `pro`, `enterprise`: the customer's plan; `formal`,
 `casual`: the register the customer writes this ticket in (a phrase tagged with neither fits both);
 `production`/`prerelease`: the build reported is a live release, or a staging or development build of the next one;
-`chromium`, `safari`, `firefox`, `ie`: a browser the ticket's text names (a pasted console speaks its dialect).
+`chromium`, `safari`, `firefox`, `ie`: a browser the ticket's text names (a pasted console speaks its dialect);
+`quiet`: the defect shows the reporter no error (a message that never arrives, a display glitch, another
+customer's data), so nothing like an error box or a failed request can be pasted; `phone_app`: the defect is
+in a phone app, so nothing only a browser shows (the page, a network tab) can be pasted.
 """
 
 

@@ -193,4 +193,18 @@ def test_a_display_glitch_is_never_composed_on_a_machine_interface(partition: st
         assert not (si in headless and fi in display), (parts.surfaces[si].id, parts.failures[fi].id)
     s, f = parts.surfaces[headless[0]], parts.failures[display[0]]
     assert not compose.fits(s, f, None, None)
-    assert compose.fits(s.model_copy(update={"screen": True}), f, None, None)
+    on_a_page = s.model_copy(update={"kind": f.surfaces[0]})  # only the screen, not the kind, keeps them apart
+    assert not compose.fits(on_a_page, f, None, None)
+    assert compose.fits(on_a_page.model_copy(update={"screen": True}), f, None, None)
+
+
+@pytest.mark.parametrize("partition", SPLITS)
+def test_a_failure_is_composed_only_on_the_kinds_of_surface_it_can_show_on(partition: str) -> None:
+    """ "The page says the request could not be completed" needs a web page; "nothing arrives" an email."""
+    parts = compose.load_parts(partition)  # type: ignore[arg-type]
+    for si, fi, _, _ in compose.compositions(partition):  # type: ignore[arg-type]
+        assert parts.surfaces[si].kind in parts.failures[fi].surfaces, (parts.surfaces[si].id, parts.failures[fi].id)
+    message = next(s for s in parts.surfaces if s.kind == "message")
+    page = next(f for f in parts.failures if f.effect == "blocks" and "message" not in f.surfaces)
+    assert not compose.fits(message, page, None, None)
+    assert compose.fits(message.model_copy(update={"kind": page.surfaces[0]}), page, None, None)

@@ -34,6 +34,10 @@ from ..world import DATA_DIR, load_world
 from .facts import PLATFORM_OF
 
 Effect = Literal["blocks", "display"]
+Kind = Literal["form", "signin", "view", "app", "message", "job", "api", "download"]
+"""Where a surface shows itself to the reporter: a web page where something is entered and saved
+(`form`), a sign-in page, a web page that is read (`view`), a mobile screen (`app`), an email,
+push or webhook that should arrive (`message`), a background job, an API response, a file download."""
 _Id = Annotated[str, Field(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$")]
 """A part's id: words joined by single hyphens (a composed defect's id joins its parts' ids with `--`)."""
 
@@ -51,6 +55,8 @@ class Surface(_Model):
     """The feature is a core workflow (signing in, editing and saving, public API, payments)."""
     server: bool
     """It can fail for everyone on every client at once (server side)."""
+    kind: Kind
+    """Where the reporter meets it, so that only failures that can show there are drawn for it."""
     feature: Line
     """The feature as a noun phrase: "saving a document"."""
     action: Line
@@ -74,6 +80,9 @@ class Failure(_Model):
 
     id: _Id
     effect: Effect
+    surfaces: Annotated[list[Kind], Field(min_length=1)]
+    """The kinds of surface this failure can show on ("the page says" needs a web page, "nothing
+    arrives" a message)."""
     says: Line
     """The failure as a clause of a sentence: "the spinner turns for a minute and then stops"."""
     short: Line
@@ -140,6 +149,9 @@ class Parts(_Model):
             ids = [p.id for p in group]
             if len(set(ids)) != len(ids):
                 raise ValueError(f"part ids must be unique within their group: {ids}")
+        for s in self.surfaces:
+            if not any(f.effect == "blocks" and s.kind in f.surfaces for f in self.failures):
+                raise ValueError(f"surface '{s.id}' ({s.kind}) has no failure that blocks it; add one")
         return self
 
 
@@ -155,12 +167,13 @@ def impact_of(surface: Surface, failure: Failure, loss: Loss | None) -> Impact:
 def fits(surface: Surface, failure: Failure, condition: Condition | None, loss: Loss | None) -> bool:
     """True when the parts make one coherent defect.
 
-    A failure the handbook routes to one component needs a surface of it; a platform condition
+    A failure shows only on the kinds of surface it names (a page's error on a page, a missing
+    email on an email); a failure the handbook routes to one component needs a surface of it; a platform condition
     needs a surface on that platform; a defect with no condition must be able to hit everyone (a
     server-side surface); a display glitch needs a screen to show on; data can be lost only where a
     user enters some, and only by a failure that blocks (a display glitch leaves the data intact).
     """
-    if failure.component not in (None, surface.component):
+    if surface.kind not in failure.surfaces or failure.component not in (None, surface.component):
         return False
     if failure.effect == "display" and not surface.screen:
         return False
@@ -295,6 +308,32 @@ def named(scenario_id: str) -> Defect | None:
     except ValueError:
         return None
     return composed(partition, key) if key in compositions(partition) else None
+
+
+QUIET_COMPONENTS: frozenset[str] = frozenset({"email-delivery", "push-notifications"})
+"""Components whose failure is something that does not arrive: no screen shows an error for it."""
+
+
+def quiet(defect: Defect) -> bool:
+    """True when the defect shows its reporter no error: a message that never comes, a display
+    glitch, a wrong value, or another customer's data (the request itself works)."""
+    parts = _parts_of(defect.id)
+    if parts is not None:
+        surface, failure = parts
+        return surface.kind in ("message", "job") or failure.effect == "display"
+    return defect.exposure or defect.impact == "cosmetic" or defect.component in QUIET_COMPONENTS
+
+
+def _parts_of(scenario_id: str) -> tuple[Surface, Failure] | None:
+    """The surface and failure a composed defect's id names, or None for a catalogue defect."""
+    partition, _, rest = scenario_id.partition("-")
+    names = rest.split("--")
+    if partition not in ("train", "validation", "test") or len(names) != 4:
+        return None
+    p = load_parts(partition)
+    surface = next((s for s in p.surfaces if s.id == names[0]), None)
+    failure = next((f for f in p.failures if f.id == names[1]), None)
+    return None if surface is None or failure is None else (surface, failure)
 
 
 @cache

@@ -14,6 +14,7 @@ from ..catalogue import Defect, Story
 from ..chronology import display
 from ..models import Platform, ReporterType
 from . import comments, kinds, notes, retell, titles
+from .compose import quiet as shows_no_error
 from .facts import PLATFORM_OF, TicketFacts
 from .personas import People
 from .phrasing import compose
@@ -236,6 +237,10 @@ class Renderer:
         tags = client_tags(named, facts_text)  # a server-side defect seen on a phone or through the API
         if isinstance(scenario, Defect):
             tags.add("bug")
+            if shows_no_error(scenario):
+                tags.add("quiet")
+            if PLATFORM_OF.get(scenario.component) in ("ios", "android"):
+                tags.add("phone_app")
         tags.add("production" if s.environment == "production" else "prerelease")
         persona = self.people.draw(reporter, s.tier, technical="api" in tags)  # an API is called by technical people
         self.voice.cast(persona, tags)
