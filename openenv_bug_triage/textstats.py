@@ -298,7 +298,7 @@ def partition_overlap(held_out: Iterable[str], other: Iterable[str], min_words: 
 
 
 _SELF_DESCRIPTION = re.compile(
-    r"\b(?:i['’]?m (?:the|a|an|one of|new to)\b|i am (?:the|a|an|one of|new to)\b"
+    r"\b(?:i['’]?m (?:the|a|an|one of|new to)\b|i am (?:the|a|an|one of|new to)\b|i['’]?m (?:\w+ ){1,3}at (?-i:[A-Z])"
     r"|i (?:manage|run|look after|coordinate|lead|head)\b|writing on behalf of|we['’]?re (?:a|an)\b|we are (?:a|an)\b"
     r"|my (?:mother|father|mum|mom|dad|wife|husband|son|daughter|kids|grandmother|grandfather)\b)",
     re.I,

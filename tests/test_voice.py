@@ -278,6 +278,15 @@ def test_planted_instructions_are_rare(split: str) -> None:
     assert 0.01 <= injection_share(instances(split)) <= 0.05  # rates 0 to 7% per level; a sample's draw varies
 
 
+@pytest.mark.parametrize("split", SPLITS)
+def test_few_tickets_share_a_sentence_opening(split: str) -> None:
+    """Stock frames (an opener, a note on what is attached, a scope clause) recur across reports even
+    with synonyms swapped after their first words; real reports do not share them."""
+    texts = ["\n".join([t.description, *(c.text for c in t.comments)]) for t, _ in items(instances(split))]
+    share = ts.opening_share(texts)
+    assert ts.TARGETS["recurring_openings"].passes(share), (share, ts.common_openings(texts)[:5])
+
+
 # --------------------------------------------------------------------------- each check can fail
 
 
