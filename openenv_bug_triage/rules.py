@@ -78,6 +78,16 @@ def severity_for(
     return cap_outside_production(severity, environment)
 
 
+LOSS_OF_PAYMENT: frozenset[str] = frozenset({"payments"})
+"""Components whose `critical` defects stop customers paying; everywhere else `critical` means data lost or corrupted."""
+
+
+def data_lost(impact: str | None, component: str, environment: Environment) -> bool:
+    """True when the defect lost or corrupted customer data in production: a clean retest today does not
+    undo a loss that already happened, so it does not settle the report (handbook section 5, rule 3)."""
+    return impact == "critical" and component not in LOSS_OF_PAYMENT and environment == "production"
+
+
 def cap_outside_production(severity: Severity, environment: Environment) -> Severity:
     """A defect seen only in staging or development is at most sev2 (a cosmetic one stays sev3)."""
     return "sev2" if environment != "production" and severity in SEVERE else severity
@@ -123,12 +133,15 @@ def disposition_for(
     exposure: bool = False,
     defect: bool = False,
     fixed_in_release: bool = False,
+    lost: bool = False,
 ) -> Disposition:
     """How a ticket is settled, the handbook's rules in their order: duplicate, request info,
     close (invalid, won't fix, cannot reproduce, resolved), defer, else fix.
 
     An exposure of customer data is never closed on a clean retest or an upgrade: a leak that
-    cannot be reproduced may still have happened. A report that describes a `defect` is not
+    cannot be reproduced may still have happened. Nor is customer data already `lost` or corrupted in
+    production closed on a clean retest (see `data_lost`), though an upgrade that credits the fix resolves
+    it like any defect. A report that describes a `defect` is not
     deferred for the request it also makes (a feature, the old behaviour back). A report on a
     build older than a release whose notes fix its defect (`fixed_in_release`, see
     `fixed_by_release`) is resolved like one that went away after an upgrade.
@@ -141,7 +154,7 @@ def disposition_for(
         return "close_invalid"
     if unsupported:
         return "close_wont_fix"
-    if retest_clean and not exposure:
+    if retest_clean and not (exposure or lost):
         return "close_cannot_reproduce"
     if (fixed_in_current or fixed_in_release) and not exposure:
         return "close_resolved"
@@ -307,10 +320,12 @@ def settled_on_time(ticket: Ticket, progress: TicketProgress) -> bool:
 
 __all__ = [
     "CLOSE_REASON_OF",
+    "LOSS_OF_PAYMENT",
     "SETTLING_ACTION",
     "SEVERE",
     "cap_outside_production",
     "correct_steps",
+    "data_lost",
     "disposition_for",
     "exposure_outside_production",
     "fixed_by_release",

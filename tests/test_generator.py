@@ -14,6 +14,7 @@ from datetime import timedelta
 
 import pytest
 
+from openenv_bug_triage import rules
 from openenv_bug_triage.canaries import DEGENERATE, Constant
 from openenv_bug_triage.catalogue import Defect, load_catalogue, load_phrases
 from openenv_bug_triage.env import BugTriageEnv
@@ -215,6 +216,27 @@ def test_exposure_traps_stay_sev0_escalated_bugs_to_fix() -> None:
     assert seen["environment"] and seen["retest"], seen
     for level in LEVELS[:2]:
         assert load_levels().levels[LEVELS.index(level)].rates.exposure == 0.0
+
+
+def test_a_clean_retest_of_data_lost_in_production_leaves_a_bug_to_fix() -> None:
+    """Data already lost is not undone by a clean retest: those traps are sev0 bugs to fix, escalated, and
+    no ticket closed as cannot_reproduce describes data lost in production."""
+    traps = 0
+    for made in [
+        generate(level, seed, split)
+        for level in LEVELS[2:]
+        for seed in range(10)
+        for split in ("train", "validation", "test")
+    ]:
+        for tid, facts in made.facts.items():
+            truth = made.task.truth[tid]
+            lost = facts.kind == "defect" and rules.data_lost(facts.impact, facts.component, facts.environment)
+            if truth.disposition == "close_cannot_reproduce":
+                assert not lost and not facts.exposure, tid
+            if lost and facts.retest_clean and not facts.exposure and truth.disposition != "duplicate":
+                assert (truth.disposition, truth.true_severity, truth.should_escalate) == ("fix", "sev0", True), tid
+                traps += 1
+    assert traps, "no clean retest of lost data in 60 hard and expert queues"
 
 
 def test_retests_and_upgrades_arrive_as_comments_after_filing() -> None:

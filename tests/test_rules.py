@@ -78,6 +78,17 @@ def test_an_exposure_is_never_closed_on_a_clean_retest_or_an_upgrade() -> None:
     assert rules.disposition_for(**facts, retest_clean=True, fixed_in_current=False) == "close_cannot_reproduce"
 
 
+def test_data_lost_in_production_is_not_closed_on_a_clean_retest_but_an_upgrade_resolves_it() -> None:
+    facts = dict(duplicate=False, vague=False, invalid=False, unsupported=False, feature=False)
+    lost = rules.data_lost("critical", "database", "production")
+    assert lost
+    assert rules.disposition_for(**facts, retest_clean=True, fixed_in_current=False, lost=lost) == "fix"
+    assert rules.disposition_for(**facts, retest_clean=False, fixed_in_current=True, lost=lost) == "close_resolved"
+    assert not rules.data_lost("critical", "database", "staging")  # test data, not customer data
+    assert not rules.data_lost("critical", "payments", "production")  # nobody can pay: nothing was lost
+    assert not rules.data_lost("core", "database", "production")
+
+
 def test_a_fix_counts_only_when_it_shipped_after_the_build_and_by_the_current_release() -> None:
     build, fix, current = (datetime(2026, 5, d, tzinfo=UTC) for d in (1, 10, 20))
     assert rules.fixed_by_release(build, fix, current)

@@ -87,6 +87,7 @@ def disposition_for(f: TicketFacts) -> Disposition:
         exposure=f.exposure,
         defect=f.kind == "defect",
         fixed_in_release=f.fixed_in_release,
+        lost=f.kind == "defect" and rules.data_lost(f.impact, f.component, f.environment),
     )
 
 

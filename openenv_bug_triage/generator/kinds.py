@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Protocol
 
+from .. import rules
 from ..catalogue import Defect, Partition, Phrases, Story
 from ..models import Environment
 from .facts import Scope, scope_options
@@ -81,20 +82,25 @@ def take_out(defects: list[Defect], d: Defect) -> None:
 
 
 def draw_exposure(planner: Drawer, defects: list[Defect], room: int) -> tuple[Defect, str] | None:
-    """At most one bug to fix that exposes customer data, drawn at the level's `exposure` rate.
+    """At most one bug to fix that a clean retest must not close, drawn at the level's `exposure` rate.
 
-    The defect is taken out of `defects` (the planner's remaining ones) and returned with the
-    trap it will be told as; `room` is how many bugs to fix are still to be drawn.
+    Outside production it exposes customer data (sev0 anywhere); with a clean retest it exposes
+    customer data or has already lost some (`rules.data_lost`: the loss happened whatever a retest
+    shows today). The defect is taken out of `defects` (the planner's remaining ones) and returned
+    with the trap it will be told as; `room` is how many bugs to fix are still to be drawn.
     """
     r = planner.rng
     if room < 1 or not r.random() < planner.level.rates.exposure:
         return None
-    exposures = [d for d in defects if d.exposure]
-    if not exposures:
+    trap = r.choice(EXPOSURE_TRAPS)
+    fits = [
+        d for d in defects if d.exposure or (trap == "retest" and rules.data_lost(d.impact, d.component, "production"))
+    ]
+    if not fits:
         return None
-    d = r.choice(exposures)
+    d = r.choice(fits)
     take_out(defects, d)
-    return d, r.choice(EXPOSURE_TRAPS)
+    return d, trap
 
 
 def place_exposure_traps(planner: Drawer, slots: Sequence[SlotLike]) -> None:

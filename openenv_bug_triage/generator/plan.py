@@ -164,8 +164,8 @@ class Planner:
                 closes.append(Slot("invalid", invalid.pop(), role="invalid"))
             elif reason == "resolved":  # gone after an upgrade: the upgrade must ship the layer that was fixed
                 closes.append(Slot("defect", self._take_first(take, _UPGRADED), role=reason))
-            elif reason != "won't_fix":
-                closes.append(Slot("defect", take(lambda d: not d.exposure), role=reason))
+            elif reason != "won't_fix":  # a clean retest settles neither an exposure nor data already lost
+                closes.append(Slot("defect", take(_retest_settles), role=reason))
         slots.extend(closes)
         for story in r.sample(self.features, lv.outcomes.defer):
             slots.append(Slot("feature", story, role="defer"))
@@ -337,6 +337,11 @@ def _paying(slots: list[Slot]) -> None:
         if s.tier == "free" and spare:
             other = spare.pop(0)
             s.tier, other.tier = other.tier, s.tier
+
+
+def _retest_settles(d: Defect) -> bool:
+    """A defect whose report a clean retest can close: no exposure, and no customer data already lost."""
+    return not d.exposure and not rules.data_lost(d.impact, d.component, "production")
 
 
 def _unsupported_unnamed(d: Defect) -> bool:
