@@ -567,7 +567,9 @@ class Renderer:
             evidence.append((f"scope:{s.scope}", sentence))
             lines.append(sentence)
             if reporter == "user" and s.scope in ("everyone", "segment"):  # only support sees past one workspace
-                self.support_note = self._own_pick(s, f"support_scope_{s.scope}", **self._scope_values(s, d))
+                values = self._scope_values(s, d)
+                who = self._told_otherwise(d, str(values["who"]))
+                self.support_note = self._own_pick(s, f"support_scope_{s.scope}", **{**values, "who": who})
         lines += kinds.case_lines(self, s, evidence, traps)
         lines += notes.build_lines(self, s, evidence, traps)
         if s.role == "cannot_reproduce" or s.clean_retest:
@@ -688,6 +690,12 @@ class Renderer:
                 values["workaround"] = self.r.choice(others)
             s.scope_values = values
         return s.scope_values
+
+    def _told_otherwise(self, d: Defect, who: str) -> str:
+        """The group hit in another wording than `who` where the defect has one: support describes the
+        accounts it looked at in its own words, not in an alert's."""
+        others = [w for w in (compose(self.local(x), self.r) for x in d.segment) if w != who]
+        return self.r.choice(others) if others else who
 
     def _scope_sentence(self, s: Slot, d: Defect, alert: bool) -> str:
         pool = f"alert_{s.scope}" if alert else self.voice.scope_pool(f"scope_{s.scope}")
