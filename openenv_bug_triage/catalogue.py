@@ -248,6 +248,25 @@ class Phrases(_Model):
         """Phrases of pool `name` in `partition` that a ticket with `tags` may carry."""
         return self.pools[name].fitting(partition, tags)
 
+    @cached_property
+    def _fits(self) -> dict[tuple[str, Partition, frozenset[str]], tuple[str, ...]]:
+        """`texts_fitting`'s answers so far, keyed by a ticket's whole tag set (hashed once per set)."""
+        return {}
+
+    def texts_fitting(self, name: str, partition: Partition, tags: frozenset[str]) -> tuple[str, ...]:
+        """`fitting` as a shared tuple, looked up in one step: the generator asks it for every phrase it draws."""
+        key = (name, partition, tags)
+        found = self._fits.get(key)
+        if found is None:
+            if len(self._fits) >= _FITS_HELD:  # a long run meets ever new tag sets: start again
+                self._fits.clear()
+            found = self._fits[key] = self.pools[name]._texts(partition, tags)
+        return found
+
+
+_FITS_HELD = 50_000
+"""How many answers `Phrases.texts_fitting` holds before it forgets them all."""
+
 
 REQUIRED_POOLS: tuple[str, ...] = (
     "opener_user",

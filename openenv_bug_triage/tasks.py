@@ -259,11 +259,22 @@ def _check_record(fx: TaskFixture, rec: TicketRecord, by_id: dict[str, TicketRec
     _check_chronology(fx, rec)
 
 
+_DATED_FIELDS = ("title", "description", "log_excerpt", "version")
+"""The fields of a ticket record that may name a date, a weekday or a release."""
+_APART = "\n\n"
+"""What sets the fields apart when they are read together: no date, weekday or version spans a blank line."""
+
+
 def _check_chronology(fx: TaskFixture, rec: TicketRecord) -> None:
-    """No date, weekday or release named in a ticket that contradicts when it was filed."""
-    for field in ("title", "description", "log_excerpt", "version"):
-        text = getattr(rec, field)
-        found = chronology.problems(text, rec.created_at, fx.releases) if text else []
+    """No date, weekday or release named in a ticket that contradicts when it was filed.
+
+    The fields are read together first (a slip in one is a slip in them all, set apart by a blank
+    line); only a ticket with a slip is read field by field, to name the field."""
+    texts = [(field, text) for field in _DATED_FIELDS if (text := getattr(rec, field))]
+    if not chronology.problems(_APART.join(text for _, text in texts), rec.created_at, fx.releases):
+        return
+    for field, text in texts:
+        found = chronology.problems(text, rec.created_at, fx.releases)
         if found:
             raise _fail(
                 fx.task_id,
@@ -294,6 +305,17 @@ def _check_budget(fx: TaskFixture, tickets: list[Ticket], truth: dict[str, Truth
         )
 
 
+_VISIBLE = tuple(name for name in TicketRecord.model_fields if name != "truth")
+"""The fields a ticket record shares with the ticket an agent sees: all but its truth."""
+
+
+def _visible(rec: TicketRecord, hints: list[str], deadline: int | None) -> Ticket:
+    """What an agent sees of `rec`, with the loader's hints and deadline: validated from the record's
+    values as they are (its comments are `Comment`s already), not from a dump of them to re-parse."""
+    values = {name: getattr(rec, name) for name in _VISIBLE}
+    return Ticket(**values, suspected_duplicate_ids=hints, sla_deadline_step=deadline)
+
+
 def build_task(fx: TaskFixture, world: World | None = None) -> Task:
     """Validate a parsed fixture against the handbook and derive its visible hints."""
     try:
@@ -310,14 +332,7 @@ def build_task(fx: TaskFixture, world: World | None = None) -> Task:
         _check_record(fx, rec, by_id, world)
     hints = suspected_duplicates(list(fx.tickets))
     deadlines = rules.sla_deadlines(fx.sla_policy)
-    tickets = [
-        Ticket(
-            **rec.model_dump(exclude={"truth"}),
-            suspected_duplicate_ids=hints[rec.ticket_id],
-            sla_deadline_step=deadlines[rec.customer_tier],
-        )
-        for rec in fx.tickets
-    ]
+    tickets = [_visible(rec, hints[rec.ticket_id], deadlines[rec.customer_tier]) for rec in fx.tickets]
     truth = {rec.ticket_id: rec.truth for rec in fx.tickets}
     _check_budget(fx, tickets, truth)
     return Task(fx.task_id, fx.difficulty, fx.description, fx.step_budget, tuple(tickets), truth, tuple(fx.releases))

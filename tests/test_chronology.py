@@ -17,7 +17,7 @@ from openenv_bug_triage.errors import FixtureError
 from openenv_bug_triage.generator import generate, load_levels
 from openenv_bug_triage.generator.facts import PLATFORM_OF
 from openenv_bug_triage.models import Release
-from openenv_bug_triage.tasks import build_task, parse_fixture
+from openenv_bug_triage.tasks import _APART, _DATED_FIELDS, build_task, parse_fixture
 from openenv_bug_triage.world import DATA_DIR
 
 LEVELS = tuple(level.task_id for level in load_levels().levels)
@@ -104,6 +104,43 @@ def test_one_crafted_fixture_breaking_all_three_rules_names_each() -> None:
     t["description"] = ticket(easy_fixture(), "BT-108")["description"]
     with pytest.raises(FixtureError, match=r"field 'log_excerpt': '2026-11-10T08:00:00Z' is after"):
         load(raw)
+
+
+_SLIPS = (
+    "",
+    "2026-12-01T10:00:00Z boom",
+    "Monday,",
+    "12 Nov",
+    "web",
+    "2026.12.1",
+    "app 9.9.9",
+    "11-30 23:59:59.001 E/x",
+    "the December invoice",
+    "2026-11-08 (Friday)",
+    "mailer-2026.12.13-1",
+    "2026_12_19_add_x",
+)
+"""Pieces of text that are, or border on, a date, a weekday or a version, for the loader's joined reading."""
+
+
+def test_the_loader_reads_a_ticket_s_fields_together_as_it_reads_them_apart() -> None:
+    """`_check_chronology` reads a ticket's dated fields joined, and field by field only after a slip:
+    the joined reading finds exactly the slips of the fields, whatever borders a field's ends."""
+    fixture = parse_fixture(easy_fixture())
+    filed = datetime(2026, 11, 9, 15, 45, tzinfo=UTC)
+    checked = 0
+    for rec in fixture.tickets[:4]:
+        fields = [getattr(rec, f) or "" for f in _DATED_FIELDS]
+        for i in range(len(fields)):
+            for before in _SLIPS:
+                for after in _SLIPS:
+                    texts = [*fields]
+                    texts[i] = f"{before} {texts[i]}{after}".strip() if texts[i] else f"{before}{after}"
+                    apart = [p for t in texts if t for p in chronology.problems(t, filed, fixture.releases)]
+                    joined = chronology.problems(_APART.join(t for t in texts if t), filed, fixture.releases)
+                    assert sorted(joined) == sorted(apart), (texts, joined, apart)
+                    checked += bool(apart)
+    assert checked > 100
 
 
 def test_other_numbers_are_not_taken_for_dates_or_versions() -> None:

@@ -7,10 +7,13 @@ import json
 import re
 import statistics
 from collections import Counter
+from datetime import datetime
 
 import pytest
 
 from openenv_bug_triage.errors import FixtureError
+from openenv_bug_triage.generator import generate
+from openenv_bug_triage.models import Comment, Ticket
 from openenv_bug_triage.sources import load_task
 from openenv_bug_triage.tasks import TASK_IDS, build_task, load_all_tasks, parse_fixture
 from openenv_bug_triage.world import DATA_DIR, load_handbook, load_world
@@ -25,6 +28,20 @@ def raw(task_id: str) -> dict:
 def test_all_tasks_load_with_unique_ids_across_tasks():
     tasks = load_all_tasks()
     assert [len(t.tickets) for t in tasks.values()] == [8, 15, 25]
+
+
+@pytest.mark.parametrize(
+    "task",
+    [*TASK_IDS, "generated_easy/3", "generated_expert/11"],
+)
+def test_tasks_loaded_tickets_validate(task):
+    """Each visible ticket the loader builds from its record re-validates to itself, its values of their own types."""
+    task_id, _, seed = task.partition("/")
+    loaded = generate(task_id, int(seed)).task if seed else load_task(task_id)
+    for ticket in loaded.tickets:
+        again = Ticket.model_validate(ticket.model_dump())
+        assert again == ticket and again.model_dump_json() == ticket.model_dump_json()
+        assert type(ticket.created_at) is datetime and all(type(c) is Comment for c in ticket.comments)
 
 
 @pytest.mark.parametrize("task_id", TASK_IDS)

@@ -41,3 +41,19 @@ def test_every_pool_phrase_is_a_well_formed_frame() -> None:
                     assert not CHOICE.search(wording), (name, wording)
                     fields = [f for _, f, _, _ in string.Formatter().parse(wording) if f is not None]
                     assert all(f.isidentifier() for f in fields), (name, wording, fields)
+
+
+def test_texts_fitting_answers_as_fitting_does() -> None:
+    """The generator's one-step lookup gives each pool's fitting phrases in file order, whatever the tags."""
+    phrases = load_phrases()
+    tag_sets = [
+        frozenset(),
+        frozenset({"customer", "casual", "email", "bug", "production", "web"}),
+        frozenset({"qa", "technical", "prerelease", "mobile", "long", "formal"}),
+    ]
+    for name, pool in phrases.pools.items():
+        for partition in ("train", "validation", "test"):
+            for tags in tag_sets:
+                found = phrases.texts_fitting(name, partition, tags)
+                assert list(found) == phrases.fitting(name, partition, tags) == pool.fitting(partition, tags)
+                assert phrases.texts_fitting(name, partition, frozenset(tags)) is found

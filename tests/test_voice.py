@@ -28,6 +28,7 @@ from openenv_bug_triage.catalogue import load_phrases
 from openenv_bug_triage.generator import GeneratedTask, TicketFacts, generate, load_levels
 from openenv_bug_triage.generator.personas import load_personas
 from openenv_bug_triage.generator.phrasing import pattern
+from openenv_bug_triage.generator.voice import _BROWSERS, browsers_named
 from openenv_bug_triage.models import Ticket
 
 LEVELS = tuple(level.task_id for level in load_levels().levels)
@@ -380,3 +381,19 @@ def main(per_level: int) -> None:
 
 if __name__ == "__main__":
     main(int(sys.argv[1]) if len(sys.argv) > 1 else PER_LEVEL)
+
+
+@pytest.mark.parametrize(
+    ("text", "families"),
+    [
+        ("Fails in Chrome 121 and in Safari, fine in Firefox.", {"chromium", "safari", "firefox"}),
+        ("Our Edge users on IE 11 too", {"chromium", "ie"}),
+        ("Internet Explorer only", {"ie"}),
+        ("Chromium, Chromebook, Opera and Brave; IE10", {"chromium", "ie"}),
+        ("chrome in lower case, a Chromed word, safari", set()),
+        ("", set()),
+    ],
+)
+def test_browsers_named_finds_what_each_family_pattern_finds(text: str, families: set[str]) -> None:
+    """The substring test before each family's pattern never hides a name the pattern reads."""
+    assert browsers_named(text) == families == {n for n, p in _BROWSERS.items() if p.search(text)}

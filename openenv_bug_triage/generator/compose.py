@@ -297,6 +297,15 @@ def named(scenario_id: str) -> Defect | None:
     return composed(partition, key) if key in compositions(partition) else None
 
 
+@cache
+def _by_surface(partition: Partition) -> dict[int, tuple[Key, ...]]:
+    """`compositions` grouped by surface index, surfaces in ascending order, each group in the fixed order."""
+    groups: dict[int, list[Key]] = {}
+    for key in compositions(partition):
+        groups.setdefault(key[0], []).append(key)
+    return {si: tuple(groups[si]) for si in sorted(groups)}
+
+
 LOSS_RATE = 0.25
 """Share of drawn compositions that put data at risk, where the surface and failure allow it."""
 
@@ -308,11 +317,12 @@ def draw(partition: Partition, rng: random.Random, avoid: set[str]) -> Defect:
     `LOSS_RATE`), each among those that still fit, so no kind of defect dominates by count.
     """
     p = load_parts(partition)
-    keys = [k for k in compositions(partition) if p.surfaces[k[0]].id not in avoid]
-    if not keys:
+    by_surface = _by_surface(partition)
+    surfaces = [si for si in by_surface if p.surfaces[si].id not in avoid]
+    if not surfaces:
         raise ValueError(f"generator parts: every {partition} surface is already in this queue; add surfaces")
-    si = rng.choice(sorted({k[0] for k in keys}))
-    keys = [k for k in keys if k[0] == si]
+    si = rng.choice(surfaces)
+    keys = list(by_surface[si])
     fi = rng.choice(sorted({k[1] for k in keys}))
     keys = [k for k in keys if k[1] == fi]
     conditions = sorted({k[2] for k in keys}, key=lambda c: -1 if c is None else c)

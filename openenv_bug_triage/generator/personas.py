@@ -215,6 +215,8 @@ class People:
         self.known: list[Persona] = []
         self.taken: set[str] = set(taken or ())
         """First names already used in the queue, by anyone."""
+        self.members: dict[int, int] = {}
+        """People of `known` by the `id` of their organisation (one loaded object per organisation)."""
 
     def draw(self, reporter: ReporterType, tier: Tier, technical: bool = False) -> Persona:
         """The reporter of one ticket: a customer of plan `tier` (technical when `technical`), a QA
@@ -240,12 +242,14 @@ class People:
         person = self._new(orgs, technical, self.rng.choice(fresh))
         self.known.append(person)
         self.taken.add(person.first)
+        if person.organisation is not None:
+            self.members[id(person.organisation)] = self._members(person.organisation) + 1
         return person
 
     def _members(self, org: Organisation) -> int:
         """People of the queue at `org` (each organisation is one loaded object: found by identity, not
-        compared field by field)."""
-        return sum(p.organisation is org for p in self.known)
+        compared field by field, and counted as people join, not over `known` at each look)."""
+        return self.members.get(id(org), 0)
 
     def _room(self, org: Organisation) -> bool:
         """True while `org` has fewer people writing in than an organisation of its size would have."""

@@ -583,8 +583,8 @@ class Renderer:
         title = self.local(titles.defect_title(d, s.title_variant, reporter, r, self.pick))
         if reporter == "qa":
             title = _neutral_title(title)
-        steps = [self.local(step) for step in d.steps]
         if reporter == "qa":
+            steps = [self.local(step) for step in d.steps]
             # QA states behaviour and the run's set-up; the mechanism stays in the log
             self.voice.tags |= browsers_named(" ".join([symptom, *lines, *steps]))  # a run names no other browser
             how = [self.pick("qa_setup")] if r.random() < 0.6 else []
@@ -612,7 +612,8 @@ class Renderer:
             self.follow_up = sentence or None
             return title, "\n\n".join(parts)
         body = " ".join([symptom, *lines])
-        if repro:
+        if repro:  # a customer's steps are set in the ticket's time only when given (`local` draws nothing)
+            steps = [self.local(step) for step in d.steps]
             body += "\n\n" + self._steps(s, steps, "steps_header_user", qa=False, evidence=evidence)
         self.follow_up = sentence or None
         return title, self._user_wrap(body, traps)

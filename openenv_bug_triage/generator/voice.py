@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
@@ -39,11 +40,22 @@ _BROWSERS: dict[str, re.Pattern[str]] = {
     "ie": re.compile(r"\bInternet Explorer\b|\bIE ?1[01]\b"),
 }
 """Browser families a ticket can name: a console pasted into it must be one of theirs."""
+_BROWSER_WORDS: dict[str, tuple[str, ...]] = {
+    "chromium": ("Chrom", "Edge", "Opera", "Brave"),
+    "safari": ("Safari",),
+    "firefox": ("Firefox",),
+    "ie": ("Internet Explorer", "IE"),
+}
+"""Words each family's pattern needs in a text: a plain substring test first spares most texts the regex."""
 
 
 def browsers_named(text: str) -> set[str]:
     """The browser families `text` names, as phrase tags."""
-    return {name for name, pattern in _BROWSERS.items() if pattern.search(text)}
+    return {
+        name
+        for name, pattern in _BROWSERS.items()
+        if any(word in text for word in _BROWSER_WORDS[name]) and pattern.search(text)
+    }
 
 
 def client_tags(platform: str | None, text: str) -> set[str]:
@@ -100,11 +112,17 @@ class Voice:
     length: Length = "plain"
     habits: dict[str, tuple[Noise, str]] = field(default_factory=dict)
     """Each customer's typing (noise) and register (formal or casual), by name, drawn at their first ticket."""
+    signature: dict[str, str] = field(init=False)
+    """The reporter's `signature_values`, worked out once per ticket (read by every phrase drawn)."""
+
+    def __post_init__(self) -> None:
+        self.signature = self.persona.signature_values()
 
     def cast(self, persona: Persona, ticket_tags: set[str]) -> None:
         """Make `persona` the reporter of the next ticket, with the ticket's own tags."""
         r = self.rng
         self.persona = persona
+        self.signature = persona.signature_values()
         self.length = "plain"
         self.noise = Noise()
         extra = set()
@@ -123,9 +141,9 @@ class Voice:
             extra.add("long")
         self.tags = persona.tags() | frozenset(ticket_tags) | extra
 
-    def fitting(self, pool: str) -> list[str]:
+    def fitting(self, pool: str) -> Sequence[str]:
         """Phrases of `pool` that fit the current ticket; a typed error when none does."""
-        found = self.phrases.fitting(pool, self.partition, self.tags)
+        found = self.phrases.texts_fitting(pool, self.partition, self.tags)
         if not found:
             raise FixtureError(
                 f"generator phrases: pool '{pool}' has no {self.partition} phrase that fits tags {sorted(self.tags)}; "
@@ -139,7 +157,7 @@ class Voice:
         fresh = [p for p in found if p not in self.used] or found
         phrase = self.rng.choice(fresh)
         self.used.add(phrase)
-        return compose(phrase, self.rng).format(**values, **self.persona.signature_values())
+        return compose(phrase, self.rng).format(**values, **self.signature)
 
     def once(self, pool: str, **values: object) -> str | None:
         """A fitting phrase of `pool` that no other ticket of the queue has used, or None."""
@@ -150,14 +168,14 @@ class Voice:
         return self._once(pool, anonymous, {})
 
     def _once(self, pool: str, anonymous: bool, values: dict[str, object]) -> str | None:
-        fresh = [p for p in self.phrases.fitting(pool, self.partition, self.tags) if p not in self.used]
+        fresh = [p for p in self.phrases.texts_fitting(pool, self.partition, self.tags) if p not in self.used]
         if anonymous:
             fresh = [p for p in fresh if not self_descriptions(p)]
         if not fresh:
             return None
         phrase = self.rng.choice(fresh)
         self.used.add(phrase)
-        return compose(phrase, self.rng).format(**values, **self.persona.signature_values())
+        return compose(phrase, self.rng).format(**values, **self.signature)
 
     def scope_pool(self, pool: str) -> str:
         """The pool a scope sentence comes from: a terse customer states scope in a few words."""
@@ -219,7 +237,7 @@ class Voice:
             low, high = (1200, 1900) if length == "long" else (450, 1000)
             target, size = r.randrange(low, high), len(body) + sum(len(h) for h in head)
             org = self.persona.organisation
-            intro = compose(r.choice(self._intros()), r).format(**self.persona.signature_values())
+            intro = compose(r.choice(self._intros()), r).format(**self.signature)
             if org is not None and r.random() < 0.5:
                 intro = org.about  # who they are, in one sentence of one kind or the other
             if intro not in self.used and not told:  # told once per queue by each reporter, and once in a ticket
@@ -257,7 +275,7 @@ class Voice:
             parts.append(self.pick("closer_user"))
         return "\n\n".join(parts)
 
-    def _intros(self) -> list[str]:
+    def _intros(self) -> Sequence[str]:
         """Self-introductions that fit, less those naming the sector when the organisation's name
         already says it (no one writes "Lanternfield Festival, a festival")."""
         found = self.fitting("self_intro")
