@@ -601,7 +601,7 @@ class Renderer:
             quote = "\n".join(f"> {line}" for x in theirs for line in x.split("\n"))
             # a failure on every client was found by a run over every client, not a one-client pass
             clients = {"web", "mobile", "api"} & self.voice.tags
-            every = s.scope == "everyone" or len(clients) > 1 or "every client" in symptom
+            every = s.scope == "everyone" or len(clients) > 1 or any("every client" in x for x in [symptom, *lines])
             opener = "opener_qa_matrix" if every else "opener_qa"
             # most testers start with what they saw; a few say first which run found it
             parts = [self._own_pick(s, opener, version=self.reported)] if r.random() < QA_OPENER_RATE else []
