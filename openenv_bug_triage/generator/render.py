@@ -587,7 +587,7 @@ class Renderer:
             steps = [self.local(step) for step in d.steps]
             # QA states behaviour and the run's set-up; the mechanism stays in the log
             self.voice.tags |= browsers_named(" ".join([symptom, *lines, *steps]))  # a run names no other browser
-            how = [self.pick("qa_setup")] if r.random() < 0.6 else []
+            how = [self._own_pick(s, "qa_setup")] if r.random() < 0.6 else []
             if s.environment != "production":  # no customer reaches this build: the tester's own words
                 symptom, lines = _tester_words(symptom, lines, evidence)
             # a customer's words (the symptom, a second problem seen on their own things) QA quotes as theirs
