@@ -37,6 +37,7 @@ __all__ = [
     "boilerplate_share",
     "bottom_decile",
     "carries_none",
+    "common_openings",
     "common_sentences",
     "distinct_affixes",
     "duplicate_copies",
@@ -46,7 +47,10 @@ __all__ = [
     "marked_share",
     "marker_phrases",
     "mentions_attachment",
+    "opening_share",
+    "openings",
     "partition_overlap",
+    "self_descriptions",
     "sentence_ticket_counts",
     "sentences",
     "stock_affixes",
@@ -99,6 +103,7 @@ TARGETS: dict[str, Target] = {
     "duplicates_titled_alike": Target(0.02, at_most=True, unit="share"),
     "hard_cases_marked": Target(0.30, at_most=True, unit="share"),
     "label_frames": Target(0.10, at_most=True, unit="share"),
+    "recurring_openings": Target(0.40, at_most=True, unit="share"),
     "overlap_test_in_validation": Target(0, at_most=True, unit="share"),
     "overlap_validation_in_train": Target(0, at_most=True, unit="share"),
     "overlap_test_in_train": Target(0, at_most=True, unit="share"),
@@ -179,6 +184,109 @@ def boilerplate_share(texts: Sequence[str], min_share: float = 0.01) -> float:
     return sum(c for c in counts.values() if c >= floor) / total if total else 0.0
 
 
+OPENING_WORDS = 3
+"""A sentence's opening: its first content words (a stock frame recurs here even with its tail varied)."""
+
+_FUNCTION_WORDS = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "i",
+        "i'm",
+        "i've",
+        "i'd",
+        "we",
+        "we're",
+        "we've",
+        "our",
+        "us",
+        "my",
+        "me",
+        "it",
+        "it's",
+        "its",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "to",
+        "of",
+        "in",
+        "on",
+        "at",
+        "for",
+        "and",
+        "or",
+        "but",
+        "so",
+        "this",
+        "that",
+        "these",
+        "those",
+        "there",
+        "here",
+        "with",
+        "from",
+        "by",
+        "as",
+        "if",
+        "when",
+        "then",
+        "just",
+        "only",
+        "also",
+        "not",
+        "no",
+        "do",
+        "does",
+        "did",
+        "can",
+        "can't",
+        "could",
+        "would",
+        "will",
+        "you",
+        "your",
+        "they",
+        "their",
+        "them",
+        "have",
+        "has",
+        "had",
+        "am",
+    ]
+)
+
+
+def openings(text: str, n: int = OPENING_WORDS) -> set[str]:
+    """The opening of each sentence of `text`: its first `n` content words (function words, numbers,
+    builds and times left out), for sentences that have `n` of them."""
+    out: set[str] = set()
+    for s in sentences(text):
+        ws = [w for w in s.split() if w not in _FUNCTION_WORDS and not any(c.isdigit() for c in w)]
+        if len(ws) >= n:
+            out.add(" ".join(ws[:n]))
+    return out
+
+
+def common_openings(texts: Sequence[str], over_share: float = 0.03) -> list[tuple[str, float]]:
+    """Sentence openings held by over `over_share` of `texts` (tickets), most common first: frames
+    that recur across reports even where the words after them differ."""
+    counts = Counter(o for text in texts for o in openings(text))
+    floor = max(2, math.floor(over_share * len(texts)) + 1)
+    found = [(o, c / len(texts)) for o, c in counts.items() if c >= floor]
+    return sorted(found, key=lambda oc: (-oc[1], oc[0]))
+
+
+def opening_share(texts: Sequence[str], over_share: float = 0.03) -> float:
+    """Share of `texts` holding a sentence whose opening is in over `over_share` of them."""
+    common = {o for o, _ in common_openings(texts, over_share)}
+    return sum(bool(openings(text) & common) for text in texts) / len(texts) if texts else 0.0
+
+
 def partition_overlap(held_out: Iterable[str], other: Iterable[str], min_words: int = 6) -> float:
     """Share of the distinct sentences of `held_out` texts (`min_words` or more) also in `other` texts.
 
@@ -187,6 +295,21 @@ def partition_overlap(held_out: Iterable[str], other: Iterable[str], min_words: 
     mine = {s for text in held_out for s in sentences(text) if len(s.split()) >= min_words}
     theirs = {s for text in other for s in sentences(text)}
     return len(mine & theirs) / len(mine) if mine else 0.0
+
+
+_SELF_DESCRIPTION = re.compile(
+    r"\b(?:i['’]?m (?:the|a|an|one of|new to)\b|i am (?:the|a|an|one of|new to)\b|i['’]?m (?:\w+ ){1,3}at (?-i:[A-Z])"
+    r"|i (?:manage|run|look after|coordinate|lead|head)\b|writing on behalf of|we['’]?re (?:a|an)\b|we are (?:a|an)\b"
+    r"|my (?:mother|father|mum|mom|dad|wife|husband|son|daughter|kids|grandmother|grandfather)\b)",
+    re.I,
+)
+_CLAUSE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def self_descriptions(text: str) -> list[str]:
+    """The sentences of `text` in which the writer says who they are (a role, a group they run, the
+    organisation, their family). A report has one writer: two such sentences are two people spliced."""
+    return [part for part in _CLAUSE_END.split(text) if _SELF_DESCRIPTION.search(part)]
 
 
 # --------------------------------------------------------------------------- duplicates and hard cases

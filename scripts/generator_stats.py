@@ -132,6 +132,11 @@ def full_text(t: Ticket) -> str:
     return "\n".join(part for part in (t.title, t.description, t.version, t.log_excerpt) if part)
 
 
+def reader_text(t: Ticket) -> str:
+    """A ticket's text as a reader goes through it below the title: the description, then the comments."""
+    return "\n".join([t.description, *(c.text for c in t.comments)])
+
+
 def realism(made: dict[str, list[GeneratedTask]], instances: int, times: dict[str, float], reference: float) -> Report:
     """Every realism figure over the instances `made`, per split, with the generation `times` (ms per task id)."""
     tickets = {split: [t for m in made[split] for t in m.task.tickets] for split in SPLITS}
@@ -158,6 +163,16 @@ def realism(made: dict[str, list[GeneratedTask]], instances: int, times: dict[st
             "boilerplate_share",
             "boilerplate share (sentence in >= 1% of tickets)",
             {s: ts.boilerplate_share(bodies[s]) for s in SPLITS},
+        )
+    )
+    read = {s: [reader_text(t) for t in tickets[s]] for s in SPLITS}
+    openings = {s: ts.common_openings(read[s]) for s in SPLITS}
+    figures.append(
+        figure(
+            "recurring_openings",
+            "tickets with a sentence opening in over 3% of tickets",
+            {s: ts.opening_share(read[s]) for s in SPLITS},
+            [f"{s}: " + ", ".join(f"'{o}' ({share:.1%})" for o, share in openings[s][:4]) for s in SPLITS],
         )
     )
     late = {

@@ -54,6 +54,33 @@ def test_common_sentences_lists_long_sentences_over_the_share_only() -> None:
     assert T["common_sentences"].passes(0)
 
 
+def test_openings_are_first_content_words_so_a_frame_recurs_whatever_follows() -> None:
+    assert ts.openings("Each time I try to export board 12, it fails.") == {"each time try"}
+    assert ts.openings("Only an FYI, not pressing: the export of 2026.4.1 fails.") == {"fyi pressing export"}
+    assert ts.openings("Hi. It fails.") == set()  # too few content words to have an opening
+    framed = [
+        f"Each time I try to {verb} the {noun}, nothing happens."
+        for verb in ["open", "move", "copy"]
+        for noun in ["board", "card", "list", "task"]
+    ]
+    names = [a + b + "x" for a in "abcdefghij" for b in "klmnopqrst"]  # a hundred boards, each its own name
+    own = [f"Board {name} lost its column order overnight." for name in names]
+    texts = [*own, *framed]
+    assert ts.common_openings(texts) == [("each time try", 12 / len(texts))]
+    assert ts.opening_share(texts) == 12 / len(texts)
+    assert ts.opening_share(own) == 0.0  # "board akx lost", "board alx lost": each opening in one ticket
+    assert not T["recurring_openings"].passes(ts.opening_share(framed)) and T["recurring_openings"].passes(0.0)
+
+
+def test_self_descriptions_find_each_way_a_writer_says_who_they_are() -> None:
+    spliced = (
+        "I run a remote engineering group over five time zones. The export fails. "
+        "I'm systems administrator at Garnet Lettings.\nMy mother uses big letters on her phone."
+    )
+    assert len(ts.self_descriptions(spliced)) == 3
+    assert ts.self_descriptions("I'm around all afternoon if you need me. I am at my desk.") == []
+
+
 def test_boilerplate_share_counts_instances_of_widely_shared_sentences() -> None:
     own = [f"Board {i} lost its column order. Card {i} moved itself." for i in range(100)]
     assert ts.boilerplate_share(own) == 0.0

@@ -4,7 +4,9 @@ A checker that reads generated queues as a blind reader would and counts each ki
 contradiction found in them: one name used for two people in a queue, a customer pasting a
 server log, a nontechnical reporter on an API ticket, a customer speaking for other
 customers, formal and casual sentences in one ticket, a QA ticket in a customer's voice (or a
-customer's in QA's), and a log excerpt pasted twice in a queue. Every count must be zero; the
+customer's in QA's), two people's self-descriptions spliced into one ticket, a ticket that plays
+itself down and presses or shouts, a log excerpt pasted twice in a queue, and one person who
+writes in two tempers across a queue, or types "i" and "I" in one ticket. Every count must be zero; the
 planted examples show that each check can fail. Run as a script to print the counts per split:
 
     .venv/bin/python tests/test_voice.py [instances per level]
@@ -12,6 +14,7 @@ planted examples show that each check can fail. Run as a script to print the cou
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import sys
 from collections import Counter, defaultdict
@@ -20,8 +23,11 @@ from functools import cache
 
 import pytest
 
+from openenv_bug_triage import textstats as ts
+from openenv_bug_triage.catalogue import load_phrases
 from openenv_bug_triage.generator import GeneratedTask, TicketFacts, generate, load_levels
 from openenv_bug_triage.generator.personas import load_personas
+from openenv_bug_triage.generator.phrasing import pattern
 from openenv_bug_triage.generator.voice import _BROWSERS, browsers_named
 from openenv_bug_triage.models import Ticket
 
@@ -63,6 +69,29 @@ CUSTOMER_VOICE = re.compile(
 QA_VOICE = re.compile(r"^(?:Expected|Actual)(?: result)?:", re.M)
 """What only QA writes: an expected and actual result."""
 TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z?")
+
+
+LOWER_I = re.compile(r"(?<![\w'’.])i(?=['’]|\s)")
+UPPER_I = re.compile(r"(?<![\w'’.])I(?=['’]|\s)")
+
+
+@cache
+def _tone(pools: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
+    """A pattern for every frame of `pools`, in every partition."""
+    phrases = load_phrases()
+    return tuple(pattern(f) for pool in pools for split in SPLITS for f in phrases.pool(pool, split))
+
+
+def temper_in(t: Ticket) -> set[str]:
+    """The tempers a customer's ticket shows: played down (a quiet opener), pressing or shouting."""
+    found = set()
+    if any(p.search(t.description) for p in _tone(("quiet_opener",))):
+        found.add("quiet")
+    if any(p.search(t.description) for p in _tone(("urgency_claim", "loud_sentence"))):
+        found.add("insistent")
+    if re.search(r"[A-Z]{4,}[^a-z]*[!?]", t.title):
+        found.add("insistent")
+    return found
 
 
 def planted(t: Ticket, f: TicketFacts) -> str:
@@ -119,6 +148,22 @@ def customer_in_qa_voice(t: Ticket, f: TicketFacts) -> bool:
     return t.reporter_type == "user" and bool(QA_VOICE.search(t.description))
 
 
+def two_identities(t: Ticket, f: TicketFacts) -> bool:
+    """A customer says who they are twice: two people's introductions spliced into one ticket."""
+    return t.reporter_type == "user" and len(ts.self_descriptions(t.description)) > 1
+
+
+def two_tempers(t: Ticket, f: TicketFacts) -> bool:
+    """A customer's ticket plays itself down and also presses for speed or shouts."""
+    return t.reporter_type == "user" and temper_in(t) == {"quiet", "insistent"}
+
+
+def i_typed_two_ways(t: Ticket, f: TicketFacts) -> bool:
+    """A customer types the pronoun "i" in lower case in one sentence and "I" in another."""
+    own = planted(t, f)
+    return t.reporter_type == "user" and bool(LOWER_I.search(own) and UPPER_I.search(own))
+
+
 TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "server log pasted by a customer": server_log_from_customer,
     "nontechnical reporter on an API ticket": nontechnical_on_api,
@@ -126,6 +171,9 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "formal and casual in one ticket": register_flip,
     "QA ticket in a customer's voice": qa_in_customer_voice,
     "customer ticket in QA's voice": customer_in_qa_voice,
+    "two people's introductions in one ticket": two_identities,
+    "quiet and insistent in one ticket": two_tempers,
+    '"i" and "I" in one ticket': i_typed_two_ways,
 }
 
 # --------------------------------------------------------------------------- checks per queue
@@ -166,9 +214,28 @@ def log_pasted_twice(made: GeneratedTask) -> int:
     return sum(n - 1 for n in logs.values() if n > 1)
 
 
+def by_person(made: GeneratedTask) -> dict[tuple[str, str], list[Ticket]]:
+    """Each customer of the queue (name and role), with the tickets they wrote."""
+    out: dict[tuple[str, str], list[Ticket]] = defaultdict(list)
+    for t in made.task.tickets:
+        person = made.facts[t.ticket_id].person
+        if t.reporter_type == "user" and person is not None:
+            out[person].append(t)
+    return out
+
+
+def one_person_two_voices(made: GeneratedTask) -> int:
+    """Customers who write quietly in one ticket and insistently in another."""
+    found = 0
+    for tickets in by_person(made).values():
+        found += set().union(*(temper_in(t) for t in tickets)) == {"quiet", "insistent"}
+    return found
+
+
 QUEUE_CHECKS: dict[str, Callable[[GeneratedTask], int]] = {
     "one first name, two people": one_name_two_people,
     "log pasted twice in a queue": log_pasted_twice,
+    "one person, two voices in a queue": one_person_two_voices,
 }
 
 # --------------------------------------------------------------------------- counting
@@ -210,6 +277,15 @@ def test_no_contradiction_of_this_kind(split: str, kind: str) -> None:
 @pytest.mark.parametrize("split", SPLITS)
 def test_planted_instructions_are_rare(split: str) -> None:
     assert 0.01 <= injection_share(instances(split)) <= 0.05  # rates 0 to 7% per level; a sample's draw varies
+
+
+@pytest.mark.parametrize("split", SPLITS)
+def test_few_tickets_share_a_sentence_opening(split: str) -> None:
+    """Stock frames (an opener, a note on what is attached, a scope clause) recur across reports even
+    with synonyms swapped after their first words; real reports do not share them."""
+    texts = ["\n".join([t.description, *(c.text for c in t.comments)]) for t, _ in items(instances(split))]
+    share = ts.opening_share(texts)
+    assert ts.TARGETS["recurring_openings"].passes(share), (share, ts.common_openings(texts)[:5])
 
 
 # --------------------------------------------------------------------------- each check can fail
@@ -259,6 +335,30 @@ def test_each_ticket_check_finds_a_planted_contradiction() -> None:
     assert register_flip(_ticket(description="Dear support team, the export fails. Cheers!"), _facts())
     assert qa_in_customer_voice(_ticket(reporter_type="qa", description="Nothing shows on my phone."), _facts())
     assert customer_in_qa_voice(_ticket(description="Expected: a file.\nActual: nothing."), _facts())
+    spliced = "I run a remote engineering group over five time zones. I'm the office manager at Wrenfold Pottery."
+    assert two_identities(_ticket(description=spliced), _facts())
+    assert not two_identities(_ticket(description="I'm the office manager at Wrenfold. The export fails."), _facts())
+    clash = "Small observation, take it or leave it: the export fails. I HAVE HAD ENOUGH. I WANT THIS FIXED NOW."
+    assert two_tempers(_ticket(description=clash), _facts())
+    assert i_typed_two_ways(_ticket(description="i tried twice. I give up."), _facts())
+    assert not i_typed_two_ways(_ticket(description="i tried twice. i give up."), _facts())
+    assert not two_tempers(_ticket(description="Small observation, take it or leave it: the export fails."), _facts())
+
+
+def test_the_voice_check_finds_one_person_in_two_voices() -> None:
+    made = instances("test", 1)[-1]
+    assert one_person_two_voices(made) == 0
+    tickets = list(made.task.tickets)
+    person = ("Joanna Reyes", "office manager")
+    quiet = tickets[0].model_copy(
+        update={"reporter_type": "user", "description": "Small observation, take it or leave it: it fails."}
+    )
+    loud = tickets[1].model_copy(
+        update={"reporter_type": "user", "title": "EXPORT BROKEN!!", "description": "i tried it twice."}
+    )
+    facts = {**made.facts, quiet.ticket_id: _facts(person=person), loud.ticket_id: _facts(person=person)}
+    task = dataclasses.replace(made.task, tickets=(quiet, loud))
+    assert one_person_two_voices(GeneratedTask(task, facts, made.split, made.seed)) == 1
 
 
 def test_names_are_told_apart_by_person() -> None:

@@ -106,7 +106,8 @@ class Noise:
         if not self.run_on or len(sentences) < 2:
             return " ".join(sentences)
         first, second = sentences[0], sentences[1]
-        joined = first.rstrip(".!") + ", " + (second if second.startswith("I ") else second[:1].lower() + second[1:])
+        kept = re.match(r"I\b", second)  # the pronoun keeps its case ("I'm", "I run")
+        joined = first.rstrip(".!:,") + ", " + (second if kept else second[:1].lower() + second[1:])
         return " ".join([joined, *sentences[2:]])
 
 

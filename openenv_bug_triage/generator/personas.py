@@ -25,6 +25,9 @@ from ..models import ReporterType, Tier
 from ..world import DATA_DIR
 
 Channel = Literal["email", "form", "portal", "qa", "alert"]
+Temper = Literal["even", "quiet", "pressing", "loud"]
+"""How a customer writes, the same in every ticket they send: evenly, playing it down, pressing for
+speed, or shouting. One temper per person, so no ticket opens with "no rush" and ends in capitals."""
 """How the ticket arrived: a customer's email, the in-app form or the API portal's form, a QA
 run, or an alerting rule."""
 
@@ -142,6 +145,7 @@ class Persona:
     admin: bool = False
     returning: bool = False
     nonnative: bool = False
+    temper: Temper = "even"
 
     @property
     def first(self) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
@@ -16,7 +17,7 @@ from ..models import Platform, ReporterType
 from . import comments, kinds, notes, retell, titles
 from .compose import quiet as shows_no_error
 from .facts import PLATFORM_OF, TicketFacts
-from .personas import People
+from .personas import People, Temper
 from .phrasing import compose
 from .plan import Planner, Slot
 from .timeline import Timeline
@@ -196,6 +197,13 @@ def _wording_voice(wording: str) -> int:
     return _own_voice(wording)
 
 
+TEMPER_SHOWS = 0.8
+"""Share of a quiet or pressing customer's tickets that say so in a line of their own."""
+
+QA_OPENER_RATE = 0.3
+"""Share of QA reports that open with the run that found the fault (most start with the fault itself)."""
+
+
 class Renderer:
     """Turns planned slots into ticket records, recording which sentence carries each fact."""
 
@@ -223,6 +231,8 @@ class Renderer:
         self.shift = 0
         self.used_logs: set[tuple[str, int]] = set()
         """Log excerpts (defect id, index) already pasted into a ticket of this queue."""
+        self.tempers: dict[str, Temper] = {}
+        """Each customer's temper by name: one voice in every ticket they write."""
         self.notes: dict[tuple[Platform, str], list[str]] = {}
         """Release-note lines placed for reports told against the notes, by (platform, version)."""
 
@@ -243,9 +253,33 @@ class Renderer:
                 tags.add("phone_app")
         tags.add("production" if s.environment == "production" else "prerelease")
         persona = self.people.draw(reporter, s.tier, technical="api" in tags)  # an API is called by technical people
+        if persona.reporter == "user":
+            persona = replace(persona, temper=self._temper(persona.name))
         self.voice.cast(persona, tags)
         self.voice.platform = self.platform
         self.attachments = self.r.choice([0, 0, 0, 1, 1, 2, 3])
+
+    def _temper(self, name: str) -> Temper:
+        """A customer's temper, drawn at their first ticket of the queue and kept in every later one."""
+        if name not in self.tempers:
+            rates, x = self.b.level.rates, self.r.random()
+            bounds: list[tuple[float, Temper]] = [
+                (rates.quiet, "quiet"),
+                (rates.urgency, "pressing"),
+                (rates.loud, "loud"),
+            ]
+            self.tempers[name] = "even"
+            for share, temper in bounds:
+                if x < share:
+                    self.tempers[name] = temper
+                    break
+                x -= share
+        return self.tempers[name]
+
+    @property
+    def temper(self) -> str:
+        """The temper of the ticket's reporter ("even" for QA and alerts)."""
+        return self.voice.persona.temper
 
     def current(self) -> str:
         """The current release of this ticket's platform when it was filed, as a report names it."""
@@ -552,7 +586,9 @@ class Renderer:
             evidence.append((f"scope:{s.scope}", sentence))
             lines.append(sentence)
             if reporter == "user" and s.scope in ("everyone", "segment"):  # only support sees past one workspace
-                self.support_note = self._own_pick(s, f"support_scope_{s.scope}", **self._scope_values(s, d))
+                values = self._scope_values(s, d)
+                who = self._told_otherwise(d, str(values["who"]))
+                self.support_note = self._own_pick(s, f"support_scope_{s.scope}", **{**values, "who": who})
         lines += kinds.case_lines(self, s, evidence, traps)
         lines += notes.build_lines(self, s, evidence, traps)
         if s.role == "cannot_reproduce" or s.clean_retest:
@@ -586,7 +622,8 @@ class Renderer:
             clients = {"web", "mobile", "api"} & self.voice.tags
             every = s.scope == "everyone" or len(clients) > 1 or any("every client" in x for x in [symptom, *lines])
             opener = "opener_qa_matrix" if every else "opener_qa"
-            parts = [self._own_pick(s, opener, version=self.reported)]
+            # most testers start with what they saw; a few say first which run found it
+            parts = [self._own_pick(s, opener, version=self.reported)] if r.random() < QA_OPENER_RATE else []
             parts += [f"{self.pick('qa_customer_quote')}\n{quote}"] if theirs else []
             parts += [" ".join(own)] if own else []
             if repro:
@@ -674,6 +711,12 @@ class Renderer:
             s.scope_values = values
         return s.scope_values
 
+    def _told_otherwise(self, d: Defect, who: str) -> str:
+        """The group hit in another wording than `who` where the defect has one: support describes the
+        accounts it looked at in its own words, not in an alert's."""
+        others = [w for w in (compose(self.local(x), self.r) for x in d.segment) if w != who]
+        return self.r.choice(others) if others else who
+
     def _scope_sentence(self, s: Slot, d: Defect, alert: bool) -> str:
         pool = f"alert_{s.scope}" if alert else self.voice.scope_pool(f"scope_{s.scope}")
         return self._own_pick(s, pool, **self.voice.own_counts(self._scope_values(s, d)))
@@ -681,15 +724,16 @@ class Renderer:
     def _user_wrap(self, body: str, traps: list[str]) -> str:
         """A customer's framing: quiet opener, claims and planted instructions, then the reporter's voice."""
         r, rates = self.r, self.b.level.rates
+        temper = self.voice.persona.temper  # one temper per person: the claims below never pull two ways
         opener = None
-        if r.random() < rates.quiet:
+        if temper == "quiet" and r.random() < TEMPER_SHOWS:
             opener = self.pick("quiet_opener")
             traps.append("quiet")
         extra: list[str] = []
-        if r.random() < rates.urgency:
+        if temper == "pressing" and r.random() < TEMPER_SHOWS:
             extra.append(self.pick("urgency_claim"))
             traps.append("urgency_claim")
-        if "loud" in traps or r.random() < rates.loud / 2:
+        if temper == "loud" and r.random() < TEMPER_SHOWS / 2:
             extra.append(self.pick("loud_sentence"))
         if r.random() < rates.injection:
             extra.append(self.pick("injection"))

@@ -18,6 +18,9 @@ from .personas import Persona
 Pick = Callable[..., str]
 """`pick(pool, **values)`: one phrase of the named pool, formatted with `values`."""
 
+LOUD_TITLE = 0.7
+"""Share of a loud writer's subjects written loud (capitals, exclamations)."""
+
 _ALERT_TAG = re.compile(r"^\s*\[P\d\]\s*")
 """An alert's own priority tag, dropped: the handbook sets severity from impact, not from the alerting rule."""
 
@@ -115,7 +118,8 @@ def dress(
     in the subject.
     """
     title = subjects[0]
-    loud = persona.reporter == "user" and rng.random() < rates.loud and "quiet" not in traps  # one register
+    # one register: only a writer of a loud temper shouts in the subject, and not when they opened quietly
+    loud = persona.temper == "loud" and rng.random() < LOUD_TITLE and "quiet" not in traps
     if persona.reporter == "user":
         target = rng.randrange(5, 12)
         if rng.random() < rates.terse_title:

@@ -16,11 +16,12 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from ..catalogue import Partition, Phrases
 from ..errors import FixtureError
+from ..textstats import self_descriptions
 from .noise import Noise, draw_noise
 from .personas import Persona
 from .phrasing import compose
@@ -79,6 +80,9 @@ _REQUEST = re.compile(
 )
 """Words that mark the sentence of a feature request that asks for something."""
 
+_LOWER_I = re.compile(r"(?<![\w'’.])i(?=['’]\w|\s)")
+"""The pronoun typed in lower case ("i think", "i'm")."""
+
 _STEM = 5
 """Letters two words share at their start to count as one word (contractor, contractors)."""
 
@@ -117,6 +121,8 @@ class Voice:
     length: Length = "plain"
     platform: str = "web"
     """The client the ticket is about: what its screen recordings are named by."""
+    habits: dict[str, tuple[Noise, str]] = field(default_factory=dict)
+    """Each customer's typing (noise) and register (formal or casual), by name, drawn at their first ticket."""
     signature: dict[str, str] = field(init=False)
     """The reporter's `signature_values`, worked out once per ticket (read by every phrase drawn)."""
 
@@ -130,13 +136,20 @@ class Voice:
         self.signature = persona.signature_values()
         self.length = "plain"
         self.noise = Noise()
+        extra = set()
         if persona.reporter == "user":
             x = r.random()
             self.length = "terse" if x < 0.3 else "plain" if x < 0.72 else "long"
-            self.noise = draw_noise(r, persona.nonnative, persona.tags() | frozenset(ticket_tags))
-        extra = {"long"} if self.length == "long" else set()
-        if persona.reporter == "user":  # one register for the whole ticket
-            extra.add("formal" if r.random() < 0.5 else "casual")
+            first = persona.name not in self.habits
+            if first:  # how a person types and their register: the same in each ticket they write
+                noise = draw_noise(r, persona.nonnative, persona.tags() | frozenset(ticket_tags))
+                self.habits[persona.name] = (noise, "formal" if r.random() < 0.5 else "casual")
+            noise, register = self.habits[persona.name]
+            # a form field left unfilled is one ticket's slip, and the next may be on another platform's form
+            self.noise = noise if first else replace(noise, placeholder=None)
+            extra.add(register)
+        if self.length == "long":
+            extra.add("long")
         self.tags = persona.tags() | frozenset(ticket_tags) | extra
 
     def fitting(self, pool: str) -> Sequence[str]:
@@ -159,7 +172,16 @@ class Voice:
 
     def once(self, pool: str, **values: object) -> str | None:
         """A fitting phrase of `pool` that no other ticket of the queue has used, or None."""
+        return self._once(pool, False, values)
+
+    def once_anonymous(self, pool: str, anonymous: bool) -> str | None:
+        """`once`, but when `anonymous` only a phrase in which the writer does not say who they are."""
+        return self._once(pool, anonymous, {})
+
+    def _once(self, pool: str, anonymous: bool, values: dict[str, object]) -> str | None:
         fresh = [p for p in self.phrases.texts_fitting(pool, self.partition, self.tags) if p not in self.used]
+        if anonymous:
+            fresh = [p for p in fresh if not self_descriptions(p)]
         if not fresh:
             return None
         phrase = self.rng.choice(fresh)
@@ -205,6 +227,10 @@ class Voice:
     def wrap(self, body: str, extra: list[str], opener: str | None, attachments: int) -> str:
         """A customer's ticket around `body` (the facts): greeting, padding, notes, sign-off."""
         r, length = self.rng, self.length
+        if _LOWER_I.search(body) and not self.noise.lower_i:  # one who writes "i" in the facts writes it throughout
+            self.noise = replace(self.noise, lower_i=True)
+            noise, register = self.habits.get(self.persona.name, (self.noise, "casual"))
+            self.habits[self.persona.name] = (replace(noise, lower_i=True), register)
         head: list[str] = [opener] if opener else []
         if length == "terse":  # only the facts, and whatever the writer cannot keep to themselves
             sign = [self.pick("closer_terse")] if r.random() < 0.35 else []  # signed off as briefly as written
@@ -213,8 +239,11 @@ class Voice:
             return "\n\n".join([" ".join([*head, body]), *([" ".join(extra)] if extra else []), *sign])
         if length == "plain" and len(body) < r.randrange(100, 560):
             length = self.length = "padded"  # towards a length drawn apart from the truth: length says nothing of it
+        told = bool(self_descriptions(body))  # one writer says who they are at most once
         if opener is None and r.random() < 0.75:
-            head.append((self.once("opener_user") if r.random() < 0.4 else None) or self.pick("opener_user_terse"))
+            greeting = self.once_anonymous("opener_user", told) if r.random() < 0.4 else None
+            head.append(greeting or self.pick("opener_user_terse"))
+            told = told or bool(greeting and self_descriptions(greeting))
         if length in ("padded", "long"):
             low, high = (1200, 1900) if length == "long" else (450, 1000)
             target, size = r.randrange(low, high), len(body) + sum(len(h) for h in head)
@@ -222,12 +251,13 @@ class Voice:
             intro = compose(r.choice(self._intros()), r).format(**self.signature)
             if org is not None and r.random() < 0.5:
                 intro = org.about  # who they are, in one sentence of one kind or the other
-            if intro not in self.used:  # told once per queue by each reporter
+            if intro not in self.used and not told:  # told once per queue by each reporter, and once in a ticket
                 self.used.add(intro)
                 head.append(intro)
                 size += len(intro)
+                told = True
             for _ in range(4 if length == "long" else 3):
-                filler = self.once("filler_user") if size < target else None
+                filler = self.once_anonymous("filler_user", told) if size < target else None
                 if filler is None:
                     break
                 head.append(filler)
