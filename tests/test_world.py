@@ -265,9 +265,6 @@ HEADCOUNT = re.compile(
 ONE_MAILBOX = re.compile(
     r"\b(?:invoice|billing) emails?\b.{0,80}@|\binvoices?\b.{0,60}\b(?:currency|pounds|euros|dollars)\b", re.I | re.S
 )
-QA_HEADCOUNT = re.compile(
-    r"\bfor all users of\b|\b\d+ (?:of|out of) (?:the |our )?\d+ (?:people|members|users)\b", re.I
-)
 NO_WORKAROUND = re.compile(
     r"\bno workaround\b|\bno way round\b|\bnothing gets round it\b|\bwe have no detour\b|\bnone of the usual tricks\b",
     re.I,
@@ -403,12 +400,6 @@ def headcount_on_account_wide(t: Ticket, f: TicketFacts, releases: tuple[Release
     return account_wide and bool(HEADCOUNT.search(t.description))
 
 
-def qa_counts_users(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
-    """A tester counting users ("fails for all users of a Samsung phone"): QA writes a matrix."""
-    body = "\n".join(line for line in t.description.split("\n") if not line.startswith("> "))
-    return t.reporter_type == "qa" and bool(QA_HEADCOUNT.search(body))
-
-
 def workaround_then_none(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
     """ "No workaround" in a ticket whose evidence gives one."""
     gives = any(rule == "workaround" or rule.startswith("workaround") for rule, _ in f.evidence)
@@ -447,7 +438,6 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts, tuple[Release, ...]], bo
     "phone app on a laptop": phone_app_on_laptop,
     "test data in production or from support": seeded_data_in_production,
     "headcount on an account-wide thing": headcount_on_account_wide,
-    "QA counts users": qa_counts_users,
     "no workaround after a workaround": workaround_then_none,
     "customer knows what reached the server": user_knows_server,
 }
@@ -638,7 +628,6 @@ def test_each_world_check_finds_a_planted_contradiction() -> None:
     assert seeded_data_in_production(quoted, f, rel)
     mailbox = "Our invoice emails to accounts@harbourline.example stopped. Out of 40 people, only 3 are affected."
     assert headcount_on_account_wide(_ticket(description=mailbox), f, rel)
-    assert qa_counts_users(_ticket(description="Fails for all users of a Samsung phone with Android 14."), f, rel)
     eased = _facts(evidence=(("workaround", "Removing the mention lets it save again."),))
     assert workaround_then_none(_ticket(description="Fails on each of 12 runs, no workaround."), eased, rel)
     assert user_knows_server(_ticket(reporter_type="user", description="Nothing of it reached the server."), f, rel)

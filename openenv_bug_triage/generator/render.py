@@ -581,7 +581,7 @@ class Renderer:
             sentence = self._own_pick(s, f"env_{s.environment}", version=self.reported)
             evidence.append(("environment", sentence))
             lines.append(sentence)
-        elif s.scope is not None:
+        elif s.scope is not None and not d.exposure:  # scope lines tell failures; a leak works, for the wrong people
             sentence = self._scope_sentence(s, d, alert=False)
             evidence.append((f"scope:{s.scope}", sentence))
             lines.append(sentence)
