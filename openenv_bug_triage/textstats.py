@@ -549,6 +549,8 @@ _MONTH_DAY = re.compile(rf"\b{_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+(\d
 _RELATIVE = re.compile(r"\b(today|tonight|this (?:morning|afternoon|evening)|yesterday)\b", re.I)
 _NEAR = 30
 """Characters between a weekday name and the date it is written with."""
+_SINCE = re.compile(r"\b(?:since|before|until|after|last)\s+$", re.I)
+"""Words that make a weekday a day of its own ("since Tuesday ... today"), not the day it is written."""
 _QUOTED_NAME = re.compile(r"'[A-Z][^'\n]*'|\"[^\"\n]*\"")
 """A quoted name ('Due today', "Today view"): its words are not a time reference."""
 
@@ -590,7 +592,8 @@ def weekday_mismatches(text: str, created_at: datetime) -> list[str]:
     A weekday is checked against a date written within a few characters of it in the same
     sentence ("Tuesday 2026-11-10", "10 Nov (Tue)"); a full weekday name with no date beside it
     is checked against the creation day when it goes with "today", "this morning" and the like,
-    or the day before with "yesterday". A weekday with neither ("since Monday") is not checked,
+    or the day before with "yesterday", unless "since", "until", "last"... make it a day of its own
+    ("since Tuesday, urgent today"). A weekday with neither ("since Monday") is not checked,
     nor a short form away from a date ("sat", "sun" and "wed" are words too).
     """
     created = _aware(created_at).date()
@@ -609,8 +612,12 @@ def weekday_mismatches(text: str, created_at: datetime) -> list[str]:
                 near = [(gap, when) for gap, when in near if gap <= (_NEAR if full else 3)]
                 if near:
                     when = min(near)[1]
-                elif full and (
-                    rel := [r for r in _RELATIVE.finditer(_unquoted(sentence)) if _gap(m.span(), r.span()) <= _NEAR]
+                elif (
+                    full
+                    and not _SINCE.search(sentence[: m.start()])
+                    and (
+                        rel := [r for r in _RELATIVE.finditer(_unquoted(sentence)) if _gap(m.span(), r.span()) <= _NEAR]
+                    )
                 ):
                     when = created - timedelta(days=1 if rel[0].group(1).lower() == "yesterday" else 0)
                 else:

@@ -142,6 +142,7 @@ def test_weekday_mismatches_check_weekdays_against_their_dates_and_today() -> No
         "It broke on Tue 10 Mar and again yesterday, Tuesday.\n"
         "We sat down on Sunday to look at it."  # no date beside it: not checked
         "\nUntil Wednesday, the 'Due today' widget was fine."  # a quoted name is not "today"
+        "\nTHE CHARTS HAVEN'T MOVED SINCE TUESDAY -- urgent, today"  # a day of its own, not today's name
     )
     assert ts.weekday_mismatches(right, CREATED) == []
 
