@@ -18,6 +18,7 @@ import sys
 from collections.abc import Callable
 from functools import cache
 
+import planting
 import pytest
 
 from openenv_bug_triage.generator import GeneratedTask, TicketFacts, generate, load_levels
@@ -166,35 +167,7 @@ def test_no_seam_of_this_kind(split: str, kind: str) -> None:
 # --------------------------------------------------------------------------- each check can fail
 
 
-def _ticket(**fields: object) -> Ticket:
-    base: dict[str, object] = {
-        "ticket_id": "T-1",
-        "title": "Export fails",
-        "description": "The export fails.",
-        "reporter_type": "user",
-        "service": "reporting",
-        "component_candidates": ["reporting"],
-        "created_at": "2026-10-08T03:07:00Z",
-        "customer_tier": "pro",
-        "environment": "production",
-        "repro_steps_present": False,
-        "logs_present": False,
-        "attachments_count": 0,
-    }
-    return Ticket.model_validate(base | fields)
-
-
-def _facts(**fields: object) -> TicketFacts:
-    base: dict[str, object] = {
-        "ticket_id": "T-1",
-        "kind": "defect",
-        "scenario": "x",
-        "component": "reporting",
-        "environment": "production",
-        "tier": "pro",
-        "reporter": "user",
-    }
-    return TicketFacts(**(base | fields))  # type: ignore[arg-type]
+_ticket, _facts = planting.ticket, planting.facts
 
 
 def test_each_check_finds_a_planted_seam() -> None:

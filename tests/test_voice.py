@@ -21,6 +21,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from functools import cache
 
+import planting
 import pytest
 
 from openenv_bug_triage import textstats as ts
@@ -292,34 +293,10 @@ def test_few_tickets_share_a_sentence_opening(split: str) -> None:
 
 
 def _ticket(**fields: object) -> Ticket:
-    base: dict[str, object] = {
-        "ticket_id": "T-1",
-        "title": "Export fails",
-        "description": "The export fails.",
-        "reporter_type": "user",
-        "service": "reporting",
-        "component_candidates": ["reporting"],
-        "created_at": "2026-05-04T10:00:00Z",
-        "customer_tier": "pro",
-        "environment": "production",
-        "repro_steps_present": False,
-        "logs_present": False,
-        "attachments_count": 0,
-    }
-    return Ticket.model_validate(base | fields)
+    return planting.ticket(**({"created_at": "2026-05-04T10:00:00Z"} | fields))
 
 
-def _facts(**fields: object) -> TicketFacts:
-    base: dict[str, object] = {
-        "ticket_id": "T-1",
-        "kind": "defect",
-        "scenario": "x",
-        "component": "reporting",
-        "environment": "production",
-        "tier": "pro",
-        "reporter": "user",
-    }
-    return TicketFacts(**(base | fields))  # type: ignore[arg-type]
+_facts = planting.facts
 
 
 def test_each_ticket_check_finds_a_planted_contradiction() -> None:

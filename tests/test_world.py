@@ -22,6 +22,7 @@ from datetime import UTC, datetime, timedelta
 from functools import cache
 from itertools import pairwise
 
+import planting
 import pytest
 
 from openenv_bug_triage import chronology
@@ -513,34 +514,11 @@ def test_no_contradiction_of_this_kind(split: str, kind: str) -> None:
 
 
 def _ticket(**fields: object) -> Ticket:
-    base: dict[str, object] = {
-        "ticket_id": "T-1",
-        "title": "Export fails",
-        "description": "The export fails.",
-        "reporter_type": "qa",
-        "service": "reporting",
-        "component_candidates": ["reporting"],
-        "created_at": "2026-10-08T03:07:00Z",
-        "customer_tier": "pro",
-        "environment": "production",
-        "repro_steps_present": False,
-        "logs_present": False,
-        "attachments_count": 0,
-    }
-    return Ticket.model_validate(base | fields)
+    return planting.ticket(**({"reporter_type": "qa"} | fields))
 
 
 def _facts(**fields: object) -> TicketFacts:
-    base: dict[str, object] = {
-        "ticket_id": "T-1",
-        "kind": "defect",
-        "scenario": "x",
-        "component": "reporting",
-        "environment": "production",
-        "tier": "pro",
-        "reporter": "qa",
-    }
-    return TicketFacts(**(base | fields))  # type: ignore[arg-type]
+    return planting.facts(**({"reporter": "qa"} | fields))
 
 
 _RELEASES = (
