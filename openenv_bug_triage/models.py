@@ -171,6 +171,92 @@ class Release(Strict):
         return out
 
 
+# --------------------------------------------------------------------------- the live tracker (issue 16)
+
+InfoItem = Literal["repro", "logs", "version", "environment", "screenshot"]
+"""What a reporter can be asked to send: steps to reproduce, logs, the version, where it happens, a screenshot."""
+INFO_ITEMS: tuple[InfoItem, ...] = ("repro", "logs", "version", "environment", "screenshot")
+
+
+class ReporterReply(Strict):
+    """How a live queue's reporter answers `request_info` (hidden from the agent until the reply arrives).
+
+    The reply to an ask holds `opener` and, for each item asked that the reporter `has`, its text; when it
+    holds none, it is `nothing` alone. A reply that holds one of the `settles` items decides the ticket:
+    from then on its truth is `truth` (the rule function applied to the facts the reporter gave).
+    """
+
+    author: str = Field(min_length=1, max_length=120)
+    delay: int | None = Field(ge=1, le=200, description="Queue steps from the ask to the reply; None: never answers.")
+    opener: str = Field(min_length=1, max_length=600)
+    has: dict[InfoItem, str] = Field(description="What the reporter can send, in their own words.")
+    nothing: str = Field(min_length=1, max_length=600, description="Their reply when asked for nothing they can send.")
+    settles: list[InfoItem] = Field(min_length=1, description="Items whose answer decides the ticket.")
+    truth: Truth
+    log_excerpt: str | None = Field(default=None, max_length=6000, description="What `logs` pastes into the ticket.")
+    version: str | None = Field(default=None, max_length=64, description="What `version` fills in.")
+
+    @model_validator(mode="after")
+    def _settles_what_it_has(self) -> ReporterReply:
+        if missing := [item for item in self.settles if item not in self.has]:
+            raise ValueError(f"settles {missing}, which the reporter does not have (`has`)")
+        if ("logs" in self.has) != (self.log_excerpt is not None):
+            raise ValueError("log_excerpt must be given exactly when the reporter has logs")
+        if self.truth.disposition == "needs_info":
+            raise ValueError("a reply that settles the ticket must leave a truth other than needs_info")
+        return self
+
+
+TrackerStatus = Literal["open", "closed"]
+TrackerResolution = Literal["fixed", "duplicate", "won't_fix", "invalid", "cannot_reproduce"]
+
+
+class TrackerEntry(Strict):
+    """An earlier ticket of the tracker's history: what `search_tracker` finds and `mark_duplicate` may point at."""
+
+    ticket_id: TicketId
+    title: str = Field(min_length=1, max_length=300)
+    summary: str = Field(min_length=1, max_length=3000)
+    component: str
+    status: TrackerStatus
+    resolution: TrackerResolution | None = None
+    fixed_in: str | None = Field(default=None, max_length=32, description="The release whose notes fix it.")
+    created_at: datetime
+    updated_at: datetime
+
+    @model_validator(mode="after")
+    def _closed_has_resolution(self) -> TrackerEntry:
+        if (self.status == "closed") != (self.resolution is not None):
+            raise ValueError("a closed entry needs a resolution, an open one none")
+        if self.fixed_in is not None and self.resolution != "fixed":
+            raise ValueError("fixed_in is only for entries resolved as fixed")
+        if self.updated_at < self.created_at:
+            raise ValueError("updated_at must not come before created_at")
+        return self
+
+
+class LiveQueue(Strict):
+    """What makes a queue live (opt-in per generated level): reporters who answer, a history to search,
+    tickets that arrive during the episode. Every part is hidden from the agent until the episode shows it."""
+
+    start: datetime = Field(description="The queue's time at step 0; each step of queue time is `step_minutes`.")
+    step_minutes: int = Field(default=10, ge=1, le=240)
+    replies: dict[TicketId, ReporterReply] = Field(default_factory=dict)
+    arrivals: dict[TicketId, int] = Field(
+        default_factory=dict, description="Queue step at which a ticket arrives; tickets not named are there at reset."
+    )
+    backlog: list[TrackerEntry] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _arrivals_after_start(self) -> LiveQueue:
+        if bad := [tid for tid, at in self.arrivals.items() if at < 1]:
+            raise ValueError(f"arrivals {bad} must come at step 1 or later")
+        ids = [e.ticket_id for e in self.backlog]
+        if len(set(ids)) != len(ids):
+            raise ValueError("backlog ticket ids must be unique")
+        return self
+
+
 class SlaPolicy(Strict):
     """Deadline, in steps, that the support desk stamps on paying customers' tickets."""
 
@@ -189,6 +275,8 @@ class TaskFixture(Strict):
     tickets: list[TicketRecord] = Field(min_length=1)
     releases: list[Release] = Field(default_factory=list)
     """The release calendar up to the queue's time, oldest first (empty when the task has none)."""
+    live: LiveQueue | None = Field(default=None, exclude_if=lambda v: v is None)
+    """Reporters who answer, a history to search, arrivals (None: a static queue, as every fixed task)."""
 
 
 # --------------------------------------------------------------------------- actions
@@ -198,9 +286,24 @@ class TaskFixture(Strict):
 # --------------------------------------------------------------------------- triage state
 
 
-TicketStatus = Literal["open", "classified", "assigned", "triaged", "duplicate", "awaiting_info", "deferred", "closed"]
+TicketStatus = Literal[
+    "open", "answered", "classified", "assigned", "triaged", "duplicate", "awaiting_info", "deferred", "closed"
+]
+"""`answered`: on a live queue, the reporter answered a request for information and the ticket is back to settle."""
 
-UNSETTLED_STATUSES: frozenset[str] = frozenset({"open", "classified", "assigned"})
+UNSETTLED_STATUSES: frozenset[str] = frozenset({"open", "answered", "classified", "assigned"})
+
+
+def _false(value: bool) -> bool:
+    return not value
+
+
+def _none(value: object) -> bool:
+    return value is None
+
+
+def _empty(value: list[object]) -> bool:
+    return not value
 
 
 class TicketProgress(Strict):
@@ -218,6 +321,8 @@ class TicketProgress(Strict):
     classify_count: int = 0
     assign_count: int = 0
     settled_at_step: int | None = None
+    answered: bool = Field(default=False, exclude_if=_false)
+    """On a live queue: the reporter answered the last request for information (left out while False)."""
 
     @property
     def status(self) -> TicketStatus:
@@ -228,7 +333,7 @@ class TicketProgress(Strict):
             return "closed"
         if self.deferred:
             return "deferred"
-        if self.info_requested:
+        if self.info_requested and not self.answered:
             return "awaiting_info"
         if self.severity is not None and self.team is not None:
             return "triaged"
@@ -236,7 +341,7 @@ class TicketProgress(Strict):
             return "classified"
         if self.team is not None:
             return "assigned"
-        return "open"
+        return "answered" if self.answered else "open"
 
     @property
     def settled(self) -> bool:
@@ -261,6 +366,8 @@ class QueueEntry(Strict):
     status: TicketStatus
     sla_deadline_step: int | None
     escalated: bool
+    arrived_at_step: int | None = Field(default=None, exclude_if=_none)
+    """On a live queue, the step a ticket arrived at during the episode (left out for tickets there at reset)."""
 
 
 class ActionResult(Strict):
@@ -270,6 +377,17 @@ class ActionResult(Strict):
     action_type: str | None
     ticket_id: str | None
     message: str
+
+
+QueueEventKind = Literal["arrived", "answered"]
+
+
+class QueueEvent(Strict):
+    """Something the queue did by itself on a live queue: a ticket arrived, or its reporter answered."""
+
+    ticket_id: str
+    kind: QueueEventKind
+    step: int = Field(ge=0, description="The step it happened at (0: at reset).")
 
 
 class ObservationModel(Strict):
@@ -290,6 +408,16 @@ class ObservationModel(Strict):
     releases: list[Release] = Field(
         default_factory=list,
         description="Releases up to the queue's time, oldest first: the latest of a platform is its current release.",
+    )
+    events: list[QueueEvent] = Field(
+        default_factory=list,
+        exclude_if=_empty,
+        description="Live queues: tickets that arrived and replies that came in since the last observation.",
+    )
+    search_results: list[TrackerEntry] = Field(
+        default_factory=list,
+        exclude_if=_empty,
+        description="Live queues: what the last `search_tracker` found, best match first.",
     )
 
 

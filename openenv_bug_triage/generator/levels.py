@@ -69,6 +69,25 @@ class Outcomes(_Model):
     close: int = Field(ge=0)
 
 
+class Dynamics(_Model):
+    """What makes a level live (issue 16): reporters who answer, a history to search, arrivals.
+
+    A level without `dynamics` is a static queue, as before: every ticket there at reset, `request_info`
+    final, no history.
+    """
+
+    replies: bool = True
+    """Reporters answer `request_info` after a delay drawn from their persona (`LiveQueue.replies`)."""
+    never_answer: float = Field(default=0.2, ge=0, le=1)
+    """Share of asked reporters who never answer."""
+    backlog: int = Field(default=0, ge=0)
+    """Earlier tickets in the tracker's history (`search_tracker` finds them)."""
+    backlog_duplicates: int = Field(default=0, ge=0)
+    """Queue reports that duplicate a backlog ticket (no `suspected_duplicate_ids` hint points at it)."""
+    arrivals: int = Field(default=0, ge=0)
+    """Tickets that arrive during the episode rather than at reset."""
+
+
 class Level(_Model):
     """One generated task: its size, tiers, SLA and budget rules, outcome mix and trap rates."""
 
@@ -84,6 +103,8 @@ class Level(_Model):
     alert_pairs: int = Field(ge=0)
     dissimilar_duplicate_rate: float = Field(ge=0, le=1)
     rates: Rates
+    dynamics: Dynamics | None = None
+    """Live levels only: see `Dynamics`."""
 
     @property
     def fix_count(self) -> int:
