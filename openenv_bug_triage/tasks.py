@@ -14,7 +14,7 @@ from pydantic import ValidationError
 
 from . import chronology, grading, rules
 from .errors import FixtureError, UnknownTaskError
-from .models import Difficulty, Release, TaskFixture, Ticket, TicketRecord, Truth
+from .models import Difficulty, LiveQueue, Release, TaskFixture, Ticket, TicketRecord, Truth
 from .world import DATA_DIR, World, load_world
 
 TASK_IDS: tuple[str, ...] = ("bug_triage_easy", "bug_triage_medium", "bug_triage_hard")
@@ -124,6 +124,8 @@ class Task:
     truth: dict[str, Truth]
     releases: tuple[Release, ...] = ()
     """The release calendar up to the queue's time (visible to the agent)."""
+    live: LiveQueue | None = None
+    """What makes the queue live (replies, history, arrivals); None for a static queue."""
 
     @property
     def ticket_ids(self) -> tuple[str, ...]:
@@ -185,6 +187,11 @@ def urgency_order(tickets: list[Ticket] | tuple[Ticket, ...]) -> list[Ticket]:
     )
 
 
+def _backlog_ids(fx: TaskFixture) -> frozenset[str]:
+    """The ids of the live queue's history (empty for a static queue)."""
+    return frozenset(e.ticket_id for e in fx.live.backlog) if fx.live is not None else frozenset()
+
+
 def _fail(task_id: str, ticket_id: str | None, field: str, problem: str) -> FixtureError:
     where = f"ticket {ticket_id}" if ticket_id else "task"
     return FixtureError(f"{task_id}: {where}, field '{field}': {problem}")
@@ -218,7 +225,9 @@ def _check_record(fx: TaskFixture, rec: TicketRecord, by_id: dict[str, TicketRec
         )
     if (t.disposition == "duplicate") != (t.duplicate_of is not None):
         raise _fail(task, tid, "truth.duplicate_of", "must be set exactly when disposition is 'duplicate'")
-    if t.duplicate_of is not None:
+    if t.duplicate_of is not None and fx.live is not None and t.duplicate_of in _backlog_ids(fx):
+        pass  # a duplicate of an earlier tracker ticket: `_check_live` holds it to the history
+    elif t.duplicate_of is not None:
         canonical = by_id.get(t.duplicate_of)
         if canonical is None or canonical.ticket_id == tid:
             raise _fail(task, tid, "truth.duplicate_of", f"'{t.duplicate_of}' is not another ticket of this task")
@@ -335,7 +344,9 @@ def build_task(fx: TaskFixture, world: World | None = None) -> Task:
     tickets = [_visible(rec, hints[rec.ticket_id], deadlines[rec.customer_tier]) for rec in fx.tickets]
     truth = {rec.ticket_id: rec.truth for rec in fx.tickets}
     _check_budget(fx, tickets, truth)
-    return Task(fx.task_id, fx.difficulty, fx.description, fx.step_budget, tuple(tickets), truth, tuple(fx.releases))
+    return Task(
+        fx.task_id, fx.difficulty, fx.description, fx.step_budget, tuple(tickets), truth, tuple(fx.releases), fx.live
+    )
 
 
 def parse_fixture(raw: dict[str, Any], source: str = "fixture") -> TaskFixture:
