@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from datetime import timedelta
 from functools import cache, cached_property
 from itertools import filterfalse
 from pathlib import Path
@@ -314,6 +315,145 @@ def _check_budget(fx: TaskFixture, tickets: list[Ticket], truth: dict[str, Truth
         )
 
 
+def _check_live(fx: TaskFixture, by_id: dict[str, TicketRecord], world: World) -> None:
+    """A live queue agrees with its tickets: replies on the vague reports only (all of them, when the
+    queue has replies) with a truth the handbook gives, duplicates of open earlier tracker tickets, a
+    history before the start, and arrivals filed in the step before they show."""
+    live, task = fx.live, fx.task_id
+    assert live is not None
+    for tid, reply in live.replies.items():
+        rec = by_id.get(tid)
+        if rec is None:
+            raise _fail(task, tid, "live.replies", "names no ticket of this task")
+        if rec.truth.disposition != "needs_info":
+            raise _fail(
+                task, tid, "live.replies", f"only a needs_info ticket gets a reply, not {rec.truth.disposition}"
+            )
+        try:
+            _check_record(fx, rec.model_copy(update={"truth": reply.truth}), by_id, world)
+        except FixtureError as exc:
+            raise _fail(task, tid, "live.replies.truth", f"the reply's truth breaks the handbook: {exc}") from None
+    if live.replies:
+        for rec in fx.tickets:
+            if rec.truth.disposition == "needs_info" and rec.ticket_id not in live.replies:
+                raise _fail(
+                    task, rec.ticket_id, "live.replies", "a needs_info ticket of a queue with replies needs one"
+                )
+    backlog = {e.ticket_id: e for e in live.backlog}
+    for entry in live.backlog:
+        if entry.ticket_id in by_id:
+            raise _fail(task, entry.ticket_id, "live.backlog", "a tracker entry's id is also a queue ticket's")
+        if entry.updated_at >= live.start:
+            raise _fail(
+                task, entry.ticket_id, "live.backlog", f"must be filed and updated before the start {live.start}"
+            )
+    for rec in fx.tickets:
+        original = backlog.get(rec.truth.duplicate_of or "")
+        if original is not None and (original.status != "open" or original.created_at >= rec.created_at):
+            raise _fail(
+                task,
+                rec.ticket_id,
+                "truth.duplicate_of",
+                f"'{original.ticket_id}' must be an open tracker ticket filed before it",
+            )
+    _check_arrivals(fx)
+
+
+def _check_arrivals(fx: TaskFixture) -> None:
+    """Reports there at reset are filed before the start; an arriving one during the step before it shows;
+    no comment is written after its ticket is seen."""
+    live, task = fx.live, fx.task_id
+    assert live is not None
+    ids = {rec.ticket_id for rec in fx.tickets}
+    if unknown := sorted(set(live.arrivals) - ids):
+        raise _fail(task, unknown[0], "live.arrivals", "names no ticket of this task")
+    step = timedelta(minutes=live.step_minutes)
+    for rec in fx.tickets:
+        at = live.arrivals.get(rec.ticket_id)
+        shown = live.start + (at or 0) * step
+        if at is None and rec.created_at >= live.start:
+            raise _fail(
+                task,
+                rec.ticket_id,
+                "created_at",
+                f"a ticket there at reset must be filed before the start {live.start}",
+            )
+        if at is not None and not shown - step <= rec.created_at < shown:
+            raise _fail(
+                task,
+                rec.ticket_id,
+                "created_at",
+                f"arriving at step {at} it must be filed from {shown - step} to before {shown}",
+            )
+        if rec.comments and rec.comments[-1].time > shown:
+            raise _fail(task, rec.ticket_id, "comments", f"a comment dated after the ticket is seen ({shown})")
+
+
+def _check_live_budget(fx: TaskFixture, tickets: list[Ticket], truth: dict[str, Truth]) -> None:
+    """Correct triage of a live queue in SLA order meets every deadline (counted from arrival) and the budget."""
+    settled, used = _live_schedule(fx, tickets, truth)
+    for ticket in tickets:
+        due = ticket.sla_deadline_step
+        if due is not None:
+            due += fx.live.arrivals.get(ticket.ticket_id, 0) if fx.live is not None else 0
+        if rules.late(settled[ticket.ticket_id], due):
+            raise _fail(
+                fx.task_id,
+                ticket.ticket_id,
+                "sla_policy",
+                f"correct triage in SLA order settles it at queue step {settled[ticket.ticket_id]}, after its deadline {due}",
+            )
+    if used > fx.step_budget:
+        raise _fail(
+            fx.task_id, None, "step_budget", f"{fx.step_budget} is less than the {used} steps correct triage needs"
+        )
+
+
+def _first_steps(fx: TaskFixture, tid: str, t: Truth) -> int:
+    """Steps the first settlement of a live queue's ticket takes: a report of an earlier tracker ticket is
+    searched for, then marked; a vague report is asked about; any other is settled as on a static queue."""
+    if t.duplicate_of is not None and t.duplicate_of in _backlog_ids(fx):
+        return 2
+    return rules.correct_steps(t.disposition, t.should_escalate)
+
+
+def _live_schedule(fx: TaskFixture, tickets: list[Ticket], truth: dict[str, Truth]) -> tuple[dict[str, int], int]:
+    """The queue step at which correct triage settles each ticket first, and the steps it takes in all.
+
+    Tickets are worked as they are there, deadline first (counted from arrival), then by filing time; an
+    answered ticket comes back after its reply's delay and is settled once nothing else is waiting; when
+    nothing is there to work the clock jumps to the next arrival or reply (no step spent)."""
+    live = fx.live
+    assert live is not None
+    arrive = {t.ticket_id: live.arrivals.get(t.ticket_id, 0) for t in tickets}
+    due = {
+        t.ticket_id: rules.sla_first(t.sla_deadline_step and t.sla_deadline_step + arrive[t.ticket_id]) for t in tickets
+    }
+    todo = sorted(tickets, key=lambda t: (t.created_at, t.ticket_id))
+    back: list[tuple[int, str]] = []  # (queue step the reply comes, ticket) of answered tickets
+    settled: dict[str, int] = {}
+    clock = used = 0
+    while todo or back:
+        ready = [t for t in todo if arrive[t.ticket_id] <= clock]
+        if ready:
+            t = min(ready, key=lambda t: due[t.ticket_id])
+            todo.remove(t)
+            n = _first_steps(fx, t.ticket_id, truth[t.ticket_id])
+            clock, used = clock + n, used + n
+            settled[t.ticket_id] = clock
+            reply = live.replies.get(t.ticket_id)
+            if reply is not None and reply.delay is not None:
+                back.append((clock + reply.delay, t.ticket_id))
+        elif back and min(back)[0] <= clock:
+            at, tid = min(back)
+            back.remove((at, tid))
+            n = rules.correct_steps(live.replies[tid].truth.disposition, live.replies[tid].truth.should_escalate)
+            clock, used = clock + n, used + n
+        else:
+            clock = min([arrive[t.ticket_id] for t in todo] + [at for at, _ in back])
+    return settled, used
+
+
 _VISIBLE = tuple(name for name in TicketRecord.model_fields if name != "truth")
 """The fields a ticket record shares with the ticket an agent sees: all but its truth."""
 
@@ -343,7 +483,11 @@ def build_task(fx: TaskFixture, world: World | None = None) -> Task:
     deadlines = rules.sla_deadlines(fx.sla_policy)
     tickets = [_visible(rec, hints[rec.ticket_id], deadlines[rec.customer_tier]) for rec in fx.tickets]
     truth = {rec.ticket_id: rec.truth for rec in fx.tickets}
-    _check_budget(fx, tickets, truth)
+    if fx.live is None:
+        _check_budget(fx, tickets, truth)
+    else:
+        _check_live(fx, by_id, world)
+        _check_live_budget(fx, tickets, truth)
     return Task(
         fx.task_id, fx.difficulty, fx.description, fx.step_budget, tuple(tickets), truth, tuple(fx.releases), fx.live
     )

@@ -15,16 +15,18 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from ..catalogue import Defect, Story, paying_only
+from ..catalogue import Defect, Partition, Story, paying_only
 from ..chronology import display
 from ..models import InfoItem, LiveQueue, Platform, Release, ReporterReply, Tier, TrackerEntry, Truth
 from ..world import World
 from . import retell
+from .compose import composed, compositions
 from .compose import quiet as shows_no_error
 from .facts import PLATFORM_OF, Scope, TicketFacts, derive_truth, scope_options
 from .levels import Dynamics
@@ -42,6 +44,7 @@ DELAYS: dict[str, tuple[int, int]] = {"pressing": (1, 3), "loud": (1, 4), "even"
 EXTRAS: dict[InfoItem, float] = {"logs": 0.35, "version": 0.6, "environment": 0.5, "screenshot": 0.4}
 """Share of answering reporters who can also send each item (steps to reproduce they always have)."""
 _HOUR = timedelta(hours=1)
+_MINUTE = timedelta(minutes=1)
 MAX_NOTES = 8
 """Most note lines a release holds (`Release.notes`)."""
 
@@ -65,15 +68,20 @@ def reserve_replies(planner: Planner, slots: list[Slot], world: World) -> dict[s
     for sl in slots:
         if sl.role != "needs_info":
             continue
-        pool = [
-            d
-            for d in planner.defects
-            if d.id not in taken
-            and d.feature.lower() not in told
-            and not d.exposure
-            and not (sl.tier == "free" and paying_only(d))
-        ]
-        options = _fitting(sl, pool, world)
+
+        def free(defects: list[Defect], tier: Tier = sl.tier) -> list[Defect]:
+            return [
+                d
+                for d in defects
+                if d.id not in taken
+                and d.feature.lower() not in told
+                and not d.exposure
+                and not (tier == "free" and paying_only(d))
+            ]
+
+        pool = free(planner.defects)
+        options = _fitting(sl, pool, world, loose=False) or _fitting(sl, free(_composed(planner.partition)), world)
+        options = options or _fitting(sl, pool, world) or _neutral(pool)
         if not options:
             raise ValueError(f"generator catalogue: no {planner.partition} defect left for vague report {sl.ticket_id}")
         d, i = planner.rng.choice(options)
@@ -83,9 +91,15 @@ def reserve_replies(planner: Planner, slots: list[Slot], world: World) -> dict[s
     return out
 
 
-def _fitting(sl: Slot, pool: list[Defect], world: World) -> list[tuple[Defect, int]]:
+def _composed(partition: Partition) -> list[Defect]:
+    """Every composed defect of `partition` (`compose.composed`), for a vague report no catalogue defect fits."""
+    return [composed(partition, key) for key in compositions(partition)]
+
+
+def _fitting(sl: Slot, pool: list[Defect], world: World, loose: bool = True) -> list[tuple[Defect, int]]:
     """(defect, symptom wording) pairs of `pool` that the vague report `sl` can be of, best fit first found:
-    its form's component or a misfiled one, else the same service, else any; always on the same client."""
+    its form's component or a misfiled one, else the same service, else (when `loose`) any; always on the
+    same client."""
     story = sl.scenario
     assert isinstance(story, Story)
     want = platform_of(sl)
@@ -94,13 +108,29 @@ def _fitting(sl: Slot, pool: list[Defect], world: World) -> list[tuple[Defect, i
     tests: tuple[Callable[[Defect], bool], ...] = (
         lambda d: d.component in fits,
         lambda d: world.service_of[d.component] == service,
-        lambda d: True,
+        *([lambda d: True] if loose else []),
     )
     for test in tests:
         options = [(d, i) for d in pool if test(d) for i in _variants_on(d, want)]
         if options:
             return options
     return []
+
+
+_CLIENT_WORDS = re.compile(r"\b(?:browser|page|tab|web|app|iphone|ipad|ios|android|phone|mobile|api|endpoint)\b", re.I)
+"""Words that tie a wording to one client."""
+
+
+def _neutral(pool: list[Defect]) -> list[tuple[Defect, int]]:
+    """(defect, wording) pairs of server-side defects told without naming any client: what a vague report
+    on a client no free defect of the partition is on can still be of."""
+    return [
+        (d, i)
+        for d in pool
+        if d.component not in PLATFORM_OF
+        for i, text in enumerate(d.symptoms)
+        if not _CLIENT_WORDS.search(text) and not _CLIENT_WORDS.search(" ".join(d.steps))
+    ]
 
 
 def _variants_on(d: Defect, platform: Platform) -> list[int]:
@@ -353,7 +383,9 @@ class LiveDrawer:
         notes already fix is an entry fixed in that release, filed before it (None when there is no room)."""
         r, rd = self.r, self.s.renderer
         noted = next((i for i, text in enumerate(self.notes) if d.feature.lower() in text), None)
-        if noted is not None:  # filed before the fix shipped (a duplicate of it too)
+        if noted is not None:  # filed before the fix shipped (a duplicate of it too), which shipped before the queue
+            if self.releases[noted].released_at > high:
+                return None
             high = min(high, self.releases[noted].released_at - timedelta(days=1))
             status = status if status == "duplicate" else "fixed"
         if high <= low:
@@ -442,14 +474,12 @@ class LiveDrawer:
         r = self.r
         ordered = sorted(self.s.records, key=lambda rec: (rec["created_at"], rec["ticket_id"]))
         k = min(self.dyn.arrivals, len(ordered) - 1)
-        while k > 0 and ordered[-k - 1]["created_at"] >= ordered[-k]["created_at"]:
-            k -= 1  # filed in the same minute as the last report there at reset: there at reset too
+        while k > 0 and _time(ordered[-k]["created_at"]) - _time(ordered[-k - 1]["created_at"]) < 2 * _MINUTE:
+            k -= 1  # filed within a minute of the last report there at reset: there at reset too
         at_reset, late = ordered[: len(ordered) - k], ordered[len(ordered) - k :]
         last = _time(at_reset[-1]["created_at"])
-        room = int((_time(late[0]["created_at"]) - last).total_seconds() // 60) if late else 60
-        start = last + timedelta(minutes=r.randrange(1, min(room, 30) + 1) if room > 1 else 1)
-        if late and _time(late[0]["created_at"]) <= start:
-            start = last  # one minute apart: starts as the last reset report is filed
+        room = int((_time(late[0]["created_at"]) - last) / _MINUTE) if late else 60
+        start = last + r.randrange(1, min(room, 30)) * _MINUTE
         for rec in at_reset:
             _fit_comments(rec, start)
         if not late:
