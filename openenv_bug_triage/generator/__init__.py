@@ -16,10 +16,10 @@ line). This module is the public API.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
-from ..models import TaskFixture
+from ..models import LiveQueue, TaskFixture
 from ..rules import severity_for
 from ..tasks import Task, build_task
 from .compose import fact_group
@@ -40,6 +40,8 @@ class GeneratedTask:
     facts: dict[str, TicketFacts]
     split: Split
     seed: int
+    replied: dict[str, TicketFacts] = field(default_factory=dict)
+    """On a live queue, the facts each vague report's reply tells (its truth follows from them)."""
 
 
 def generate(task_id: str, seed: int, split: str = "train") -> GeneratedTask:
@@ -64,10 +66,11 @@ def generate(task_id: str, seed: int, split: str = "train") -> GeneratedTask:
     reserved = reserve_replies(planner, slots, world) if level.dynamics is not None else {}
     unused = [d for d in planner.unused if all(d is not r for r, _ in reserved.values())]
     releases = annotate(timeline.until(end), renderer.notes, unused, planner.phrases, planner.partition, rng)
-    live = None
+    live: LiveQueue | None = None
+    replied: dict[str, TicketFacts] = {}
     if level.dynamics is not None:  # drawn last, so a static level's draws are as they were
         static = Static(planner, renderer, slots, records, facts, personas, releases, base, level.step_budget, reserved)
-        live, releases = draw_live(static, level.dynamics)
+        live, releases, replied = draw_live(static, level.dynamics)
     fixture = TaskFixture.model_validate(
         {
             "task_id": level.task_id,
@@ -81,7 +84,7 @@ def generate(task_id: str, seed: int, split: str = "train") -> GeneratedTask:
         }
     )
     # check_seed has refused any split outside SPLITS, but cannot narrow the str to the Split literal
-    return GeneratedTask(build_task(fixture, world), facts, split, seed)  # type: ignore[arg-type]
+    return GeneratedTask(build_task(fixture, world), facts, split, seed, replied)  # type: ignore[arg-type]
 
 
 def label_samples(made: list[GeneratedTask], field: str) -> list[tuple[str, str, str]]:

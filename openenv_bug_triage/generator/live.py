@@ -172,11 +172,14 @@ class LiveDrawer:
         self.notes = [" ".join(rel.notes).lower() for rel in static.releases]
         """Each release's notes, read as one text: a tracker entry of a defect they fix was fixed there."""
         self.releases = list(static.releases)
+        self.told_facts: dict[str, TicketFacts] = {}
+        """The facts each vague report's reply tells, by ticket id."""
 
     # ---------------------------------------------------------------- the whole draw
 
-    def draw(self) -> tuple[LiveQueue, list[Release]]:
-        """The live queue, and the release calendar with the notes of fixed tracker entries added."""
+    def draw(self) -> tuple[LiveQueue, list[Release], dict[str, TicketFacts]]:
+        """The live queue, the release calendar with the notes of fixed tracker entries added, and the
+        facts each reply tells (its truth is `derive_truth` of them)."""
         reply_defects = self.s.reserved
         backlog, originals = self._backlog(len(self.s.slots))
         start, step_minutes, arrivals = self._arrivals()
@@ -186,7 +189,7 @@ class LiveDrawer:
             f = replace(self.s.facts[tid], duplicate_of=entry_id)
             self.s.facts[tid] = f
             self.by_id[tid]["truth"] = derive_truth(f, self.world)
-        return live, self.releases
+        return live, self.releases, self.told_facts
 
     # ---------------------------------------------------------------- replies
 
@@ -257,6 +260,7 @@ class LiveDrawer:
             scope=scope,
             repro=True,
         )
+        self.told_facts[tid] = facts
         return derive_truth(facts, self.world)
 
     def _scope(self, d: Defect) -> Scope | None:
@@ -303,13 +307,14 @@ class LiveDrawer:
         low += timedelta(days=1)
         high = self.s.base - timedelta(days=1)
         drafts: list[dict[str, Any]] = []
-        repeated = self._repeated()
-        for sl in list(repeated):
+        repeated: list[Slot] = []
+        for sl in self._repeated():
+            if len(repeated) == self.dyn.backlog_duplicates:
+                break
             assert isinstance(sl.scenario, Defect)
             entry = self._defect_entry(sl.scenario, low, high, "open", avoid=sl)
-            if entry is None or entry["status"] != "open":  # the notes fix it: not a report of an open ticket
-                repeated.remove(sl)
-            else:
+            if entry is not None and entry["status"] == "open":  # else the notes fix it: no open ticket to repeat
+                repeated.append(sl)
                 drafts.append(entry)
         planner = self.s.planner
         free = [
@@ -345,6 +350,13 @@ class LiveDrawer:
         while len(drafts) < self.dyn.backlog and (stories or invalid):
             kind = "feature" if stories and (not invalid or r.random() < 0.6) else "invalid"
             drafts.append(self._story_entry((stories if kind == "feature" else invalid).pop(), low, high, kind))
+        told = [e for e in drafts if e.get("_defect") is not None and e.get("_of") is None]
+        r.shuffle(told)
+        for e in told:  # short of material: more defects reported again, closed as duplicates
+            if len(drafts) >= self.dyn.backlog:
+                break
+            again = self._defect_entry(e["_defect"], e["created_at"] + _HOUR, high, "duplicate")
+            drafts += [again] if again is not None else []
         drafts.sort(key=lambda e: (e["created_at"], e["title"]))
         first = min(int(rec["ticket_id"].split("-")[1]) for rec in self.s.records)
         numbers = sorted(r.sample(range(max(1, first - 40 * len(drafts)), first), len(drafts)))
@@ -355,13 +367,14 @@ class LiveDrawer:
         return entries, originals
 
     def _repeated(self) -> list[Slot]:
-        """Queue reports of a bug to fix that repeat an earlier, still open tracker ticket: a customer's
-        report in production of a defect no other queue ticket reports, without a twist of its own."""
+        """The queue reports that may repeat an earlier, still open tracker ticket, in the order to try them:
+        a report (a customer's first) of a bug to fix in production, of a defect no other queue ticket
+        reports, without a twist of its own."""
         dependents = {id(sl.original) for sl in self.s.slots if sl.original is not None}
         options = [
             sl
             for sl in self.s.slots
-            if sl.role == "fix"
+            if sl.role in ("fix", "near")
             and isinstance(sl.scenario, Defect)
             and id(sl) not in dependents
             and not sl.monitoring
@@ -369,11 +382,10 @@ class LiveDrawer:
             and sl.case is None
             and sl.release_note is None
             and sl.exposure_trap is None
-            and self.by_id[sl.ticket_id]["reporter_type"] == "user"
+            and self.by_id[sl.ticket_id]["reporter_type"] != "monitoring"
         ]
-        mild = [sl for sl in options if isinstance(sl.scenario, Defect) and sl.scenario.impact != "critical"]
-        pick = mild if len(mild) >= self.dyn.backlog_duplicates else options
-        return self.r.sample(pick, min(self.dyn.backlog_duplicates, len(pick)))
+        self.r.shuffle(options)  # a customer's first, then the milder: a defect open for weeks is rarely an outage
+        return sorted(options, key=lambda sl: (self.by_id[sl.ticket_id]["reporter_type"] != "user", _critical(sl)))
 
     def _defect_entry(
         self, d: Defect, low: datetime, high: datetime, status: str, avoid: Slot | None = None
@@ -409,6 +421,7 @@ class LiveDrawer:
             "created_at": created,
             "updated_at": min(high, created + timedelta(minutes=r.randrange(5, 3 * 24 * 60))),
             "_of": id(avoid) if avoid is not None else None,
+            "_defect": d,
         }
         if status == "fixed" and not self._fix(entry, d, noted):
             status = "open"
@@ -494,6 +507,10 @@ class LiveDrawer:
         return start, step_minutes, arrivals
 
 
+def _critical(sl: Slot) -> bool:
+    return isinstance(sl.scenario, Defect) and sl.scenario.impact == "critical"
+
+
 def _fit_comments(rec: dict[str, Any], by: datetime) -> None:
     """Move the comments of `rec` written after `by` to minutes between the last earlier one and `by`
     (oldest first, one minute apart where there is room): nobody sees a comment before it is written."""
@@ -508,6 +525,7 @@ def _fit_comments(rec: dict[str, Any], by: datetime) -> None:
         c["time"] = _stamp(after + timedelta(minutes=max(1, room * n // (len(moved) + 1))))
 
 
-def draw_live(static: Static, dynamics: Dynamics) -> tuple[LiveQueue, list[Release]]:
-    """The live queue of an instance (`LiveDrawer`), and its release calendar with the tracker's fixes noted."""
+def draw_live(static: Static, dynamics: Dynamics) -> tuple[LiveQueue, list[Release], dict[str, TicketFacts]]:
+    """The live queue of an instance (`LiveDrawer`), its release calendar with the tracker's fixes noted,
+    and the facts each reply tells."""
     return LiveDrawer(static, dynamics).draw()
