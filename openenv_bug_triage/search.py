@@ -1,4 +1,7 @@
-"""Search over a live queue's tracker history: BM25 (the `rank-bm25` package) over each entry's title and summary.
+"""Search over a live queue's tracker history: BM25+ (the `rank-bm25` package) over each entry's title and summary.
+
+BM25+ keeps every word's weight positive, which a small history needs (BM25's own weight is zero for a word in
+half the entries); an entry is a match only when it holds a word of the query.
 
 The ranking is deterministic: scores are rounded before ties are broken by the newer entry, then the id, so
 the same query gives the same list on every machine.
@@ -9,14 +12,16 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from rank_bm25 import BM25Okapi
+from rank_bm25 import BM25Plus
 
 from .models import TrackerEntry, TrackerStatus
 
-__all__ = ["MAX_RESULTS", "TrackerIndex", "tokens"]
+__all__ = ["DEFAULT_RESULTS", "MAX_RESULTS", "TrackerIndex", "tokens"]
 
 MAX_RESULTS = 10
 """The most entries one search returns."""
+DEFAULT_RESULTS = 5
+"""How many entries a search returns unless it asks for another number."""
 
 _WORD = re.compile(r"[a-z0-9]+")
 _STOP = frozenset(
@@ -81,21 +86,23 @@ class TrackerIndex:
     def __init__(self, entries: Sequence[TrackerEntry]) -> None:
         self.entries = tuple(entries)
         corpus = [tokens(f"{e.title} {e.summary}") or ["_"] for e in self.entries]
-        self._bm25 = BM25Okapi(corpus) if corpus else None
+        self._words = [frozenset(doc) for doc in corpus]
+        self._bm25 = BM25Plus(corpus) if corpus else None
 
     def search(
-        self, query: str, status: TrackerStatus | None = None, component: str | None = None, limit: int = 5
+        self, query: str, status: TrackerStatus | None = None, component: str | None = None, limit: int = DEFAULT_RESULTS
     ) -> list[TrackerEntry]:
-        """The entries that match `query` best (a positive score), filtered by `status` and `component`."""
+        """The entries that hold a word of `query`, best first, filtered by `status` and `component`."""
         words = tokens(query)
         if self._bm25 is None or not words:
             return []
         scores = self._bm25.get_scores(words)
+        query = frozenset(words)
         ranked = sorted(
             (
                 (-round(float(score), 6), -e.created_at.timestamp(), e.ticket_id, e)
-                for e, score in zip(self.entries, scores, strict=True)
-                if score > 0
+                for e, score, held in zip(self.entries, scores, self._words, strict=True)
+                if held & query
                 and (status is None or e.status == status)
                 and (component is None or e.component == component)
             ),

@@ -25,8 +25,16 @@ ARRIVALS = {"BT-210": 3, "BT-212": 5}
 
 def _entry(tid: str, title: str, summary: str, component: str, days: int, **extra: Any) -> dict[str, Any]:
     at = (START - timedelta(days=days)).isoformat()
-    return {"ticket_id": tid, "title": title, "summary": summary, "component": component, "created_at": at,
-            "updated_at": at, "status": "open", **extra}
+    return {
+        "ticket_id": tid,
+        "title": title,
+        "summary": summary,
+        "component": component,
+        "created_at": at,
+        "updated_at": at,
+        "status": "open",
+        **extra,
+    }
 
 
 def live_fixture() -> dict[str, Any]:
@@ -76,20 +84,48 @@ def live_fixture() -> dict[str, Any]:
                 "has": {"repro": "It shows when I save a board."},
                 "nothing": "No idea.",
                 "settles": ["repro"],
-                "truth": editor_bug | {"true_component": "web-ui", "true_assignee_team": world.owner["web-ui"],
-                                       "true_priority": world.priority_for("sev2", "free")},
+                "truth": editor_bug
+                | {
+                    "true_component": "web-ui",
+                    "true_assignee_team": world.owner["web-ui"],
+                    "true_priority": world.priority_for("sev2", "free"),
+                },
             },
         },
         "backlog": [
-            _entry("BT-090", "Scheduled PDF snapshot of the reporting dashboard", "Customers ask for a weekly PDF "
-                   "snapshot of the reporting dashboard sent by email.", "reporting", 40),
-            _entry("BT-091", "Velocity report counts carried-over points twice", "The velocity report adds story "
-                   "points of carried-over tasks to both sprints.", "reporting", 70, status="closed",
-                   resolution="fixed", fixed_in="2026.10.3"),
-            _entry("BT-092", "PDF export of a board is blank", "Exporting a board to PDF gives an empty file.",
-                   "data-export", 20),
-            _entry("BT-093", "Dashboard widgets load slowly", "Reporting dashboard widgets take 10 s to load.",
-                   "reporting", 90, status="closed", resolution="won't_fix"),
+            _entry(
+                "BT-090",
+                "Scheduled PDF snapshot of the reporting dashboard",
+                "Customers ask for a weekly PDF snapshot of the reporting dashboard sent by email.",
+                "reporting",
+                40,
+            ),
+            _entry(
+                "BT-091",
+                "Velocity report counts carried-over points twice",
+                "The velocity report adds story points of carried-over tasks to both sprints.",
+                "reporting",
+                70,
+                status="closed",
+                resolution="fixed",
+                fixed_in="2026.10.3",
+            ),
+            _entry(
+                "BT-092",
+                "PDF export of a board is blank",
+                "Exporting a board to PDF gives an empty file.",
+                "data-export",
+                20,
+            ),
+            _entry(
+                "BT-093",
+                "Dashboard widgets load slowly",
+                "Reporting dashboard widgets take 10 s to load.",
+                "reporting",
+                90,
+                status="closed",
+                resolution="won't_fix",
+            ),
         ],
     }
     return raw
@@ -105,8 +141,16 @@ class LiveTestSource:
 
     def infos(self) -> list[TaskInfo]:
         task = live_task()
-        return [TaskInfo(task_id=TASK_ID, difficulty=task.difficulty, source="test", ticket_count=len(task.tickets),
-                         step_budget=task.step_budget, description=task.description)]
+        return [
+            TaskInfo(
+                task_id=TASK_ID,
+                difficulty=task.difficulty,
+                source="test",
+                ticket_count=len(task.tickets),
+                step_budget=task.step_budget,
+                description=task.description,
+            )
+        ]
 
     def load(self, task_id: str, seed: int | None, split: str | None) -> LoadedTask:
         return LoadedTask(live_task(), None, None)

@@ -8,7 +8,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import Field
 
 from ..models import ObservationModel, TrackerStatus
-from ..search import MAX_RESULTS
+from ..search import DEFAULT_RESULTS, MAX_RESULTS
 from .base import BaseAction, Desk, Queue, Taken, quote
 
 
@@ -19,7 +19,7 @@ class SearchTrackerAction(BaseAction):
     query: str = Field(min_length=1, max_length=300, description="Words to look for in earlier tickets.")
     status: TrackerStatus | None = Field(default=None, description="Only open or only closed tickets.")
     component: str | None = Field(default=None, max_length=64, description="Only tickets of this component.")
-    limit: int = Field(default=5, ge=1, le=MAX_RESULTS, description="How many matches at most.")
+    limit: int | None = Field(default=None, ge=1, le=MAX_RESULTS, description="How many matches at most (default 5).")
 
     PROMPT_VALUES: ClassVar[dict[str, Any]] = {"query": "<words from the report>"}
 
@@ -32,7 +32,7 @@ class SearchTrackerAction(BaseAction):
 
     def take(self, target: str, desk: Desk) -> Taken:
         """Run the search; the same search twice in a row changes nothing."""
-        found = desk.search(self.query, self.status, self.component, self.limit)
+        found = desk.search(self.query, self.status, self.component, self.limit or DEFAULT_RESULTS)
         if found is None:
             return Taken(target, "no change: the same search as the last one", no_op=True)
         ids = ", ".join(e.ticket_id for e in found) or "none"
