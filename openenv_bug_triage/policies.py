@@ -26,8 +26,9 @@ from .models import (
     ObservationModel,
     Severity,
     Ticket,
+    Truth,
 )
-from .rules import settle_moves
+from .rules import settle_moves, sla_first
 from .sources import load_task
 from .tasks import Task, urgency_order
 
@@ -347,15 +348,62 @@ class ReplayPolicy:
         return self._plan.popleft() if self._plan else {"action_type": "next_ticket"}
 
 
+def truth_now(task: Task, tid: str, status: str) -> Truth:
+    """A ticket's truth as the oracle settles it: on a live queue, a ticket whose reporter answered what
+    the oracle asked (every item its reply settles) has the reply's truth."""
+    reply = task.live.replies.get(tid) if task.live is not None else None
+    return reply.truth if status == "answered" and reply is not None else task.truth[tid]
+
+
+def live_oracle_moves(task: Task, tid: str, status: str) -> list[dict[str, Any]]:
+    """The correct moves for ticket `tid` of a live queue as it stands: ask for what settles a vague report,
+    settle an answered one by its reply's truth, search the tracker before linking an earlier tracker ticket."""
+    ticket, t = task.by_id[tid], truth_now(task, tid, status)
+    moves = settle_moves(
+        ticket,
+        t.disposition,
+        severity=t.true_severity,
+        component=t.true_component,
+        duplicate_of=t.duplicate_of,
+        escalate=t.should_escalate,
+    )
+    history = {e.ticket_id for e in task.live.backlog} if task.live is not None else set()
+    if t.duplicate_of in history:
+        moves.insert(0, {"action_type": "search_tracker", "query": ticket.title})
+    return moves
+
+
 @dataclass
 class OraclePolicy(ReplayPolicy):
-    """Plays the correct triage from the hidden truth. For tests and calibration only."""
+    """Plays the correct triage from the hidden truth. For tests and calibration only.
+
+    On a static queue it replays `oracle_actions`; on a live one it plans each ticket as it stands
+    (`live_oracle_moves`), most urgent first, as tickets arrive and replies come in.
+    """
 
     name: str = "oracle"
+    _task: Task | None = None
 
     def reset(self, task_id: str, seed: int, split: str | None = None) -> None:
         """Plan the correct triage of this instance."""
-        self._plan = deque(oracle_actions(load_task(task_id, seed, split)))
+        task = load_task(task_id, seed, split)
+        self._task = task if task.live is not None else None
+        self._plan = deque() if task.live is not None else deque(oracle_actions(task))
+
+    def act(self, obs: ObservationModel) -> dict[str, Any]:
+        task = self._task
+        if task is None:
+            return super().act(obs)
+        unsettled = {q.ticket_id: q for q in obs.queue if q.status in UNSETTLED_STATUSES}
+        if not self._plan or self._plan[0].get("ticket_id", self._plan[-1]["ticket_id"]) not in unsettled:
+            if not unsettled:
+                return {"action_type": "next_ticket"}
+            tid = min(
+                unsettled,
+                key=lambda i: (*sla_first(unsettled[i].sla_deadline_step), task.by_id[i].created_at, i),
+            )
+            self._plan = deque(live_oracle_moves(task, tid, unsettled[tid].status))
+        return self._plan.popleft()
 
 
 POLICIES: dict[str, type] = {"random": RandomPolicy, "heuristic": HeuristicPolicy, "oracle": OraclePolicy}
