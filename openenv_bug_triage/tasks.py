@@ -390,68 +390,87 @@ def _check_arrivals(fx: TaskFixture) -> None:
 
 
 def _check_live_budget(fx: TaskFixture, tickets: list[Ticket], truth: dict[str, Truth]) -> None:
-    """Correct triage of a live queue in SLA order meets every deadline (counted from arrival) and the budget."""
-    settled, used = _live_schedule(fx, tickets, truth)
-    for ticket in tickets:
-        due = ticket.sla_deadline_step
-        if due is not None:
-            due += fx.live.arrivals.get(ticket.ticket_id, 0) if fx.live is not None else 0
-        if rules.late(settled[ticket.ticket_id], due):
-            raise _fail(
-                fx.task_id,
-                ticket.ticket_id,
-                "sla_policy",
-                f"correct triage in SLA order settles it at queue step {settled[ticket.ticket_id]}, after its deadline {due}",
-            )
-    if used > fx.step_budget:
+    """Correct triage of a live queue, most urgent first as tickets arrive and replies come in, meets every
+    deadline (an arriving or answered ticket's counted from when it comes) within the budget."""
+    run = _LiveRun(fx, {t.ticket_id: t for t in tickets}, truth)
+    run.run()
+    if run.late is not None:
+        tid, at, due = run.late
         raise _fail(
-            fx.task_id, None, "step_budget", f"{fx.step_budget} is less than the {used} steps correct triage needs"
+            fx.task_id,
+            tid,
+            "sla_policy",
+            f"correct triage in SLA order settles it at step {at}, after its deadline {due}",
+        )
+    if run.steps > fx.step_budget:
+        raise _fail(
+            fx.task_id, None, "step_budget", f"{fx.step_budget} is less than the {run.steps} steps correct triage needs"
         )
 
 
-def _first_steps(fx: TaskFixture, tid: str, t: Truth) -> int:
-    """Steps the first settlement of a live queue's ticket takes: a report of an earlier tracker ticket is
-    searched for, then marked; a vague report is asked about; any other is settled as on a static queue."""
-    if t.duplicate_of is not None and t.duplicate_of in _backlog_ids(fx):
-        return 2
-    return rules.correct_steps(t.disposition, t.should_escalate)
+@dataclass
+class _LiveRun:
+    """Correct triage of a live queue as the environment plays it: one step of queue time per action, idle
+    time jumped, an arriving or answered ticket's deadline counted from the step it comes at."""
 
+    fx: TaskFixture
+    tickets: dict[str, Ticket]
+    truth: dict[str, Truth]
+    clock: int = 0
+    steps: int = 0
 
-def _live_schedule(fx: TaskFixture, tickets: list[Ticket], truth: dict[str, Truth]) -> tuple[dict[str, int], int]:
-    """The queue step at which correct triage settles each ticket first, and the steps it takes in all.
+    def __post_init__(self) -> None:
+        live = self.fx.live
+        assert live is not None
+        self.coming = {tid: at for tid, at in live.arrivals.items()}
+        self.waiting: dict[str, int] = {}
+        self.answered: set[str] = set()
+        self.due = {tid: t.sla_deadline_step for tid, t in self.tickets.items() if tid not in self.coming}
+        self.open = set(self.due)
 
-    Tickets are worked as they are there, deadline first (counted from arrival), then by filing time; an
-    answered ticket comes back after its reply's delay and is settled once nothing else is waiting; when
-    nothing is there to work the clock jumps to the next arrival or reply (no step spent)."""
-    live = fx.live
-    assert live is not None
-    arrive = {t.ticket_id: live.arrivals.get(t.ticket_id, 0) for t in tickets}
-    due = {
-        t.ticket_id: rules.sla_first(t.sla_deadline_step and t.sla_deadline_step + arrive[t.ticket_id]) for t in tickets
-    }
-    todo = sorted(tickets, key=lambda t: (t.created_at, t.ticket_id))
-    back: list[tuple[int, str]] = []  # (queue step the reply comes, ticket) of answered tickets
-    settled: dict[str, int] = {}
-    clock = used = 0
-    while todo or back:
-        ready = [t for t in todo if arrive[t.ticket_id] <= clock]
-        if ready:
-            t = min(ready, key=lambda t: due[t.ticket_id])
-            todo.remove(t)
-            n = _first_steps(fx, t.ticket_id, truth[t.ticket_id])
-            clock, used = clock + n, used + n
-            settled[t.ticket_id] = clock
-            reply = live.replies.get(t.ticket_id)
-            if reply is not None and reply.delay is not None:
-                back.append((clock + reply.delay, t.ticket_id))
-        elif back and min(back)[0] <= clock:
-            at, tid = min(back)
-            back.remove((at, tid))
-            n = rules.correct_steps(live.replies[tid].truth.disposition, live.replies[tid].truth.should_escalate)
-            clock, used = clock + n, used + n
-        else:
-            clock = min([arrive[t.ticket_id] for t in todo] + [at for at, _ in back])
-    return settled, used
+    def _deliver(self) -> None:
+        while True:
+            events = sorted(
+                [(at, 0, tid) for tid, at in self.coming.items()] + [(at, 1, tid) for tid, at in self.waiting.items()]
+            )
+            for at, kind, tid in events:
+                if at > self.clock:
+                    break
+                (self.waiting if kind else self.coming).pop(tid)
+                deadline = self.tickets[tid].sla_deadline_step
+                self.due[tid] = None if deadline is None else deadline + self.steps
+                self.open.add(tid)
+                if kind:
+                    self.answered.add(tid)
+            if self.open or not events:
+                return
+            self.clock = min(at for at, _, _ in events)
+
+    def run(self) -> dict[str, int]:
+        """The step at which each ticket is first settled and, in `late`, the first deadline missed."""
+        live = self.fx.live
+        assert live is not None
+        settled: dict[str, int] = {}
+        self.late: tuple[str, int, int | None] | None = None
+        self._deliver()
+        while self.open:
+            tid = min(self.open, key=lambda i: (*rules.sla_first(self.due[i]), self.tickets[i].created_at, i))
+            reply = live.replies.get(tid)
+            t = reply.truth if tid in self.answered and reply is not None else self.truth[tid]
+            n = rules.correct_steps(t.disposition, t.should_escalate)
+            if t.duplicate_of is not None and t.duplicate_of in _backlog_ids(self.fx):
+                n += 1  # the search that finds the earlier tracker ticket
+            for _ in range(n):
+                self.steps += 1
+                self.clock += 1
+            self.open.discard(tid)
+            settled.setdefault(tid, self.steps)
+            if self.late is None and rules.late(self.steps, self.due[tid]):
+                self.late = (tid, self.steps, self.due[tid])
+            if t.disposition == "needs_info" and reply is not None and reply.delay is not None:
+                self.waiting[tid] = self.clock + reply.delay
+            self._deliver()
+        return settled
 
 
 _VISIBLE = tuple(name for name in TicketRecord.model_fields if name != "truth")
