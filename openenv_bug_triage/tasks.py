@@ -360,7 +360,8 @@ def _check_live(fx: TaskFixture, by_id: dict[str, TicketRecord], world: World) -
 
 
 def _check_arrivals(fx: TaskFixture) -> None:
-    """Reports there at reset are filed before the start; an arriving one during the step before it shows;
+    """Reports there at reset are filed before the start; an arriving one during the step before it shows
+    (at the latest as it shows);
     no comment is written after its ticket is seen."""
     live, task = fx.live, fx.task_id
     assert live is not None
@@ -378,12 +379,12 @@ def _check_arrivals(fx: TaskFixture) -> None:
                 "created_at",
                 f"a ticket there at reset must be filed before the start {live.start}",
             )
-        if at is not None and not shown - step <= rec.created_at < shown:
+        if at is not None and not shown - step <= rec.created_at <= shown:
             raise _fail(
                 task,
                 rec.ticket_id,
                 "created_at",
-                f"arriving at step {at} it must be filed from {shown - step} to before {shown}",
+                f"arriving at step {at} it must be filed from {shown - step} to {shown}",
             )
         if rec.comments and rec.comments[-1].time > shown:
             raise _fail(task, rec.ticket_id, "comments", f"a comment dated after the ticket is seen ({shown})")

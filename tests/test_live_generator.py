@@ -112,7 +112,7 @@ def test_history_before_the_start_and_arrivals_filed_as_they_show(level: str, sp
         if at is None:
             assert t.created_at < live.start
         else:
-            assert live.start + (at - 1) * step <= t.created_at < live.start + at * step
+            assert live.start + (at - 1) * step <= t.created_at <= live.start + at * step
 
 
 def test_the_reply_pools_keep_the_partitions_apart() -> None:
