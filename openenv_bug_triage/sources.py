@@ -144,6 +144,12 @@ def register_source(source: TaskSource) -> None:
     _index.cache_clear()
 
 
+def unregister_source(source: TaskSource) -> None:
+    """Stop serving the tasks of a source `register_source` added (a test's own tasks, say)."""
+    _SOURCES.remove(source)
+    _index.cache_clear()
+
+
 @cache
 def _index() -> dict[str, tuple[TaskInfo, TaskSource]]:
     return {info.task_id: (info, src) for src in _SOURCES for info in src.infos()}

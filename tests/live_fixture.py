@@ -8,6 +8,8 @@ duplicates BT-090, an open ticket of the tracker's history, which also holds loo
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -156,7 +158,12 @@ class LiveTestSource:
         return LoadedTask(live_task(), None, None)
 
 
-def register() -> None:
-    """Serve the live test task (once per process)."""
-    if TASK_ID not in {info.task_id for info in sources.task_infos()}:
-        sources.register_source(LiveTestSource())
+@contextmanager
+def served() -> Iterator[None]:
+    """Serve the live test task while the block runs (other tests' task lists never see it)."""
+    source = LiveTestSource()
+    sources.register_source(source)
+    try:
+        yield
+    finally:
+        sources.unregister_source(source)

@@ -5,11 +5,12 @@ Played on `live_fixture`'s hand-made queue (the fixed medium task made live), wh
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import closing
 from typing import Any
 
 import pytest
-from live_fixture import ARRIVALS, TASK_ID, live_task, register
+from live_fixture import ARRIVALS, TASK_ID, live_task, served
 from server_helpers import LiveServer
 
 from openenv_bug_triage import BugTriageEnv
@@ -20,7 +21,11 @@ from openenv_bug_triage.live import LiveClock, asked_items
 from openenv_bug_triage.models import ObservationModel
 from openenv_bug_triage.policies import OraclePolicy, ReplayPolicy
 
-register()
+
+@pytest.fixture(autouse=True, scope="module")
+def _live_task_served() -> Iterator[None]:
+    with served():
+        yield
 
 
 def fresh() -> BugTriageEnv:
