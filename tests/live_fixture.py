@@ -151,6 +151,7 @@ class LiveTestSource:
                 ticket_count=len(task.tickets),
                 step_budget=task.step_budget,
                 description=task.description,
+                dynamics=["replies", "history", "arrivals"],
             )
         ]
 
