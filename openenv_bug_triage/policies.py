@@ -354,7 +354,12 @@ class HeuristicPolicy(PlanPolicy):
         settlement = heuristic_settlement(ticket, self.read, self.settled)
         if settlement.disposition == "needs_info" and self.asks == "never":
             settlement = Settlement("fix")
-        if settlement.disposition == "fix" and self.history and self.searches != "never":
+        if (
+            settlement.disposition == "fix"
+            and ticket.reporter_type == "user"
+            and self.history
+            and self.searches != "never"
+        ):
             if tid not in self.searched:  # search first; plan again on the results
                 self.searched.add(tid)
                 return [{"action_type": "search_tracker", "query": ticket.title}]
