@@ -46,14 +46,15 @@ ORACLE_SWEEP = int(os.environ.get("ORACLE_SWEEP", "500"))
 
 def canonical(made: GeneratedTask) -> str:
     task = made.task
-    return json.dumps(
-        {
-            "tickets": [t.model_dump(mode="json") for t in task.tickets],
-            "truth": {k: v.model_dump() for k, v in task.truth.items()},
-            "budget": task.step_budget,
-        },
-        sort_keys=True,
-    )
+    pinned: dict[str, object] = {
+        "tickets": [t.model_dump(mode="json") for t in task.tickets],
+        "truth": {k: v.model_dump() for k, v in task.truth.items()},
+        "budget": task.step_budget,
+    }
+    if task.live is not None:  # a live queue pins its replies, history and arrivals, and the notes it adds
+        pinned["live"] = task.live.model_dump(mode="json")
+        pinned["releases"] = [r.model_dump(mode="json") for r in task.releases]
+    return json.dumps(pinned, sort_keys=True)
 
 
 def scenario(scenario_id: str) -> Defect:
