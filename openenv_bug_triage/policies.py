@@ -428,9 +428,9 @@ def live_oracle_moves(task: Task, tid: str, status: str) -> list[dict[str, Any]]
         duplicate_of=t.duplicate_of,
         escalate=t.should_escalate,
     )
-    history = {e.ticket_id for e in task.live.backlog} if task.live is not None else set()
-    if t.duplicate_of in history:
-        moves.insert(0, {"action_type": "search_tracker", "query": ticket.title})
+    history = {e.ticket_id: e for e in task.live.backlog} if task.live is not None else {}
+    if t.duplicate_of in history:  # it knows what to look for: the words of the earlier ticket's title
+        moves.insert(0, {"action_type": "search_tracker", "query": history[t.duplicate_of].title})
     return moves
 
 

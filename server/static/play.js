@@ -163,6 +163,8 @@ export class PlayView {
       this.saved.done = reply.done;
       this.saved.grade = info.grader || null;
       this.saved.timeline = [...(this.saved.timeline || []), ...timelineEntries(action, reply.observation)];
+      const found = (reply.observation.search_results || []).map((e) => [e.ticket_id, e.title]);
+      this.saved.tracker = [...(this.saved.tracker || []), ...found];
       this.save();
       this.render(!info.action_valid); // after a rejected action, keep what was filled in
       this.status(reply.done ? "The episode is over: see the grade below." : "", reply.done ? "ok" : "");
@@ -191,6 +193,7 @@ export class PlayView {
     $("sla-risk").textContent = obs.sla_at_risk_count;
     $("total-reward").textContent = signed(s.rewards.reduce((a, b) => a + b, 0));
     this.renderQueue(obs);
+    this.form.tracker = new Map(s.tracker || []);
     const ticket = obs.current_ticket;
     if (ticket) fillFields($("ticket"), Object.entries(ticket));
     else fillFields($("ticket"), [["ticket", "every ticket is settled"]]);
