@@ -181,7 +181,7 @@ def test_ticket_ids_are_unique_and_originals_come_first() -> None:
         id_sets.append(frozenset(ids))
         for t in task.tickets:
             original = task.truth[t.ticket_id].duplicate_of
-            if original is not None and original in task.by_id:  # (a live queue's may be an earlier tracker ticket)
+            if original is not None and original in task.by_id:  # (an earlier tracker ticket: test_live_generator)
                 assert task.by_id[original].created_at < t.created_at
                 assert made.facts[original].component == made.facts[t.ticket_id].component
     assert len(set(id_sets)) == len(id_sets)  # ids are drawn per instance

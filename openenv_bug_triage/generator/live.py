@@ -222,7 +222,8 @@ class LiveDrawer:
         log = self._log(d, created) if r.random() < EXTRAS["logs"] else None
         if log is not None:
             has["logs"] = voice.pick("reply_logs")
-        version = rd.reported if r.random() < EXTRAS["version"] else None
+        # the build the report named, else the one it was filed on (no release note fixes a reply's defect)
+        version = (rec["version"] or rd.reported) if r.random() < EXTRAS["version"] else None
         if version is not None:
             has["version"] = voice.pick("reply_version", version=version)
         if r.random() < EXTRAS["environment"]:
