@@ -10,9 +10,9 @@ from __future__ import annotations
 import random
 import re
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from .actions import ACTION_MODELS, action_type_of
 from .env import BugTriageEnv
@@ -26,10 +26,12 @@ from .models import (
     ObservationModel,
     Severity,
     Ticket,
+    TrackerEntry,
     Truth,
 )
 from .rules import settle_moves, sla_first
-from .sources import load_task
+from .search import tokens
+from .sources import load_task, task_info
 from .tasks import Task, urgency_order
 
 # --------------------------------------------------------------------------- random
@@ -269,11 +271,30 @@ class PlanPolicy:
         raise NotImplementedError
 
     def act(self, obs: ObservationModel) -> dict[str, Any]:
-        if not self._plan or self._plan[0]["ticket_id"] != getattr(obs.current_ticket, "ticket_id", None):
+        current = getattr(obs.current_ticket, "ticket_id", None)
+        if not self._plan or self._plan[0].get("ticket_id", current) != current:
             if obs.current_ticket is None:
                 return {"action_type": "next_ticket"}
             self._plan = deque(self.plan(obs.current_ticket, obs))
         return self._plan.popleft()
+
+
+def tracker_original(t: Ticket, found: Sequence[TrackerEntry]) -> str | None:
+    """The open tracker ticket among `found` (best match first) that reads as `t`'s defect, or None: the same
+    component as the one `t`'s text points at, and enough words in common (`TRACKER_MATCH`)."""
+    own = set(tokens(_text(t)))
+    for entry in found:
+        theirs = set(tokens(f"{entry.title} {entry.summary}"))
+        shared = len(own & theirs) / len(own | theirs) if own | theirs else 0.0
+        if entry.status == "open" and entry.component == heuristic_component(t) and shared >= TRACKER_MATCH:
+            return entry.ticket_id
+    return None
+
+
+TRACKER_MATCH = 0.12
+"""The share of words a report and an open tracker ticket must have in common to be one defect."""
+
+Habit = Literal["needed", "never", "always"]
 
 
 @dataclass(kw_only=True)
@@ -283,16 +304,39 @@ class HeuristicPolicy(PlanPolicy):
     It remembers every ticket it reads and how it settled it. Before it settles a ticket with
     open suggested duplicates it has not read, it opens each of them (`next_ticket`, one step
     apiece) and settles it first; back on the ticket, `original_of` checks them against it.
+
+    On a live queue it asks a vague report's reporter for the steps and logs and settles the ticket
+    again when the answer comes; where the tracker has a history, it searches it with a report's title
+    before settling the report as a new bug, and links it to an open tracker ticket that reads as the
+    same defect (`tracker_original`). `asks` and `searches` change those habits for the reference table
+    of live queues: `never` (never asks, or never searches: a vague report is settled as a bug) and
+    `always` (asks on every ticket first; searches before every action).
     """
 
     name: str = "heuristic"
+    asks: Habit = "needed"
+    searches: Habit = "needed"
     read: dict[str, Ticket] = field(default_factory=dict)
     settled: dict[str, Settlement] = field(default_factory=dict)
     opened: set[str] = field(default_factory=set)
+    asked: set[str] = field(default_factory=set)
+    searched: set[str] = field(default_factory=set)
+    history: bool = False
+    """The task's tracker has a history to search (`TaskInfo.dynamics`)."""
+    _searching: bool = False
 
     def reset(self, task_id: str, seed: int, split: str | None = None) -> None:
         super().reset(task_id, seed, split)
-        self.read, self.settled, self.opened = {}, {}, set()
+        self.read, self.settled, self.opened, self.asked, self.searched = {}, {}, set(), set(), set()
+        self.history, self._searching = "history" in task_info(task_id).dynamics, False
+
+    def act(self, obs: ObservationModel) -> dict[str, Any]:
+        if self.searches == "always" and self.history and not self._searching:  # a search before every action
+            self._searching = True
+            title = obs.current_ticket.title if obs.current_ticket else obs.queue[0].title
+            return {"action_type": "search_tracker", "query": title}
+        self._searching = False
+        return super().act(obs)
 
     def plan(self, ticket: Ticket, obs: ObservationModel) -> list[dict[str, Any]]:
         tid = ticket.ticket_id
@@ -304,8 +348,25 @@ class HeuristicPolicy(PlanPolicy):
         if unread:
             self.opened.add(unread[0])
             return [{"action_type": "next_ticket", "ticket_id": unread[0]}]
-        self.settled[tid] = heuristic_settlement(ticket, self.read, self.settled)
-        return heuristic_moves(ticket, self.settled[tid])
+        if self.asks == "always" and tid not in self.asked:
+            self.asked.add(tid)
+            return settle_moves(ticket, "needs_info")
+        settlement = heuristic_settlement(ticket, self.read, self.settled)
+        if settlement.disposition == "needs_info" and self.asks == "never":
+            settlement = Settlement("fix")
+        if (
+            settlement.disposition == "fix"
+            and ticket.reporter_type == "user"
+            and self.history
+            and self.searches != "never"
+        ):
+            if tid not in self.searched:  # search first; plan again on the results
+                self.searched.add(tid)
+                return [{"action_type": "search_tracker", "query": ticket.title}]
+            if (original := tracker_original(ticket, obs.search_results)) is not None:
+                settlement = Settlement("duplicate", original)
+        self.settled[tid] = settlement
+        return heuristic_moves(ticket, settlement)
 
 
 # --------------------------------------------------------------------------- oracle
@@ -367,9 +428,9 @@ def live_oracle_moves(task: Task, tid: str, status: str) -> list[dict[str, Any]]
         duplicate_of=t.duplicate_of,
         escalate=t.should_escalate,
     )
-    history = {e.ticket_id for e in task.live.backlog} if task.live is not None else set()
-    if t.duplicate_of in history:
-        moves.insert(0, {"action_type": "search_tracker", "query": ticket.title})
+    history = {e.ticket_id: e for e in task.live.backlog} if task.live is not None else {}
+    if t.duplicate_of in history:  # it knows what to look for: the words of the earlier ticket's title
+        moves.insert(0, {"action_type": "search_tracker", "query": history[t.duplicate_of].title})
     return moves
 
 

@@ -97,12 +97,12 @@ class TrackerIndex:
         if self._bm25 is None or not words:
             return []
         scores = self._bm25.get_scores(words)
-        query = frozenset(words)
+        wanted = frozenset(words)
         ranked = sorted(
             (
                 (-round(float(score), 6), -e.created_at.timestamp(), e.ticket_id, e)
                 for e, score, held in zip(self.entries, scores, self._words, strict=True)
-                if held & query
+                if held & wanted
                 and (status is None or e.status == status)
                 and (component is None or e.component == component)
             ),

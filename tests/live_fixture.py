@@ -8,6 +8,8 @@ duplicates BT-090, an open ticket of the tracker's history, which also holds loo
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -41,7 +43,7 @@ def live_fixture() -> dict[str, Any]:
     """The fixture as JSON data."""
     raw: dict[str, Any] = json.loads((DATA_DIR / "tasks" / "bug_triage_medium.json").read_text(encoding="utf-8"))
     raw["task_id"] = TASK_ID
-    raw["step_budget"] += 6
+    raw["step_budget"] += 15  # room for every policy of the tests to reach the reply
     world = load_world()
     by_id = {t["ticket_id"]: t for t in raw["tickets"]}
     for tid, step in ARRIVALS.items():
@@ -149,6 +151,7 @@ class LiveTestSource:
                 ticket_count=len(task.tickets),
                 step_budget=task.step_budget,
                 description=task.description,
+                dynamics=["replies", "history", "arrivals"],
             )
         ]
 
@@ -156,7 +159,12 @@ class LiveTestSource:
         return LoadedTask(live_task(), None, None)
 
 
-def register() -> None:
-    """Serve the live test task (once per process)."""
-    if TASK_ID not in {info.task_id for info in sources.task_infos()}:
-        sources.register_source(LiveTestSource())
+@contextmanager
+def served() -> Iterator[None]:
+    """Serve the live test task while the block runs (other tests' task lists never see it)."""
+    source = LiveTestSource()
+    sources.register_source(source)
+    try:
+        yield
+    finally:
+        sources.unregister_source(source)

@@ -5,11 +5,12 @@ Played on `live_fixture`'s hand-made queue (the fixed medium task made live), wh
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import closing
 from typing import Any
 
 import pytest
-from live_fixture import ARRIVALS, TASK_ID, live_task, register
+from live_fixture import ARRIVALS, TASK_ID, live_task, served
 from server_helpers import LiveServer
 
 from openenv_bug_triage import BugTriageEnv
@@ -18,9 +19,13 @@ from openenv_bug_triage.episode import start
 from openenv_bug_triage.http_client import HttpEnvClient
 from openenv_bug_triage.live import LiveClock, asked_items
 from openenv_bug_triage.models import ObservationModel
-from openenv_bug_triage.policies import OraclePolicy, ReplayPolicy
+from openenv_bug_triage.policies import HeuristicPolicy, OraclePolicy, ReplayPolicy
 
-register()
+
+@pytest.fixture(autouse=True, scope="module")
+def _live_task_served() -> Iterator[None]:
+    with served():
+        yield
 
 
 def fresh() -> BugTriageEnv:
@@ -185,3 +190,13 @@ def test_same_actions_give_the_same_bytes_in_process_over_http_and_over_the_webs
 def test_the_oracle_scores_one_on_the_live_queue(policy: type) -> None:
     episode = start(BugTriageEnv(), policy(), TASK_ID, seed=0).play()
     assert episode.agent_grade.score == 1.0 and episode.invalid_actions == 0
+
+
+def test_the_heuristic_asks_a_vague_reporter_then_settles_the_answer_and_searches_before_new_bugs() -> None:
+    episode = start(BugTriageEnv(), HeuristicPolicy(), TASK_ID, seed=0).play()
+    on_204 = [s.action["action_type"] for s in episode.steps if s.action.get("ticket_id") == "BT-204"]
+    assert on_204[0] == "request_info" and "classify" in on_204[1:]
+    searches = [s for s in episode.steps if s.action["action_type"] == "search_tracker"]
+    assert searches and all(s.result.info.action_valid for s in searches)
+    never = start(BugTriageEnv(), HeuristicPolicy(asks="never", searches="never"), TASK_ID, seed=0).play()
+    assert not {s.action["action_type"] for s in never.steps} & {"request_info", "search_tracker"}

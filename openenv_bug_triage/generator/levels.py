@@ -111,6 +111,15 @@ class Level(_Model):
     """Live levels only: see `Dynamics`."""
 
     @property
+    def dynamics_names(self) -> list[str]:
+        """What is live about this level, by name (`replies`, `history`, `arrivals`); empty for a static level."""
+        d = self.dynamics
+        if d is None:
+            return []
+        named = {"replies": d.replies, "history": d.backlog > 0, "arrivals": d.arrivals > 0}
+        return [name for name, on in named.items() if on]
+
+    @property
     def fix_count(self) -> int:
         """Bugs to fix in every instance (originals of duplicates and near-duplicates included)."""
         o = self.outcomes
