@@ -97,7 +97,7 @@ class _Episode:
 
     @property
     def history(self) -> frozenset[str] | None:
-        """The tracker history's ids on a live queue that has one, else None."""
+        """On a live queue with a history, the earlier tracker tickets a search has shown; else None."""
         return self.live.history if self.live is not None and self.live.queue.backlog else None
 
     def search(
