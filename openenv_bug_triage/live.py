@@ -26,6 +26,8 @@ from .models import (
 )
 from .search import TrackerIndex
 
+_MINUTE = timedelta(minutes=1)
+
 __all__ = ["ITEM_WORDS", "Delivery", "LiveClock", "ask_terms", "asked_items", "reply_to"]
 
 ITEM_WORDS: dict[str, InfoItem] = {
@@ -155,15 +157,18 @@ class LiveClock:
         at = self.queue.start + self.time_at(due)
         last = ticket.comments[-1].time if ticket.comments else ticket.created_at
         at = max(at, last + timedelta(minutes=1))
-        comment = Comment(author=reply.author, role="reporter", time=at, text=text[:2000])
-        update: dict[str, object] = {"comments": [*ticket.comments, comment]}
+        comments = [*ticket.comments, Comment(author=reply.author, role="reporter", time=at, text=text[:2000])]
+        settles = any(item in reply.settles for item in sent)
+        if settles and reply.support is not None and reply.support_author is not None:  # support looked further
+            comments.append(Comment(author=reply.support_author, role="support", time=at + _MINUTE, text=reply.support))
+        update: dict[str, object] = {"comments": comments}
         if "repro" in sent:
             update["repro_steps_present"] = True
         if "logs" in sent and reply.log_excerpt is not None:
             update |= {"logs_present": True, "log_excerpt": reply.log_excerpt}
         if "version" in sent and reply.version is not None:
             update["version"] = reply.version
-        return ticket.model_copy(update=update), any(item in reply.settles for item in sent)
+        return ticket.model_copy(update=update), settles
 
     def take_events(self) -> list[QueueEvent]:
         """What happened since the last observation (and forget it: each event is shown once)."""
