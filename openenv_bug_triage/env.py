@@ -97,7 +97,7 @@ class _Episode:
 
     @property
     def history(self) -> frozenset[str] | None:
-        """The tracker history's ids on a live queue that has one, else None."""
+        """On a live queue with a history, the earlier tracker tickets a search has shown; else None."""
         return self.live.history if self.live is not None and self.live.queue.backlog else None
 
     def search(
@@ -139,8 +139,8 @@ class _Episode:
         else:
             ticket, settles = live.answer(self.tickets[tid], event.due)
             self.tickets[tid] = ticket.model_copy(update={"sla_deadline_step": deadline})  # its SLA starts again
-            if settles:
-                self.truth[tid] = live.queue.replies[tid].truth
+            if settles and (settled := live.queue.replies[tid].truth) is not None:
+                self.truth[tid] = settled
             self.update(tid, self.progress[tid].model_copy(update={"answered": True}))
         live.events.append(QueueEvent(ticket_id=tid, kind=event.kind, step=self.steps))  # type: ignore[arg-type]
 

@@ -26,6 +26,8 @@ from .models import (
 )
 from .search import TrackerIndex
 
+_MINUTE = timedelta(minutes=1)
+
 __all__ = ["ITEM_WORDS", "Delivery", "LiveClock", "ask_terms", "asked_items", "reply_to"]
 
 ITEM_WORDS: dict[str, InfoItem] = {
@@ -57,9 +59,13 @@ def asked_items(missing: Iterable[str]) -> tuple[InfoItem, ...]:
     return tuple(item for item in INFO_ITEMS if item in named)
 
 
-def reply_to(reply: ReporterReply, asked: Iterable[InfoItem]) -> tuple[str, tuple[InfoItem, ...]]:
-    """The words of the reply to a request for `asked`, and the items it carries."""
-    sent = tuple(item for item in asked if item in reply.has)
+def reply_to(
+    reply: ReporterReply, asked: Iterable[InfoItem], already: Iterable[InfoItem] = ()
+) -> tuple[str, tuple[InfoItem, ...]]:
+    """The words of the reply to a request for `asked`, and the items it carries: those asked that the reporter
+    has and has not sent `already` (asked again, a reporter does not repeat themselves)."""
+    before = set(already)
+    sent = tuple(item for item in asked if item in reply.has and item not in before)
     if not sent:
         return f"{reply.opener}\n\n{reply.nothing}", ()
     return "\n\n".join([reply.opener, *(reply.has[item] for item in sent)]), sent
@@ -101,12 +107,16 @@ class LiveClock:
     """What happened since the last observation."""
     last_search: list[TrackerEntry] = field(default_factory=list)
     last_query: tuple[str, TrackerStatus | None, str | None, int] | None = None
+    found: set[str] = field(default_factory=set)
+    """The earlier tracker tickets a search has shown: the ones `mark_duplicate` may link to."""
+    sent: dict[str, set[InfoItem]] = field(default_factory=dict)
+    """What each reporter has sent so far."""
     _index: TrackerIndex | None = None
 
     @property
     def history(self) -> frozenset[str]:
-        """The ids of the tracker's earlier tickets."""
-        return frozenset(e.ticket_id for e in self.queue.backlog)
+        """The earlier tracker tickets the agent has found (a link needs the id a search showed)."""
+        return frozenset(self.found)
 
     def later(self, tid: str) -> bool:
         """True while ticket `tid` has not arrived yet."""
@@ -141,19 +151,24 @@ class LiveClock:
         """The ticket once its reporter's reply came in at queue step `due`, and whether the reply settles it."""
         reply = self.queue.replies[ticket.ticket_id]
         _, asked = self.waiting.pop(ticket.ticket_id)
-        text, sent = reply_to(reply, asked)
+        already = self.sent.setdefault(ticket.ticket_id, set())
+        text, sent = reply_to(reply, asked, already)
+        already.update(sent)
         at = self.queue.start + self.time_at(due)
         last = ticket.comments[-1].time if ticket.comments else ticket.created_at
         at = max(at, last + timedelta(minutes=1))
-        comment = Comment(author=reply.author, role="reporter", time=at, text=text[:2000])
-        update: dict[str, object] = {"comments": [*ticket.comments, comment]}
+        comments = [*ticket.comments, Comment(author=reply.author, role="reporter", time=at, text=text[:2000])]
+        settles = any(item in reply.settles for item in sent)
+        if settles and reply.support is not None and reply.support_author is not None:  # support looked further
+            comments.append(Comment(author=reply.support_author, role="support", time=at + _MINUTE, text=reply.support))
+        update: dict[str, object] = {"comments": comments}
         if "repro" in sent:
             update["repro_steps_present"] = True
         if "logs" in sent and reply.log_excerpt is not None:
             update |= {"logs_present": True, "log_excerpt": reply.log_excerpt}
         if "version" in sent and reply.version is not None:
             update["version"] = reply.version
-        return ticket.model_copy(update=update), any(item in reply.settles for item in sent)
+        return ticket.model_copy(update=update), settles
 
     def take_events(self) -> list[QueueEvent]:
         """What happened since the last observation (and forget it: each event is shown once)."""
@@ -166,4 +181,5 @@ class LiveClock:
             self._index = TrackerIndex(self.queue.backlog)
         self.last_query = (query, status, component, limit)
         self.last_search = self._index.search(query, status=status, component=component, limit=limit)
+        self.found.update(e.ticket_id for e in self.last_search)
         return self.last_search

@@ -183,7 +183,9 @@ class ReporterReply(Strict):
 
     The reply to an ask holds `opener` and, for each item asked that the reporter `has`, its text; when it
     holds none, it is `nothing` alone. A reply that holds one of the `settles` items decides the ticket:
-    from then on its truth is `truth` (the rule function applied to the facts the reporter gave).
+    from then on its truth is `truth` (the rule function applied to the facts the reporter gave). Every
+    reporter of a live queue but an alert's has one (a reply's coming says nothing about the ticket); only a
+    vague report's settles anything.
     """
 
     author: str = Field(min_length=1, max_length=120)
@@ -191,10 +193,17 @@ class ReporterReply(Strict):
     opener: str = Field(min_length=1, max_length=600)
     has: dict[InfoItem, str] = Field(description="What the reporter can send, in their own words.")
     nothing: str = Field(min_length=1, max_length=600, description="Their reply when asked for nothing they can send.")
-    settles: list[InfoItem] = Field(min_length=1, description="Items whose answer decides the ticket.")
-    truth: Truth
+    settles: list[InfoItem] = Field(default_factory=list, description="Items whose answer decides the ticket.")
+    truth: Truth | None = Field(default=None, description="The ticket's truth once it is settled (with `settles`).")
     log_excerpt: str | None = Field(default=None, max_length=6000, description="What `logs` pastes into the ticket.")
     version: str | None = Field(default=None, max_length=64, description="What `version` fills in.")
+    support: str | None = Field(
+        default=None,
+        max_length=2000,
+        description="Support's note after a reply that settles the ticket: how far beyond the reporter's workspace "
+        "the defect reaches (only support sees that far).",
+    )
+    support_author: str | None = Field(default=None, max_length=120)
 
     @model_validator(mode="after")
     def _settles_what_it_has(self) -> ReporterReply:
@@ -202,7 +211,11 @@ class ReporterReply(Strict):
             raise ValueError(f"settles {missing}, which the reporter does not have (`has`)")
         if ("logs" in self.has) != (self.log_excerpt is not None):
             raise ValueError("log_excerpt must be given exactly when the reporter has logs")
-        if self.truth.disposition == "needs_info":
+        if (self.support is None) != (self.support_author is None):
+            raise ValueError("support's note needs its author, and an author a note")
+        if (self.truth is None) != (not self.settles):
+            raise ValueError("a reply has a truth exactly when it settles something (`settles`)")
+        if self.truth is not None and self.truth.disposition == "needs_info":
             raise ValueError("a reply that settles the ticket must leave a truth other than needs_info")
         return self
 

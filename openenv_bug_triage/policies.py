@@ -413,7 +413,8 @@ def truth_now(task: Task, tid: str, status: str) -> Truth:
     """A ticket's truth as the oracle settles it: on a live queue, a ticket whose reporter answered what
     the oracle asked (every item its reply settles) has the reply's truth."""
     reply = task.live.replies.get(tid) if task.live is not None else None
-    return reply.truth if status == "answered" and reply is not None else task.truth[tid]
+    settled = reply.truth if reply is not None else None
+    return settled if status == "answered" and settled is not None else task.truth[tid]
 
 
 def live_oracle_moves(task: Task, tid: str, status: str) -> list[dict[str, Any]]:

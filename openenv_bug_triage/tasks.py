@@ -316,18 +316,23 @@ def _check_budget(fx: TaskFixture, tickets: list[Ticket], truth: dict[str, Truth
 
 
 def _check_live(fx: TaskFixture, by_id: dict[str, TicketRecord], world: World) -> None:
-    """A live queue agrees with its tickets: replies on the vague reports only (all of them, when the
-    queue has replies) with a truth the handbook gives, duplicates of open earlier tracker tickets, a
-    history before the start, and arrivals filed in the step before they show."""
+    """A live queue agrees with its tickets: a reply for every reporter but an alert's (all of them, when the
+    queue has replies: whether a reply comes must say nothing about the ticket), replies that settle only on
+    vague reports and with a truth the handbook gives, duplicates of open earlier tracker tickets, a history
+    before the start, and arrivals filed in the step before they show."""
     live, task = fx.live, fx.task_id
     assert live is not None
     for tid, reply in live.replies.items():
         rec = by_id.get(tid)
         if rec is None:
             raise _fail(task, tid, "live.replies", "names no ticket of this task")
+        if rec.reporter_type == "monitoring":
+            raise _fail(task, tid, "live.replies", "an alert has no reporter to answer")
+        if reply.truth is None:
+            continue
         if rec.truth.disposition != "needs_info":
             raise _fail(
-                task, tid, "live.replies", f"only a needs_info ticket gets a reply, not {rec.truth.disposition}"
+                task, tid, "live.replies", f"only a needs_info ticket's reply settles it, not {rec.truth.disposition}"
             )
         try:
             _check_record(fx, rec.model_copy(update={"truth": reply.truth}), by_id, world)
@@ -335,10 +340,10 @@ def _check_live(fx: TaskFixture, by_id: dict[str, TicketRecord], world: World) -
             raise _fail(task, tid, "live.replies.truth", f"the reply's truth breaks the handbook: {exc}") from None
     if live.replies:
         for rec in fx.tickets:
-            if rec.truth.disposition == "needs_info" and rec.ticket_id not in live.replies:
-                raise _fail(
-                    task, rec.ticket_id, "live.replies", "a needs_info ticket of a queue with replies needs one"
-                )
+            if rec.reporter_type != "monitoring" and rec.ticket_id not in live.replies:
+                raise _fail(task, rec.ticket_id, "live.replies", "every reporter of a queue with replies needs one")
+            if rec.truth.disposition == "needs_info" and live.replies[rec.ticket_id].truth is None:
+                raise _fail(task, rec.ticket_id, "live.replies", "a needs_info ticket's reply must settle it")
     backlog = {e.ticket_id: e for e in live.backlog}
     for entry in live.backlog:
         if entry.ticket_id in by_id:
@@ -457,7 +462,8 @@ class _LiveRun:
         while self.open:
             tid = min(self.open, key=lambda i: (*rules.sla_first(self.due[i]), self.tickets[i].created_at, i))
             reply = live.replies.get(tid)
-            t = reply.truth if tid in self.answered and reply is not None else self.truth[tid]
+            settled_by = reply.truth if tid in self.answered and reply is not None else None
+            t = settled_by or self.truth[tid]
             n = rules.correct_steps(t.disposition, t.should_escalate)
             if t.duplicate_of is not None and t.duplicate_of in _backlog_ids(self.fx):
                 n += 1  # the search that finds the earlier tracker ticket

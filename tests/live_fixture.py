@@ -130,6 +130,15 @@ def live_fixture() -> dict[str, Any]:
             ),
         ],
     }
+    for t in raw["tickets"]:  # every other reporter answers too, with nothing that changes their ticket
+        if t["reporter_type"] != "monitoring" and t["ticket_id"] not in raw["live"]["replies"]:
+            raw["live"]["replies"][t["ticket_id"]] = {
+                "author": f"Reporter of {t['ticket_id']}",
+                "delay": 3,
+                "opener": "Sure.",
+                "has": {},
+                "nothing": "That is all I have, it's in the report.",
+            }
     return raw
 
 

@@ -265,3 +265,30 @@ def test_live_replies_arrivals_and_search_results_differ_only_in_feedback(task_i
             obs_a.pop(key), obs_b.pop(key)
         assert obs_a == obs_b
         assert state_a == state_b
+
+
+def test_whether_a_reporter_answers_says_nothing_about_the_ticket() -> None:
+    """Asked, reporters of clear reports answer too (after a delay of their temper, or never), so an `answered`
+    event is no verdict on the request, sealed or not (a new user's attack found the opposite once)."""
+    answered: dict[bool, int] = {True: 0, False: 0}
+    asked: dict[bool, int] = {True: 0, False: 0}
+    for seed in range(3):
+        task = load_task("generated_live_expert", seed, "test")
+        env = BugTriageEnv()
+        obs = env.reset(task_id=task.task_id, seed=seed, split="test")
+        done = False
+        for entry in obs.queue:
+            if task.by_id[entry.ticket_id].reporter_type != "monitoring" and not done:
+                vague = task.truth[entry.ticket_id].needs_more_info
+                asked[vague] += 1
+                obs, _, done, _ = env.step({"action_type": "request_info", "ticket_id": entry.ticket_id})
+                answered[vague] += sum(e.kind == "answered" for e in obs.events)
+        while not done:
+            obs, _, done, _ = env.step({"action_type": "next_ticket"})
+            answered[False] += sum(
+                e.kind == "answered" and not task.truth[e.ticket_id].needs_more_info for e in obs.events
+            )
+            answered[True] += sum(e.kind == "answered" and task.truth[e.ticket_id].needs_more_info for e in obs.events)
+    assert asked[True] and asked[False]
+    rates = {vague: answered[vague] / asked[vague] for vague in (True, False)}
+    assert rates[False] > 0.5 and abs(rates[True] - rates[False]) < 0.35, rates

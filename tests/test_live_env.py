@@ -200,3 +200,26 @@ def test_the_heuristic_asks_a_vague_reporter_then_settles_the_answer_and_searche
     assert searches and all(s.result.info.action_valid for s in searches)
     never = start(BugTriageEnv(), HeuristicPolicy(asks="never", searches="never"), TASK_ID, seed=0).play()
     assert not {s.action["action_type"] for s in never.steps} & {"request_info", "search_tracker"}
+
+
+def test_a_link_to_the_history_needs_a_search_that_showed_it() -> None:
+    env = fresh()
+    link = {"action_type": "mark_duplicate", "ticket_id": "BT-213", "duplicate_of": "BT-090"}
+    _, _, _, info = env.step(link)
+    assert not info["action_valid"] and "search_tracker" in info["error"]
+    env.step({"action_type": "search_tracker", "query": "weekly PDF snapshot"})
+    _, reward, _, _ = env.step(link)
+    assert reward.components == {"correct_duplicate": 0.15}
+
+
+def test_asked_again_a_reporter_sends_only_what_they_have_not_sent() -> None:
+    env = fresh()
+    env.step(ask("BT-204", "repro"))
+    env.step({"action_type": "next_ticket"})
+    env.step({"action_type": "next_ticket"})  # the reply comes in
+    env.step(ask("BT-204", "repro", "version"))
+    env.step({"action_type": "next_ticket"})
+    obs, _, _, _ = env.step({"action_type": "next_ticket", "ticket_id": "BT-204"})
+    assert obs.current_ticket is not None
+    first, second = obs.current_ticket.comments[-2:]
+    assert "Only tables" in first.text and "Only tables" not in second.text and "2026.11.2" in second.text

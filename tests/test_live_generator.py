@@ -57,7 +57,9 @@ def test_the_live_queue_has_what_its_level_asks(level: str, split: str, seed: in
     live, dyn = m.task.live, level_of(level).dynamics
     assert live is not None and dyn is not None
     vague = {tid for tid, t in m.task.truth.items() if t.disposition == "needs_info"}
-    assert set(live.replies) == vague and len(vague) >= 2
+    reporters = {t.ticket_id for t in m.task.tickets if t.reporter_type != "monitoring"}
+    assert set(live.replies) == reporters and len(vague) >= 2  # every reporter answers: a reply tells nothing
+    assert {tid for tid, reply in live.replies.items() if reply.settles} == vague
     backlog = {e.ticket_id: e for e in live.backlog}
     of_backlog = [tid for tid, t in m.task.truth.items() if t.duplicate_of in backlog]
     assert len(of_backlog) == dyn.backlog_duplicates
@@ -72,11 +74,16 @@ def test_a_reply_truth_is_the_rules_applied_to_what_the_reply_tells(level: str, 
     assert m.task.live is not None
     world = load_world()
     for tid, reply in m.task.live.replies.items():
+        if reply.truth is None:  # a reporter whose ticket needs nothing more: their reply settles nothing
+            assert not reply.settles and "repro" not in reply.has
+            continue
         facts, ticket = m.replied[tid], m.task.by_id[tid]
         assert (facts.kind, facts.tier, facts.environment) == ("defect", ticket.customer_tier, ticket.environment)
         assert reply.truth == derive_truth(facts, world)
         assert reply.truth.disposition == "fix" and reply.settles == ["repro"]
         assert facts.component == reply.truth.true_component
+        # a customer speaks for their own workspace: how far past it a defect reaches is support's to say
+        assert (reply.support is not None) == (facts.scope in ("everyone", "segment"))
         assert "repro" in reply.has and ("logs" in reply.has) == (reply.log_excerpt is not None)
         assert reply.delay is None or 1 <= reply.delay <= 16
 
@@ -126,8 +133,9 @@ def _planted(fx: TaskFixture, case: str) -> TaskFixture:
     """`fx` with one thing of its live queue broken."""
     live = fx.live
     assert live is not None
-    vague = next(iter(live.replies))
-    fix = next(r.ticket_id for r in fx.tickets if r.truth.disposition == "fix")
+    vague = next(tid for tid, reply in live.replies.items() if reply.settles)
+    fix = next(r.ticket_id for r in fx.tickets if r.truth.disposition == "fix" and r.reporter_type != "monitoring")
+    alert = next(r.ticket_id for r in fx.tickets if r.reporter_type == "monitoring")
     backlog = {e.ticket_id: e for e in live.backlog}
     report = next(r for r in fx.tickets if r.truth.duplicate_of in backlog)
     arriving = next(iter(live.arrivals))
@@ -135,11 +143,16 @@ def _planted(fx: TaskFixture, case: str) -> TaskFixture:
         return fx.model_copy(
             update={"live": live.model_copy(update={"replies": {**live.replies, fix: live.replies[vague]}})}
         )
+    if case == "reply_from_an_alert":
+        return fx.model_copy(
+            update={"live": live.model_copy(update={"replies": {**live.replies, alert: live.replies[fix]}})}
+        )
     if case == "vague_without_reply":
         replies = {k: v for k, v in live.replies.items() if k != vague}
         return fx.model_copy(update={"live": live.model_copy(update={"replies": replies})})
     if case == "reply_priority":
         reply = live.replies[vague]
+        assert reply.truth is not None
         wrong = "p3" if reply.truth.true_priority != "p3" else "p0"
         bad = reply.model_copy(update={"truth": reply.truth.model_copy(update={"true_priority": wrong})})
         return fx.model_copy(update={"live": live.model_copy(update={"replies": {**live.replies, vague: bad}})})
@@ -163,7 +176,8 @@ def _planted(fx: TaskFixture, case: str) -> TaskFixture:
 
 
 REFUSALS = {
-    "reply_on_a_bug": "only a needs_info ticket gets a reply",
+    "reply_on_a_bug": "only a needs_info ticket's reply settles it",
+    "reply_from_an_alert": "an alert has no reporter",
     "vague_without_reply": "needs one",
     "reply_priority": "live.replies.truth",
     "closed_original": "must be an open tracker ticket filed before it",

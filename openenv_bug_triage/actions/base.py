@@ -50,7 +50,8 @@ class Queue(Protocol):
 
     @property
     def history(self) -> frozenset[str] | None:
-        """The ids of the tracker's earlier tickets on a live queue with a history; None on any other queue."""
+        """On a live queue with a history, the earlier tracker tickets a search has shown (empty before the first
+        search); None on any other queue."""
         ...
 
 

@@ -26,7 +26,7 @@ class MarkDuplicateAction(TicketAction):
         if self.duplicate_of == target:
             return f"ticket {target} cannot be a duplicate of itself; give the id of the original report."
         if self.duplicate_of not in queue.progress and self.duplicate_of not in (queue.history or ()):
-            where = " or found by `search_tracker`" if queue.history is not None else ""
+            where = " or one `search_tracker` has shown" if queue.history is not None else ""
             return f"duplicate_of {quote(self.duplicate_of)} is not in the queue; link to a ticket listed in `queue`{where}."
         return None
 

@@ -184,6 +184,10 @@ class LiveDrawer:
         backlog, originals = self._backlog(len(self.s.slots))
         start, step_minutes, arrivals = self._arrivals()
         replies = {tid: self._reply(tid, d, i) for tid, (d, i) in reply_defects.items()} if self.dyn.replies else {}
+        if self.dyn.replies:  # every other reporter answers too, as soon or as late: a reply's coming tells nothing
+            for rec in self.s.records:
+                if rec["ticket_id"] not in replies and rec["reporter_type"] != "monitoring":
+                    replies[rec["ticket_id"]] = self._plain_reply(rec["ticket_id"])
         live = LiveQueue(start=start, step_minutes=step_minutes, replies=replies, arrivals=arrivals, backlog=backlog)
         for tid, entry_id in originals.items():  # a report of an open tracker ticket is its duplicate
             f = replace(self.s.facts[tid], duplicate_of=entry_id)
@@ -213,8 +217,14 @@ class LiveDrawer:
         voice.platform = platform
         scope = self._scope(d)
         said = [symptom]
+        support = None
         if scope is not None:
-            said.append(self._scope_sentence(d, scope, created))
+            values = self._scope_values(d, created)
+            said.append(voice.pick(voice.scope_pool(f"scope_{scope}"), **voice.own_counts(values)))
+            if scope in ("everyone", "segment"):  # how far past their workspace it reaches: support's to say
+                support = voice.pick(
+                    f"support_scope_{scope}", **{**values, "who": rd._told_otherwise(d, str(values["who"]))}
+                )
         style = retell.draw_style(r, qa=False, avoid=None)
         steps = retell.told(style, [rd.local(step) for step in d.steps], voice.pick("steps_header_user"), r)
         repro = f"{voice.pick('reply_repro')} {' '.join(said)}\n\n{steps}"
@@ -231,8 +241,7 @@ class LiveDrawer:
         if r.random() < EXTRAS["screenshot"]:
             has["screenshot"] = voice.pick("reply_screenshot")
         noise = voice.noise
-        low, high = DELAYS.get(persona.temper, DELAYS["even"])
-        delay = None if r.random() < self.dyn.never_answer else r.randint(low, high)
+        delay = self._delay(persona)
         return ReporterReply(
             author=persona.name or "Reporter",
             delay=delay,
@@ -242,6 +251,41 @@ class LiveDrawer:
             settles=["repro"],
             truth=self.reply_truth(tid, d, scope),
             log_excerpt=log,
+            version=version,
+            support=support,
+            support_author=r.choice(rd.phrases.pool("comment_author", rd.partition)) if support else None,
+        )
+
+    def _delay(self, persona: Persona) -> int | None:
+        """Queue steps from an ask to the reply, by the reporter's temper; None for one who never answers."""
+        low, high = DELAYS.get(persona.temper, DELAYS["even"])
+        return None if self.r.random() < self.dyn.never_answer else self.r.randint(low, high)
+
+    def _plain_reply(self, tid: str) -> ReporterReply:
+        """How the reporter of a ticket that needs nothing more answers a request: in their own voice, with
+        what they can add (the build, that it is their live account, a screenshot) and nothing that changes
+        the ticket. They answer as soon or as late as a vague report's reporter of their temper, or never."""
+        r, rec, rd = self.r, self.by_id[tid], self.s.renderer
+        persona = self.s.personas[tid]
+        production = rec["environment"] == "production"
+        voice = rd.voice
+        voice.cast(persona, {"production" if production else "prerelease"})
+        has: dict[InfoItem, str] = {}
+        version = rec["version"] if rec["version"] and r.random() < EXTRAS["version"] else None
+        if version is not None:
+            has["version"] = voice.pick("reply_version", version=version)
+        if persona.reporter == "user":  # a tester's report already says where it ran
+            if production and r.random() < EXTRAS["environment"]:
+                has["environment"] = voice.pick("reply_environment")
+            if r.random() < EXTRAS["screenshot"]:
+                has["screenshot"] = voice.pick("reply_screenshot")
+        noise = voice.noise
+        return ReporterReply(
+            author=persona.name or "Reporter",
+            delay=self._delay(persona),
+            opener=noise.apply(voice.pick("reply_opener")),
+            has={item: noise.apply(text) for item, text in has.items()},
+            nothing=noise.apply(voice.pick("reply_nothing")),
             version=version,
         )
 
@@ -269,10 +313,11 @@ class LiveDrawer:
         options = scope_options(d)
         return self.r.choice(options) if options and (d.impact != "cosmetic" or self.r.random() < 0.5) else None
 
-    def _scope_sentence(self, d: Defect, scope: Scope, created: datetime) -> str:
+    def _scope_values(self, d: Defect, created: datetime) -> dict[str, object]:
+        """Who is hit, the rate, the onset and the counts a reply's scope sentence (and support's note) may state."""
         r, rd = self.r, self.s.renderer
         onset = created - timedelta(minutes=r.randrange(30, 600))
-        values: dict[str, object] = {
+        return {
             "feature": rd.local(d.feature),
             "who": compose(rd.local(r.choice(d.segment)), r) if d.segment else "",
             "workaround": rd.local(r.choice(d.workaround)) if d.workaround else "",
@@ -282,8 +327,6 @@ class LiveDrawer:
             "m": r.randrange(12, 400),
             "n": r.randrange(1, 4),
         }
-        voice = rd.voice
-        return voice.pick(voice.scope_pool(f"scope_{scope}"), **voice.own_counts(values))
 
     def _log(self, d: Defect, created: datetime) -> str | None:
         """A log excerpt of `d` no ticket of the queue pasted, its lines before the report was filed."""
