@@ -190,8 +190,9 @@ class Persona:
 
 
 def members_in_a_queue(seats: int) -> int:
-    """How many different people of an organisation of `seats` write in within one queue."""
-    return 1 if seats < 5 else 2 if seats < 50 else 3
+    """How many different people of an organisation of `seats` write in within one queue: at a small
+    one, the one person who deals with Larkspur (a cast of several reads as made up)."""
+    return 1 if seats < 20 else 2 if seats < 150 else 3
 
 
 def seats_fit(role: str, seats: int) -> bool:

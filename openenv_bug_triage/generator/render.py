@@ -21,7 +21,7 @@ from .personas import People, Temper
 from .phrasing import compose
 from .plan import Planner, Slot
 from .timeline import Timeline
-from .voice import Voice, browsers_named, client_tags
+from .voice import Voice, browsers_named, client_tags, own_role
 
 _DATES: dict[tuple[str, str], tuple[list[tuple[datetime, bool]], int]] = {}
 
@@ -116,6 +116,25 @@ def retime(log: str, last: datetime, onset: datetime | None = None) -> str:
         out += [log[end : m.start()], moved(m, at)]
         end = m.end()
     return "".join([*out, log[end:]])
+
+
+_ADDRESS = re.compile(r"(?P<local>[\w.+'*-]+)@(?P<domain>[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,})", re.I)
+PUBLIC_MAIL = frozenset({"gmail.com", "hotmail.com", "outlook.com", "live.com", "yahoo.com", "icloud.com"})
+"""Mail providers anyone may use: an address there says nothing of the organisation."""
+
+
+def own_addresses(log: str, domain: str) -> str:
+    """A customer's log (pulled by support for their workspace) with the mail addresses in it at the
+    customer's own `domain`: a catalogue log names example addresses, and another ticket of the queue
+    may quote the same one as someone else's."""
+
+    def moved(m: re.Match[str]) -> str:
+        theirs = m["domain"].lower()
+        if theirs in PUBLIC_MAIL or theirs.endswith("larkspur.io"):
+            return m[0]
+        return f"{m['local']}@{domain}"
+
+    return _ADDRESS.sub(moved, log)
 
 
 _OWN_VOICE = re.compile(r"\b(?:I|I'm|I've|I'd)\b|\b(?:[Mm]e|[Mm]y|[Ww]e|[Ww]e're|[Ww]e've|[Uu]s|[Oo]ur|[Oo]urs)\b")
@@ -384,6 +403,8 @@ class Renderer:
                 log_excerpt = self._log(s, d, reporter)
                 logs = log_excerpt is not None
             self._cast(s, reporter)
+            if reporter == "user" and log_excerpt and (org := self.voice.persona.organisation) is not None:
+                log_excerpt = own_addresses(log_excerpt, org.email_domain)
             if self.voice.length == "terse" and s.role != "cannot_reproduce":
                 repro = False  # a terse writer gives no steps
             elif self.voice.length == "long":
@@ -396,7 +417,7 @@ class Renderer:
             chosen = r.choice(story.titles)
             title = self.local(chosen)
             subjects = [title, *(self.local(t) for t in story.titles if t != chosen)]
-            text = self.local(r.choice(story.texts))
+            text = own_role(self.local(r.choice(story.texts)), self.voice.persona)
             if s.kind == "vague":  # why a report is invalid may take more than its first sentence
                 text = self.voice.shorten(text)
             elif s.kind == "feature":  # a terse writer keeps the sentence that asks

@@ -49,6 +49,35 @@ _BROWSER_WORDS: dict[str, tuple[str, ...]] = {
 """Words each family's pattern needs in a text: a plain substring test first spares most texts the regex."""
 
 
+_ROLE_CLAIM = re.compile(
+    r"(?<!in )(?<!up )\b(?P<lead>I'm|I am|I work as|[Aa]s)(?P<art> one of the| one of our| the| a| an| our)? "
+    r"(?P<role>project leads?|team leads?|office manager|operations lead|IT lead|project coordinator|workspace admin|"
+    r"admin(?! of)|developer|systems administrator|founder)\b",
+    re.I,
+)
+"""A writer naming their own job ("I'm one of the project leads", "As a team lead I'd like")."""
+
+
+def own_role(text: str, persona: Persona) -> str:
+    """`text` with every job its writer claims made the reporter's own: a catalogue story or a stock
+    greeting says "I'm the office manager" whoever writes it, and one person has one job."""
+    if persona.reporter != "user" or not persona.role:
+        return text
+
+    def mine(m: re.Match[str]) -> str:
+        said = m["role"].lower().removesuffix("s")
+        if said == persona.role.lower() or (said == "admin" and persona.admin):
+            return m[0]
+        art = m["art"]
+        if art in (" a", " an"):
+            art = " an" if persona.role[0].lower() in "aeiou" or persona.role.startswith("IT") else " a"
+        elif art is not None:
+            art = " the"
+        return f"{m['lead']}{art or ''} {persona.role}"
+
+    return _ROLE_CLAIM.sub(mine, text)
+
+
 def browsers_named(text: str) -> set[str]:
     """The browser families `text` names, as phrase tags."""
     return {
@@ -262,7 +291,7 @@ class Voice:
                     break
                 head.append(filler)
                 size += len(filler)
-        parts = [self.noise.join(head)] if head else []
+        parts = [self.noise.join([own_role(h, self.persona) for h in head])] if head else []
         parts.append(body)
         if length == "long":
             # what the screen showed, once per queue
