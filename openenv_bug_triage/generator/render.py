@@ -15,9 +15,10 @@ from ..catalogue import Defect, Story
 from ..chronology import display
 from ..models import Platform, ReporterType
 from . import comments, kinds, notes, retell, titles
+from . import compose as composing
 from .compose import quiet as shows_no_error
 from .facts import PLATFORM_OF, TicketFacts
-from .personas import People, Temper
+from .personas import People, Temper, seats_needed
 from .phrasing import compose
 from .plan import Planner, Slot
 from .timeline import Timeline
@@ -271,7 +272,13 @@ class Renderer:
             if PLATFORM_OF.get(scenario.component) in ("ios", "android"):
                 tags.add("phone_app")
         tags.add("production" if s.environment == "production" else "prerelease")
-        persona = self.people.draw(reporter, s.tier, technical="api" in tags)  # an API is called by technical people
+        # an API is called by technical people; a defect of large workspaces is met in one
+        seats = (
+            seats_needed([*scenario.segment, *scenario.steps, *scenario.symptoms])
+            if isinstance(scenario, Defect)
+            else 0
+        )
+        persona = self.people.draw(reporter, s.tier, technical="api" in tags, seats=seats)
         if persona.reporter == "user":
             persona = replace(persona, temper=self._temper(persona.name))
         self.voice.cast(persona, tags)
@@ -299,6 +306,11 @@ class Renderer:
     def temper(self) -> str:
         """The temper of the ticket's reporter ("even" for QA and alerts)."""
         return self.voice.persona.temper
+
+    @property
+    def reporter(self) -> str:
+        """Who writes the ticket being rendered (`user`, `qa` or `monitoring`)."""
+        return self.voice.persona.reporter
 
     def current(self) -> str:
         """The current release of this ticket's platform when it was filed, as a report names it."""
@@ -580,6 +592,8 @@ class Renderer:
             # an alert states what it measured; why it fails is for the log and the engineers
             return self.local(titles.alert_title(d.alert.title)), f"{body} {scope_line}"
         symptom = self.local(d.symptoms[s.symptom_variant])
+        if s.scope == "degraded" and s.environment == "production":  # some tries fail, not every one
+            symptom = composing.partly(symptom, self.partition)
         if d.impact != "critical":  # a terse customer writes only the first sentence
             symptom = self.voice.shorten(symptom, self.local(d.titles[s.title_variant]))
             if s.original is not None:  # a duplicate's reporter gives the context their own way

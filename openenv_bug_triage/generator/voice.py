@@ -78,6 +78,47 @@ def own_role(text: str, persona: Persona) -> str:
     return _ROLE_CLAIM.sub(mine, text)
 
 
+_PEOPLE = r"(?:everyone|everybody|anyone|all users|all customers|every customer|customers|people|users)"
+_WHO_DOES = re.compile(rf"^{_PEOPLE} who (?P<verb>\w+)(?P<rest>.*)$")
+_PEOPLE_ON = re.compile(
+    rf"^{_PEOPLE}(?: working)? (?:on|of|in|using|with) (?P<what>.+?)(?: who (?P<verb>\w+)(?P<rest>.*))?$"
+)
+_GERUNDS = {
+    "plans": "planning",
+    "has": "having",
+    "does": "doing",
+    "goes": "going",
+    "puts": "putting",
+    "gets": "getting",
+    "sets": "setting",
+}
+
+
+def _gerund(verb: str) -> str:
+    """ "signs" -> "signing", "swipes" -> "swiping", "works" -> "working" (a third-person verb made a gerund)."""
+    if verb in _GERUNDS:
+        return _GERUNDS[verb]
+    stem = verb[:-1] if verb.endswith("s") else verb
+    if stem.endswith("e") and not stem.endswith(("ee", "ye", "oe")):
+        stem = stem[:-1]
+    return f"{stem}ing"
+
+
+def as_configuration(who: str) -> str:
+    """A group named by its people ("all users of Microsoft Edge 120", "everyone who signs in with a
+    password") named as a tester's configuration ("Microsoft Edge 120", "signing in with a password");
+    a group named otherwise ("every workspace on shard eu-2") as it is."""
+    m = _WHO_DOES.match(who)
+    if m is not None:
+        return f"{_gerund(m['verb'])}{m['rest']}"
+    m = _PEOPLE_ON.match(who)
+    if m is None:
+        return who
+    if m["verb"] is None:
+        return m["what"]
+    return f"{m['what']}, {_gerund(m['verb'])}{m['rest']}"
+
+
 def browsers_named(text: str) -> set[str]:
     """The browser families `text` names, as phrase tags."""
     return {
@@ -243,7 +284,13 @@ class Voice:
         return text
 
     def own_counts(self, values: dict[str, object]) -> dict[str, object]:
-        """Scope values as this reporter can know them: a customer counts people in their own workspace."""
+        """Scope values as this reporter can know them: a customer counts people in their own workspace;
+        a tester names the configuration that fails (not the people on it) and, when a few cells fail,
+        more than one (one failing cell is not "all on the same account")."""
+        if self.persona.reporter == "qa":
+            n = values["n"]
+            assert isinstance(n, int) and isinstance(values["who"], str)
+            return {**values, "who": as_configuration(values["who"]), "n": max(2, n)}
         seats = self.persona.seats
         if not seats:
             return values
