@@ -119,6 +119,23 @@ def retime(log: str, last: datetime, onset: datetime | None = None) -> str:
     return "".join([*out, log[end:]])
 
 
+_INVOICE = re.compile(r"\b(?P<head>inv[_-](?P<y>20\d\d)[_-])(?P<m>0[1-9]|1[0-2])", re.I)
+"""An invoice number that carries its year and month (`inv_2026_11_48120`, `INV-2026-114020`)."""
+
+
+def invoice_months(text: str, filed: datetime) -> str:
+    """`text` with every invoice number of a month after `filed` numbered in the month before it
+    (a June ticket cannot quote November's invoice)."""
+
+    def moved(m: re.Match[str]) -> str:
+        if (int(m["y"]), int(m["m"])) <= (filed.year, filed.month):
+            return m[0]
+        back = filed.replace(day=1) - timedelta(days=1)
+        return f"{m['head'][:4]}{back.year}{m['head'][8]}{back.month:02d}"
+
+    return _INVOICE.sub(moved, text)
+
+
 _ADDRESS = re.compile(r"(?P<local>[\w.+'*-]+)@(?P<domain>[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,})", re.I)
 PUBLIC_MAIL = frozenset({"gmail.com", "hotmail.com", "outlook.com", "live.com", "yahoo.com", "icloud.com"})
 """Mail providers anyone may use: an address there says nothing of the organisation."""
@@ -219,6 +236,11 @@ def _wording_voice(wording: str) -> int:
 
 TEMPER_SHOWS = 0.8
 """Share of a quiet or pressing customer's tickets that say so in a line of their own."""
+
+LOG_SPAN = timedelta(hours=12)
+"""How long before a report its log may begin: a log pulled for a report filed later than this after the
+failure began (a later duplicate) shows the failure at the report's time, unless it records the change
+that caused it."""
 
 QA_OPENER_RATE = 0.3
 """Share of QA reports that open with the run that found the fault (most start with the fault itself)."""
@@ -350,7 +372,7 @@ class Renderer:
         """A catalogue wording set in this ticket's time: its dates moved by `shift` (default
         `self.shift`, the ticket's own scenario's), and any version not out then replaced by the
         build the report speaks of."""
-        moved = chronology.shift_dates(text, self.shift if shift is None else shift)
+        moved = invoice_months(chronology.shift_dates(text, self.shift if shift is None else shift), self.created)
         return chronology.rewrite_versions(moved, self._version_for)
 
     def local_to(self, scenario: Defect, text: str) -> str:
@@ -568,8 +590,16 @@ class Renderer:
             lead = min(lead, int((self.created - onset).total_seconds() // 60))
         last = self.created - timedelta(minutes=r.randrange(1, max(lead, 2)))
         # the failure began before its first report and before any alert on it fired; what changed came before that
-        began = self._onset(s) - timedelta(minutes=r.randrange(1, 4), seconds=r.randrange(60))
-        return retime(self.local(d.logs[i]), last, began)
+        began: datetime | None = self._onset(s) - timedelta(minutes=r.randrange(1, 4), seconds=r.randrange(60))
+        log = self.local(d.logs[i])
+        if (
+            reporter != "monitoring"
+            and began is not None
+            and self.created - began > LOG_SPAN
+            and not _CHANGE.search(log)
+        ):
+            began = None  # a report days after the onset carries lines from its own hour, not the onset's
+        return retime(log, last, began)
 
     def _defect_text(
         self,
