@@ -14,19 +14,25 @@ from typing import Any
 
 from . import reward as rw
 from . import task_api
-from .actions import ActionParseError, Taken, parse_action
+from .actions import ActionParseError, RequestInfoAction, Taken, parse_action
 from .contract import DEFAULT_SEED, MAX_SEED, ResetOptions, StepInfo, StepResult, resolve_reset
 from .errors import EpisodeDoneError, ResetNeededError
 from .grader import grade_episode
+from .live import Delivery, LiveClock, ask_terms, asked_items
 from .models import (
     UNSETTLED_STATUSES,
     ActionResult,
     GraderResult,
     ObservationModel,
     QueueEntry,
+    QueueEvent,
     RewardModel,
     StateModel,
+    Ticket,
     TicketProgress,
+    TrackerEntry,
+    TrackerStatus,
+    Truth,
 )
 from .task_api import TaskSpec
 from .tasks import Task
@@ -59,17 +65,25 @@ class _Episode:
     no_op_actions: int = 0
     entries: dict[str, QueueEntry] = field(default_factory=dict)
     """The queue as the agent sees it; `update` keeps it in step with `progress`."""
+    tickets: dict[str, Ticket] = field(default_factory=dict)
+    """The tickets as the agent sees them now (on a live queue, with the replies that came in)."""
+    truth: dict[str, Truth] = field(default_factory=dict)
+    """Each ticket's truth now: on a live queue, a reply that settles a ticket changes it (`ReporterReply.truth`)."""
+    live: LiveClock | None = None
+    """The live queue's clock, arrivals, replies and history; None for a static queue."""
     _open: list[str] | None = None
     """`unsettled()`, kept until `update` changes a status (it is read several times a step)."""
 
     def __post_init__(self) -> None:
+        self.tickets = {tid: self.task.by_id[tid] for tid in self.order}
+        self.truth = dict(self.task.truth)
         for tid in self.order:
             self.update(tid, self.progress[tid])
 
     def update(self, tid: str, progress: TicketProgress) -> None:
         """Record a ticket's new progress and refresh its queue entry (the only writer of both)."""
         self.progress[tid] = progress
-        ticket = self.task.by_id[tid]
+        ticket = self.tickets[tid]
         self.entries[tid] = QueueEntry(
             ticket_id=tid,
             title=ticket.title,
@@ -77,8 +91,62 @@ class _Episode:
             status=progress.status,
             sla_deadline_step=ticket.sla_deadline_step,
             escalated=progress.escalated,
+            arrived_at_step=self.live.arrived.get(tid) if self.live is not None else None,
         )
         self._open = None
+
+    @property
+    def history(self) -> frozenset[str] | None:
+        """The tracker history's ids on a live queue that has one, else None."""
+        return self.live.history if self.live is not None and self.live.queue.backlog else None
+
+    def search(
+        self, query: str, status: TrackerStatus | None, component: str | None, limit: int
+    ) -> list[TrackerEntry] | None:
+        """The history's best matches; None when it is the same search as the last one."""
+        assert self.live is not None
+        if self.live.last_query == (query, status, component, limit):
+            return None
+        return self.live.search(query, status, component, limit)
+
+    def ask(self, tid: str, missing: list[str]) -> None:
+        """On a live queue, start waiting for the reporter's reply to a request for `missing`."""
+        if self.live is not None:
+            self.live.ask(tid, asked_items(missing))
+
+    def deliver(self) -> None:
+        """Carry out what is due on a live queue; when nothing is left to work on, jump to what comes next."""
+        live = self.live
+        if live is None:
+            return
+        while True:
+            for event in live.due():
+                self._happen(event)
+            if self.unsettled() or not live.pending():
+                return
+            live.jump()
+
+    def _happen(self, event: Delivery) -> None:
+        live = self.live
+        assert live is not None
+        tid = event.ticket_id
+        deadline = self._deadline(self.task.by_id[tid])
+        if event.kind == "arrived":
+            live.arrived[tid] = self.steps
+            self.tickets[tid] = self.task.by_id[tid].model_copy(update={"sla_deadline_step": deadline})
+            self.order.append(tid)
+            self.update(tid, TicketProgress())
+        else:
+            ticket, settles = live.answer(self.tickets[tid], event.due)
+            self.tickets[tid] = ticket.model_copy(update={"sla_deadline_step": deadline})  # its SLA starts again
+            if settles:
+                self.truth[tid] = live.queue.replies[tid].truth
+            self.update(tid, self.progress[tid].model_copy(update={"answered": True}))
+        live.events.append(QueueEvent(ticket_id=tid, kind=event.kind, step=self.steps))  # type: ignore[arg-type]
+
+    def _deadline(self, ticket: Ticket) -> int | None:
+        """A ticket's SLA deadline counted from now (the loader's counts from step 0)."""
+        return None if ticket.sla_deadline_step is None else ticket.sla_deadline_step + self.steps
 
     @property
     def focused_id(self) -> str:
@@ -135,10 +203,15 @@ class BugTriageEnv:
         """Start the episode `options` name; `resolve_reset` checks them (typed errors) and fills the defaults."""
         resolved, loaded = resolve_reset(options, self._rng)
         assert resolved.seed is not None
-        order = list(loaded.task.ticket_ids)
+        task = loaded.task
+        order = list(task.ticket_ids)
         random.Random(resolved.seed).shuffle(order)
+        live = LiveClock(task.live) if task.live is not None else None
+        if live is not None:  # the tickets still to arrive are not in the queue yet
+            order = [tid for tid in order if not live.later(tid)]
         progress = {tid: TicketProgress() for tid in order}
-        self._ep = _Episode(loaded.task, self._world, resolved.seed, loaded.split, options.episode_id, order, progress)
+        self._ep = _Episode(task, self._world, resolved.seed, loaded.split, options.episode_id, order, progress)
+        self._ep.live = live
         return self._observe(None)
 
     def step(self, action: Any) -> tuple[ObservationModel, RewardModel, bool, dict[str, Any]]:
@@ -159,11 +232,17 @@ class BugTriageEnv:
             raise EpisodeDoneError("The episode has ended; call reset() to start a new one.")
         ep.steps += 1
         before = dict(ep.progress)
+        if ep.live is not None:
+            ep.live.clock += 1
+            ep.live.last_search = []
         try:
             taken, terms, result = self._apply(ep, action, before)
         except BaseException:
             ep.steps -= 1  # nothing else has changed yet: leave the episode as it was
+            if ep.live is not None:
+                ep.live.clock -= 1
             raise
+        ep.deliver()
         terminated = not ep.unsettled()
         truncated = not terminated and ep.steps >= ep.task.step_budget
         ep.done = terminated or truncated
@@ -171,11 +250,11 @@ class BugTriageEnv:
             terms=terms,
             invalid=taken is None,
             no_op=taken is not None and taken.no_op,
-            tickets=ep.task.tickets,
+            tickets=[ep.tickets[tid] for tid in ep.order] if ep.live is not None else ep.task.tickets,
             before=before,
             after=ep.progress,
             step=ep.steps,
-            truth=ep.task.truth,
+            truth={tid: ep.truth[tid] for tid in ep.order} if ep.live is not None else ep.task.truth,
             done=ep.done,
             truncated=truncated,
         )
@@ -245,7 +324,13 @@ class BugTriageEnv:
 
     @staticmethod
     def _grade(ep: _Episode, reveal: bool) -> GraderResult:
-        return grade_episode(ep.task, ep.progress, ep.invalid_actions, ep.no_op_actions, reveal=reveal)
+        if ep.live is None:
+            return grade_episode(ep.task, ep.progress, ep.invalid_actions, ep.no_op_actions, reveal=reveal)
+        progress = {tid: ep.progress.get(tid, TicketProgress()) for tid in ep.task.ticket_ids}  # not arrived: open
+        tickets = [ep.tickets.get(t.ticket_id, t) for t in ep.task.tickets]
+        return grade_episode(
+            ep.task, progress, ep.invalid_actions, ep.no_op_actions, reveal, settled_truth=ep.truth, tickets=tickets
+        )
 
     # ------------------------------------------------------------------ internals
 
@@ -273,9 +358,11 @@ class BugTriageEnv:
         terms = taken.terms
         if taken.no_op:
             ep.no_op_actions += 1
-        else:
+        elif taken.ticket_id in before:  # an action on a ticket (a search names the focused one and changes none)
             tid = taken.ticket_id
-            if earned := action.terms(before[tid], ep.progress[tid], ep.task.truth[tid]):
+            if earned := action.terms(before[tid], ep.progress[tid], ep.truth[tid]):
+                if ep.live is not None and isinstance(action, RequestInfoAction):
+                    earned = ask_terms(earned, ep.task.live, tid, action.missing)
                 terms = {**terms, **earned}
         result = ActionResult(
             status="ok", action_type=action.action_type, ticket_id=taken.ticket_id, message=taken.message
@@ -290,7 +377,7 @@ class BugTriageEnv:
     def _observe(self, result: ActionResult | None) -> ObservationModel:
         ep = self._ep
         assert ep is not None
-        tickets = ep.task.by_id
+        tickets = ep.tickets
         open_ids = ep.unsettled()
         urgent = [
             tid
@@ -317,4 +404,6 @@ class BugTriageEnv:
             steps_remaining=ep.task.step_budget - ep.steps,
             score_breakdown=dict(sorted(ep.breakdown.items())),
             releases=list(ep.task.releases),
+            events=ep.live.take_events() if ep.live is not None else [],
+            search_results=list(ep.live.last_search) if ep.live is not None else [],
         )

@@ -18,11 +18,11 @@ score = clamp(sum(WEIGHTS[difficulty][k] * subscore[k]) - penalty, 0, 1), where
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TypeVar
 
 from . import grading
-from .models import SEVERITIES, Difficulty, GraderResult, TicketProgress, Truth
+from .models import SEVERITIES, Difficulty, GraderResult, Ticket, TicketProgress, Truth
 from .rules import SETTLING_ACTION, is_critical, outcome_correct, settled_on_time
 from .tasks import Task
 
@@ -114,6 +114,8 @@ def grade_episode(
     invalid_actions: int = 0,
     no_op_actions: int = 0,
     reveal: bool = True,
+    settled_truth: Mapping[str, Truth] | None = None,
+    tickets: Sequence[Ticket] | None = None,
 ) -> GraderResult:
     """Grade a triage state for `task` with its difficulty's weights (see module docstring).
 
@@ -122,8 +124,12 @@ def grade_episode(
     ticket is and naming only what the agent did: the truth of a fixed task is the same in
     every episode, so the agent's copy must not say what was expected, which tickets are
     bugs, or how many incidents, duplicates or vague reports there were.
+
+    `settled_truth` is a live queue's truth at the end, where a reporter's reply changed it: every
+    subscore reads it but `request_info`, which judges the requests by the tickets as they were filed;
+    `tickets` are its tickets as they stand, their SLA deadlines counted from their arrival or last reply.
     """
-    truth = task.truth
+    truth = task.truth if settled_truth is None else settled_truth
     credits: dict[str, float] = {}
     mistakes: list[str] = []
     major = 0
@@ -145,7 +151,7 @@ def grade_episode(
     profile = grading.load_grading()
     critical_weight = profile.critical_ticket_weight[task.difficulty]
     weight = {tid: critical_weight if is_critical(t) else 1.0 for tid, t in truth.items()}
-    sla_tickets = [t for t in task.tickets if t.sla_deadline_step is not None]
+    sla_tickets = [t for t in (task.tickets if tickets is None else tickets) if t.sla_deadline_step is not None]
     on_time = [credits[t.ticket_id] if settled_on_time(t, progress[t.ticket_id]) else 0.0 for t in sla_tickets]
     critical = [
         credits[tid] * (progress[tid].escalated or not truth[tid].should_escalate)
@@ -160,7 +166,7 @@ def grade_episode(
         ),
         "request_info": f1(
             {tid for tid, p in progress.items() if p.info_requested},
-            {tid for tid, t in truth.items() if t.needs_more_info},
+            {tid for tid, t in task.truth.items() if t.needs_more_info},
         ),
         "escalation": f1(escalated, must_escalate),
         "sla": sum(on_time) / len(on_time) if on_time else 1.0,

@@ -10,9 +10,9 @@ from __future__ import annotations
 import random
 import re
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from .actions import ACTION_MODELS, action_type_of
 from .env import BugTriageEnv
@@ -26,9 +26,12 @@ from .models import (
     ObservationModel,
     Severity,
     Ticket,
+    TrackerEntry,
+    Truth,
 )
-from .rules import settle_moves
-from .sources import load_task
+from .rules import settle_moves, sla_first
+from .search import tokens
+from .sources import load_task, task_info
 from .tasks import Task, urgency_order
 
 # --------------------------------------------------------------------------- random
@@ -268,11 +271,30 @@ class PlanPolicy:
         raise NotImplementedError
 
     def act(self, obs: ObservationModel) -> dict[str, Any]:
-        if not self._plan or self._plan[0]["ticket_id"] != getattr(obs.current_ticket, "ticket_id", None):
+        current = getattr(obs.current_ticket, "ticket_id", None)
+        if not self._plan or self._plan[0].get("ticket_id", current) != current:
             if obs.current_ticket is None:
                 return {"action_type": "next_ticket"}
             self._plan = deque(self.plan(obs.current_ticket, obs))
         return self._plan.popleft()
+
+
+def tracker_original(t: Ticket, found: Sequence[TrackerEntry]) -> str | None:
+    """The open tracker ticket among `found` (best match first) that reads as `t`'s defect, or None: the same
+    component as the one `t`'s text points at, and enough words in common (`TRACKER_MATCH`)."""
+    own = set(tokens(_text(t)))
+    for entry in found:
+        theirs = set(tokens(f"{entry.title} {entry.summary}"))
+        shared = len(own & theirs) / len(own | theirs) if own | theirs else 0.0
+        if entry.status == "open" and entry.component == heuristic_component(t) and shared >= TRACKER_MATCH:
+            return entry.ticket_id
+    return None
+
+
+TRACKER_MATCH = 0.12
+"""The share of words a report and an open tracker ticket must have in common to be one defect."""
+
+Habit = Literal["needed", "never", "always"]
 
 
 @dataclass(kw_only=True)
@@ -282,16 +304,39 @@ class HeuristicPolicy(PlanPolicy):
     It remembers every ticket it reads and how it settled it. Before it settles a ticket with
     open suggested duplicates it has not read, it opens each of them (`next_ticket`, one step
     apiece) and settles it first; back on the ticket, `original_of` checks them against it.
+
+    On a live queue it asks a vague report's reporter for the steps and logs and settles the ticket
+    again when the answer comes; where the tracker has a history, it searches it with a report's title
+    before settling the report as a new bug, and links it to an open tracker ticket that reads as the
+    same defect (`tracker_original`). `asks` and `searches` change those habits for the reference table
+    of live queues: `never` (never asks, or never searches: a vague report is settled as a bug) and
+    `always` (asks on every ticket first; searches before every action).
     """
 
     name: str = "heuristic"
+    asks: Habit = "needed"
+    searches: Habit = "needed"
     read: dict[str, Ticket] = field(default_factory=dict)
     settled: dict[str, Settlement] = field(default_factory=dict)
     opened: set[str] = field(default_factory=set)
+    asked: set[str] = field(default_factory=set)
+    searched: set[str] = field(default_factory=set)
+    history: bool = False
+    """The task's tracker has a history to search (`TaskInfo.dynamics`)."""
+    _searching: bool = False
 
     def reset(self, task_id: str, seed: int, split: str | None = None) -> None:
         super().reset(task_id, seed, split)
-        self.read, self.settled, self.opened = {}, {}, set()
+        self.read, self.settled, self.opened, self.asked, self.searched = {}, {}, set(), set(), set()
+        self.history, self._searching = "history" in task_info(task_id).dynamics, False
+
+    def act(self, obs: ObservationModel) -> dict[str, Any]:
+        if self.searches == "always" and self.history and not self._searching:  # a search before every action
+            self._searching = True
+            title = obs.current_ticket.title if obs.current_ticket else obs.queue[0].title
+            return {"action_type": "search_tracker", "query": title}
+        self._searching = False
+        return super().act(obs)
 
     def plan(self, ticket: Ticket, obs: ObservationModel) -> list[dict[str, Any]]:
         tid = ticket.ticket_id
@@ -303,8 +348,25 @@ class HeuristicPolicy(PlanPolicy):
         if unread:
             self.opened.add(unread[0])
             return [{"action_type": "next_ticket", "ticket_id": unread[0]}]
-        self.settled[tid] = heuristic_settlement(ticket, self.read, self.settled)
-        return heuristic_moves(ticket, self.settled[tid])
+        if self.asks == "always" and tid not in self.asked:
+            self.asked.add(tid)
+            return settle_moves(ticket, "needs_info")
+        settlement = heuristic_settlement(ticket, self.read, self.settled)
+        if settlement.disposition == "needs_info" and self.asks == "never":
+            settlement = Settlement("fix")
+        if (
+            settlement.disposition == "fix"
+            and ticket.reporter_type == "user"
+            and self.history
+            and self.searches != "never"
+        ):
+            if tid not in self.searched:  # search first; plan again on the results
+                self.searched.add(tid)
+                return [{"action_type": "search_tracker", "query": ticket.title}]
+            if (original := tracker_original(ticket, obs.search_results)) is not None:
+                settlement = Settlement("duplicate", original)
+        self.settled[tid] = settlement
+        return heuristic_moves(ticket, settlement)
 
 
 # --------------------------------------------------------------------------- oracle
@@ -347,15 +409,62 @@ class ReplayPolicy:
         return self._plan.popleft() if self._plan else {"action_type": "next_ticket"}
 
 
+def truth_now(task: Task, tid: str, status: str) -> Truth:
+    """A ticket's truth as the oracle settles it: on a live queue, a ticket whose reporter answered what
+    the oracle asked (every item its reply settles) has the reply's truth."""
+    reply = task.live.replies.get(tid) if task.live is not None else None
+    return reply.truth if status == "answered" and reply is not None else task.truth[tid]
+
+
+def live_oracle_moves(task: Task, tid: str, status: str) -> list[dict[str, Any]]:
+    """The correct moves for ticket `tid` of a live queue as it stands: ask for what settles a vague report,
+    settle an answered one by its reply's truth, search the tracker before linking an earlier tracker ticket."""
+    ticket, t = task.by_id[tid], truth_now(task, tid, status)
+    moves = settle_moves(
+        ticket,
+        t.disposition,
+        severity=t.true_severity,
+        component=t.true_component,
+        duplicate_of=t.duplicate_of,
+        escalate=t.should_escalate,
+    )
+    history = {e.ticket_id: e for e in task.live.backlog} if task.live is not None else {}
+    if t.duplicate_of in history:  # it knows what to look for: the words of the earlier ticket's title
+        moves.insert(0, {"action_type": "search_tracker", "query": history[t.duplicate_of].title})
+    return moves
+
+
 @dataclass
 class OraclePolicy(ReplayPolicy):
-    """Plays the correct triage from the hidden truth. For tests and calibration only."""
+    """Plays the correct triage from the hidden truth. For tests and calibration only.
+
+    On a static queue it replays `oracle_actions`; on a live one it plans each ticket as it stands
+    (`live_oracle_moves`), most urgent first, as tickets arrive and replies come in.
+    """
 
     name: str = "oracle"
+    _task: Task | None = None
 
     def reset(self, task_id: str, seed: int, split: str | None = None) -> None:
         """Plan the correct triage of this instance."""
-        self._plan = deque(oracle_actions(load_task(task_id, seed, split)))
+        task = load_task(task_id, seed, split)
+        self._task = task if task.live is not None else None
+        self._plan = deque() if task.live is not None else deque(oracle_actions(task))
+
+    def act(self, obs: ObservationModel) -> dict[str, Any]:
+        task = self._task
+        if task is None:
+            return super().act(obs)
+        unsettled = {q.ticket_id: q for q in obs.queue if q.status in UNSETTLED_STATUSES}
+        if not self._plan or self._plan[0].get("ticket_id", self._plan[-1]["ticket_id"]) not in unsettled:
+            if not unsettled:
+                return {"action_type": "next_ticket"}
+            tid = min(
+                unsettled,
+                key=lambda i: (*sla_first(unsettled[i].sla_deadline_step), task.by_id[i].created_at, i),
+            )
+            self._plan = deque(live_oracle_moves(task, tid, unsettled[tid].status))
+        return self._plan.popleft()
 
 
 POLICIES: dict[str, type] = {"random": RandomPolicy, "heuristic": HeuristicPolicy, "oracle": OraclePolicy}

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from .errors import InvalidSeedError, InvalidSplitError, UnknownTaskError, quote
 from .generator import SPLITS, TRAIN_MAX_SEED, check_seed, generate, load_levels, split_size
@@ -39,6 +39,8 @@ class TaskInfo(BaseModel):
     description: str
     splits: dict[str, int | None] | None = None
     """Instances per split for generated tasks (None: unbounded); None for a fixed task."""
+    dynamics: list[str] = Field(default_factory=list, exclude_if=lambda v: not v)
+    """What is live about the task (`Level.dynamics_names`); left out for a static queue."""
 
 
 @dataclass(frozen=True)
@@ -108,6 +110,7 @@ class GeneratedTasks:
                 step_budget=lv.step_budget,
                 description=lv.description,
                 splits=sizes,
+                dynamics=lv.dynamics_names,
             )
             for lv in load_levels().levels
         ]
@@ -141,6 +144,12 @@ def register_source(source: TaskSource) -> None:
     if clash:
         raise ValueError(f"task ids {clash} are already served by another source")
     _SOURCES.append(source)
+    _index.cache_clear()
+
+
+def unregister_source(source: TaskSource) -> None:
+    """Stop serving the tasks of a source `register_source` added (a test's own tasks, say)."""
+    _SOURCES.remove(source)
     _index.cache_clear()
 
 

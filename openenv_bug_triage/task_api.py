@@ -8,7 +8,7 @@ as `reset(task_id=spec.task_id, seed=spec.seed, split=split)`.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from .errors import BugTriageError, quote
 from .generator import SPLITS, TRAIN_MAX_SEED, load_levels, split_size
@@ -29,6 +29,11 @@ class TaskSpec(BaseModel):
     index: int
     seed: int
     difficulty: Difficulty
+    dynamics: list[str] = Field(
+        default_factory=list,
+        exclude_if=lambda v: not v,
+        description="What is live about the task: replies, history, arrivals (left out for a static queue).",
+    )
 
 
 class TaskApiError(BugTriageError, IndexError):
@@ -67,6 +72,7 @@ def get_task(split: str, index: int) -> TaskSpec:
         index=index,
         seed=seed,
         difficulty=level.difficulty,
+        dynamics=level.dynamics_names,
     )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from datetime import timedelta
 from functools import cache, cached_property
 from itertools import filterfalse
 from pathlib import Path
@@ -314,6 +315,165 @@ def _check_budget(fx: TaskFixture, tickets: list[Ticket], truth: dict[str, Truth
         )
 
 
+def _check_live(fx: TaskFixture, by_id: dict[str, TicketRecord], world: World) -> None:
+    """A live queue agrees with its tickets: replies on the vague reports only (all of them, when the
+    queue has replies) with a truth the handbook gives, duplicates of open earlier tracker tickets, a
+    history before the start, and arrivals filed in the step before they show."""
+    live, task = fx.live, fx.task_id
+    assert live is not None
+    for tid, reply in live.replies.items():
+        rec = by_id.get(tid)
+        if rec is None:
+            raise _fail(task, tid, "live.replies", "names no ticket of this task")
+        if rec.truth.disposition != "needs_info":
+            raise _fail(
+                task, tid, "live.replies", f"only a needs_info ticket gets a reply, not {rec.truth.disposition}"
+            )
+        try:
+            _check_record(fx, rec.model_copy(update={"truth": reply.truth}), by_id, world)
+        except FixtureError as exc:
+            raise _fail(task, tid, "live.replies.truth", f"the reply's truth breaks the handbook: {exc}") from None
+    if live.replies:
+        for rec in fx.tickets:
+            if rec.truth.disposition == "needs_info" and rec.ticket_id not in live.replies:
+                raise _fail(
+                    task, rec.ticket_id, "live.replies", "a needs_info ticket of a queue with replies needs one"
+                )
+    backlog = {e.ticket_id: e for e in live.backlog}
+    for entry in live.backlog:
+        if entry.ticket_id in by_id:
+            raise _fail(task, entry.ticket_id, "live.backlog", "a tracker entry's id is also a queue ticket's")
+        if entry.updated_at >= live.start:
+            raise _fail(
+                task, entry.ticket_id, "live.backlog", f"must be filed and updated before the start {live.start}"
+            )
+    for rec in fx.tickets:
+        original = backlog.get(rec.truth.duplicate_of or "")
+        if original is not None and (original.status != "open" or original.created_at >= rec.created_at):
+            raise _fail(
+                task,
+                rec.ticket_id,
+                "truth.duplicate_of",
+                f"'{original.ticket_id}' must be an open tracker ticket filed before it",
+            )
+    _check_arrivals(fx)
+
+
+def _check_arrivals(fx: TaskFixture) -> None:
+    """Reports there at reset are filed before the start; an arriving one during the step before it shows
+    (at the latest as it shows);
+    no comment is written after its ticket is seen."""
+    live, task = fx.live, fx.task_id
+    assert live is not None
+    ids = {rec.ticket_id for rec in fx.tickets}
+    if unknown := sorted(set(live.arrivals) - ids):
+        raise _fail(task, unknown[0], "live.arrivals", "names no ticket of this task")
+    step = timedelta(minutes=live.step_minutes)
+    for rec in fx.tickets:
+        at = live.arrivals.get(rec.ticket_id)
+        shown = live.start + (at or 0) * step
+        if at is None and rec.created_at >= live.start:
+            raise _fail(
+                task,
+                rec.ticket_id,
+                "created_at",
+                f"a ticket there at reset must be filed before the start {live.start}",
+            )
+        if at is not None and not shown - step <= rec.created_at <= shown:
+            raise _fail(
+                task,
+                rec.ticket_id,
+                "created_at",
+                f"arriving at step {at} it must be filed from {shown - step} to {shown}",
+            )
+        if rec.comments and rec.comments[-1].time > shown:
+            raise _fail(task, rec.ticket_id, "comments", f"a comment dated after the ticket is seen ({shown})")
+
+
+def _check_live_budget(fx: TaskFixture, tickets: list[Ticket], truth: dict[str, Truth]) -> None:
+    """Correct triage of a live queue, most urgent first as tickets arrive and replies come in, meets every
+    deadline (an arriving or answered ticket's counted from when it comes) within the budget."""
+    run = _LiveRun(fx, {t.ticket_id: t for t in tickets}, truth)
+    run.run()
+    if run.late is not None:
+        tid, at, due = run.late
+        raise _fail(
+            fx.task_id,
+            tid,
+            "sla_policy",
+            f"correct triage in SLA order settles it at step {at}, after its deadline {due}",
+        )
+    if run.steps > fx.step_budget:
+        raise _fail(
+            fx.task_id, None, "step_budget", f"{fx.step_budget} is less than the {run.steps} steps correct triage needs"
+        )
+
+
+@dataclass
+class _LiveRun:
+    """Correct triage of a live queue as the environment plays it: one step of queue time per action, idle
+    time jumped, an arriving or answered ticket's deadline counted from the step it comes at."""
+
+    fx: TaskFixture
+    tickets: dict[str, Ticket]
+    truth: dict[str, Truth]
+    clock: int = 0
+    steps: int = 0
+
+    def __post_init__(self) -> None:
+        live = self.fx.live
+        assert live is not None
+        self.coming = {tid: at for tid, at in live.arrivals.items()}
+        self.waiting: dict[str, int] = {}
+        self.answered: set[str] = set()
+        self.due = {tid: t.sla_deadline_step for tid, t in self.tickets.items() if tid not in self.coming}
+        self.open = set(self.due)
+
+    def _deliver(self) -> None:
+        while True:
+            events = sorted(
+                [(at, 0, tid) for tid, at in self.coming.items()] + [(at, 1, tid) for tid, at in self.waiting.items()]
+            )
+            for at, kind, tid in events:
+                if at > self.clock:
+                    break
+                (self.waiting if kind else self.coming).pop(tid)
+                deadline = self.tickets[tid].sla_deadline_step
+                self.due[tid] = None if deadline is None else deadline + self.steps
+                self.open.add(tid)
+                if kind:
+                    self.answered.add(tid)
+            if self.open or not events:
+                return
+            self.clock = min(at for at, _, _ in events)
+
+    def run(self) -> dict[str, int]:
+        """The step at which each ticket is first settled and, in `late`, the first deadline missed."""
+        live = self.fx.live
+        assert live is not None
+        settled: dict[str, int] = {}
+        self.late: tuple[str, int, int | None] | None = None
+        self._deliver()
+        while self.open:
+            tid = min(self.open, key=lambda i: (*rules.sla_first(self.due[i]), self.tickets[i].created_at, i))
+            reply = live.replies.get(tid)
+            t = reply.truth if tid in self.answered and reply is not None else self.truth[tid]
+            n = rules.correct_steps(t.disposition, t.should_escalate)
+            if t.duplicate_of is not None and t.duplicate_of in _backlog_ids(self.fx):
+                n += 1  # the search that finds the earlier tracker ticket
+            for _ in range(n):
+                self.steps += 1
+                self.clock += 1
+            self.open.discard(tid)
+            settled.setdefault(tid, self.steps)
+            if self.late is None and rules.late(self.steps, self.due[tid]):
+                self.late = (tid, self.steps, self.due[tid])
+            if t.disposition == "needs_info" and reply is not None and reply.delay is not None:
+                self.waiting[tid] = self.clock + reply.delay
+            self._deliver()
+        return settled
+
+
 _VISIBLE = tuple(name for name in TicketRecord.model_fields if name != "truth")
 """The fields a ticket record shares with the ticket an agent sees: all but its truth."""
 
@@ -343,7 +503,11 @@ def build_task(fx: TaskFixture, world: World | None = None) -> Task:
     deadlines = rules.sla_deadlines(fx.sla_policy)
     tickets = [_visible(rec, hints[rec.ticket_id], deadlines[rec.customer_tier]) for rec in fx.tickets]
     truth = {rec.ticket_id: rec.truth for rec in fx.tickets}
-    _check_budget(fx, tickets, truth)
+    if fx.live is None:
+        _check_budget(fx, tickets, truth)
+    else:
+        _check_live(fx, by_id, world)
+        _check_live_budget(fx, tickets, truth)
     return Task(
         fx.task_id, fx.difficulty, fx.description, fx.step_budget, tuple(tickets), truth, tuple(fx.releases), fx.live
     )

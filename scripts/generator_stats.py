@@ -294,7 +294,7 @@ def duplicate_figures(made: dict[str, list[GeneratedTask]]) -> list[Figure]:
             (m.task.by_id[original], t)
             for m in made[s]
             for t in m.task.tickets
-            if (original := m.task.truth[t.ticket_id].duplicate_of)
+            if (original := m.task.truth[t.ticket_id].duplicate_of) in m.task.by_id  # not a tracker ticket
         ]
         if not pairs:
             continue
@@ -431,7 +431,7 @@ def legacy_figures(made: dict[str, list[GeneratedTask]], levels: list[str]) -> N
             for t in m.task.tickets:
                 traps.update(m.facts[t.ticket_id].traps)
                 original = m.task.truth[t.ticket_id].duplicate_of
-                if original:
+                if original in m.task.by_id:  # (a live queue's original may be an earlier tracker ticket)
                     dups += 1
                     o = m.task.by_id[original]
                     unlike += jaccard(words(t.title), words(o.title)) < 0.2

@@ -62,6 +62,7 @@ MEASURED = {
     "bench_server",
     "prompt_size",
     "bench_replicas",
+    "live_policies",
 }
 """Blocks written only by hand-run measurements; each carries its command and date."""
 

@@ -12,6 +12,7 @@ from openenv_bug_triage import contract as contract_module
 from openenv_bug_triage import reward as reward_module
 from openenv_bug_triage.checker import policy_actions
 from openenv_bug_triage.env import BugTriageEnv
+from openenv_bug_triage.episode import start
 from openenv_bug_triage.grader import grade_episode, ticket_right
 from openenv_bug_triage.models import TicketProgress, Truth
 from openenv_bug_triage.policies import HeuristicPolicy, RandomPolicy
@@ -229,3 +230,38 @@ def test_the_agents_grade_depends_only_on_right_and_wrong(task_id, probe, monkey
             agreeing += 1
             assert other_agent == agent, f"swapping the truths of {a} and {b} changed the agent's grade"
     assert agreeing > 0 or probe in ("random", "heuristic"), "the probe must meet truths that agree on it"
+
+
+# --------------------------------------------------------------------------- live queues: replies and search results
+
+
+def live_scrambled(task: Task) -> Task:
+    """`scrambled`, and every reporter's reply given another reply's truth: what a reply settles a ticket as
+    is truth too, and must show nowhere before the grade."""
+    assert task.live is not None
+    fake = scrambled(task)
+    replies = task.live.replies
+    ids = sorted(replies)
+    donors = ids[1:] + ids[:1]
+    swapped_replies = {
+        tid: replies[tid].model_copy(update={"truth": replies[donor].truth})
+        for tid, donor in zip(ids, donors, strict=True)
+    }
+    return dataclasses.replace(fake, live=task.live.model_copy(update={"replies": swapped_replies}))
+
+
+@pytest.mark.parametrize("task_id", ["generated_live_hard", "generated_live_expert"])
+@pytest.mark.parametrize("policy_cls", [HeuristicPolicy, RandomPolicy])
+def test_live_replies_arrivals_and_search_results_differ_only_in_feedback(task_id, policy_cls, monkeypatch):
+    task = load_task(task_id, 2, "test")
+    actions = start(BugTriageEnv(), policy_cls(), task_id, 2, "test").play(limit=60).actions
+    actions += [{"action_type": "search_tracker", "query": t.title} for t in task.tickets[:3]]
+    real = play(task, actions, monkeypatch)
+    fake = play(live_scrambled(task), actions, monkeypatch)
+    assert any(obs.get("events") for obs, _ in real), "the probe saw no arrival or reply"
+    assert len(real) == len(fake)
+    for (obs_a, state_a), (obs_b, state_b) in zip(real, fake, strict=True):
+        for key in FEEDBACK_KEYS:
+            obs_a.pop(key), obs_b.pop(key)
+        assert obs_a == obs_b
+        assert state_a == state_b

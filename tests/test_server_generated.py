@@ -11,6 +11,7 @@ from server_helpers import LiveServer, last_reply, reset_holding_secret, truth_n
 from openenv_bug_triage import BugTriageEnv, ObservationModel, task_api
 from openenv_bug_triage.client import BugTriageClient
 from openenv_bug_triage.episode import start
+from openenv_bug_triage.generator import load_levels
 from openenv_bug_triage.http_client import HttpEnvClient
 from openenv_bug_triage.policies import OraclePolicy, ReplayPolicy, run_episode
 
@@ -63,7 +64,7 @@ def test_an_oracle_episode_over_http_scores_one(client: httpx.Client) -> None:
         ({"task_id": "generated_easy", "split": "dev"}, 422, "invalid_split"),
         ({"task_id": "generated_easy", "split": "test", "seed": 1000}, 422, "invalid_seed"),
         ({"task_id": "bug_triage_easy", "split": "test"}, 422, "invalid_split"),
-        ({"split": "test", "index": 4000}, 400, "invalid_task_index"),
+        ({"split": "test", "index": 1000 * len(load_levels().levels)}, 400, "invalid_task_index"),
         ({"split": "test", "index": 1, "task_id": "generated_hard"}, 422, "invalid_seed"),
         ({"task_id": "generated_easy", "split": 3}, 422, "invalid_request"),
     ],
@@ -96,8 +97,11 @@ def test_tasks_lists_generated_tasks_with_split_sizes(client: httpx.Client) -> N
         "generated_medium",
         "generated_hard",
         "generated_expert",
+        "generated_live_hard",
+        "generated_live_expert",
     ]
     assert {t["ticket_count"] for t in generated} == {8, 15, 25, 50}
+    assert [t.get("dynamics", []) for t in generated] == [[]] * 4 + [["replies", "history", "arrivals"]] * 2
     assert all(t["splits"] == {"train": None, "validation": 200, "test": 1000} for t in generated)
 
 
@@ -107,19 +111,17 @@ def test_task_api_routes_answer_with_openenv_shapes(client: httpx.Client) -> Non
         {"name": "validation", "type": "validation"},
         {"name": "test", "type": "test"},
     ]
-    assert client.post("/bug_triage/num_tasks", json={"split": "test"}).json() == {"num_tasks": 4000}
-    assert client.post("/bug_triage/num_tasks", json={"split": "train"}).json() == {"num_tasks": 4 * 2**31}
+    levels = [level.task_id for level in load_levels().levels]
+    assert len(levels) == 6
+    assert client.post("/bug_triage/num_tasks", json={"split": "test"}).json() == {"num_tasks": 6000}
+    assert client.post("/bug_triage/num_tasks", json={"split": "train"}).json() == {"num_tasks": 6 * 2**31}
     listed = client.post("/bug_triage/tasks", json={"split": "validation"}).json()
-    assert listed["env_name"] == "bug_triage" and len(listed["tasks"]) == 800
-    ranged = client.post("/bug_triage/task_range", json={"split": "test", "start": 8, "stop": 12}).json()["tasks"]
-    assert [t["index"] for t in ranged] == [8, 9, 10, 11]
-    assert [t["seed"] for t in ranged] == [2, 2, 2, 2]
-    assert [t["task_id"] for t in ranged] == [
-        "generated_easy",
-        "generated_medium",
-        "generated_hard",
-        "generated_expert",
-    ]
+    assert listed["env_name"] == "bug_triage" and len(listed["tasks"]) == 1000  # the preview's bound (of 1,200)
+    ranged = client.post("/bug_triage/task_range", json={"split": "test", "start": 12, "stop": 18}).json()["tasks"]
+    assert [t["index"] for t in ranged] == list(range(12, 18))
+    assert [t["seed"] for t in ranged] == [2] * 6
+    assert [t["task_id"] for t in ranged] == levels
+    assert [t.get("dynamics", []) for t in ranged] == [[]] * 4 + [["replies", "history", "arrivals"]] * 2
     train = client.post("/bug_triage/tasks", json={"split": "train"}).json()["tasks"]
     assert len(train) == task_api.PREVIEW_LIMIT
 
@@ -127,7 +129,7 @@ def test_task_api_routes_answer_with_openenv_shapes(client: httpx.Client) -> Non
 @pytest.mark.parametrize(
     ("path", "body", "status"),
     [
-        ("/bug_triage/task", {"split": "test", "index": 4000}, 400),
+        ("/bug_triage/task", {"split": "test", "index": 6000}, 400),
         ("/bug_triage/task", {"split": "test", "index": -1}, 400),
         ("/bug_triage/task", {"split": "holdout", "index": 0}, 400),
         ("/bug_triage/num_tasks", {"split": "holdout"}, 400),

@@ -108,6 +108,7 @@ def test_tasks_list_every_task(client: httpx.Client) -> None:
             "step_budget": task.step_budget,
             "description": task.description,
             "splits": None if fixed else {"train": None, "validation": 200, "test": 1000},
+            **({"dynamics": ["replies", "history", "arrivals"]} if task.live is not None else {}),
         }
 
 

@@ -62,9 +62,9 @@ def test_a_source_cannot_shadow_an_existing_task(own_source) -> None:
 
 def test_task_infos_list_fixed_then_generated_without_truth() -> None:
     infos = task_infos()
-    assert [i.source for i in infos] == ["fixed"] * 3 + ["generated"] * 4
+    assert [i.source for i in infos] == ["fixed"] * 3 + ["generated"] * 6
     for info in infos:
-        assert set(info.model_dump()) == {
+        assert set(info.model_dump()) - {"dynamics"} == {
             "task_id",
             "difficulty",
             "source",
@@ -78,16 +78,18 @@ def test_task_infos_list_fixed_then_generated_without_truth() -> None:
 def test_task_api_in_process() -> None:
     env = BugTriageEnv()
     assert [s["name"] for s in env.list_splits()] == ["train", "validation", "test"]
-    assert env.num_tasks("validation") == 800 and env.num_tasks("test") == 4000
-    spec = env.get_task("test", 13)
+    assert env.num_tasks("validation") == 1200 and env.num_tasks("test") == 6000
+    spec = env.get_task("test", 19)
     assert (spec.task_id, spec.seed, spec.split, spec.difficulty) == ("generated_medium", 3, "test", "medium")
-    assert set(spec.model_dump()) == {"id", "task_id", "split", "index", "seed", "difficulty"}
-    assert [s.index for s in env.get_task_range("test", -2)] == [3998, 3999]
+    assert set(spec.model_dump()) == {"id", "task_id", "split", "index", "seed", "difficulty"}  # static: no dynamics
+    live = env.get_task("test", 22)
+    assert (live.task_id, live.seed, live.dynamics) == ("generated_live_hard", 3, ["replies", "history", "arrivals"])
+    assert [s.index for s in env.get_task_range("test", -2)] == [5998, 5999]
     assert len(env.list_tasks("train")) == 1000
-    by_index = env.reset(split="test", index=13).model_dump_json()
+    by_index = env.reset(split="test", index=19).model_dump_json()
     assert by_index == BugTriageEnv().reset(task_id="generated_medium", seed=3, split="test").model_dump_json()
     assert env.state().split == "test"
-    for split, index in (("test", 4000), ("test", -1), ("nope", 0)):
+    for split, index in (("test", 6000), ("test", -1), ("nope", 0)):
         with pytest.raises(TaskApiError):
             env.get_task(split, index)
 

@@ -13,8 +13,9 @@ from transformers.utils import get_json_schema
 
 from openenv_bug_triage import BugTriageEnv
 from openenv_bug_triage.actions import ACTION_ADAPTER, ACTION_MODELS, ACTION_TYPES
+from openenv_bug_triage.episode import start
 from openenv_bug_triage.errors import EpisodeDoneError, InvalidMoveError, ResetNeededError
-from openenv_bug_triage.policies import oracle_actions
+from openenv_bug_triage.policies import OraclePolicy, oracle_actions
 from openenv_bug_triage.sources import load_task, task_infos
 from openenv_bug_triage.tasks import TASK_IDS
 from openenv_bug_triage.tools import (
@@ -90,7 +91,9 @@ def test_oracle_through_the_tools_scores_one(task_id: str) -> None:
     env = BugTriageToolEnv()
     (row,) = dataset_rows([task_id], [5], split="validation")
     assert (row["split"] is not None) == task_id.startswith("generated_")
-    transcript = play(env, row, oracle_actions(load_task(task_id, 5, row["split"])))
+    # the oracle's moves as it plays in process (on a live queue they follow arrivals and replies)
+    moves = start(BugTriageEnv(), OraclePolicy(), task_id, 5, row["split"]).play().actions
+    transcript = play(env, row, moves)
     assert not any(text.startswith("error") for text in transcript)
     assert "The episode is over: every ticket is settled. Score 1.000." in transcript[-1]
     assert env.get_reward() == 1.0

@@ -20,9 +20,11 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 from server_helpers import REPO, LiveServer, ServerProcess
 
+from openenv_bug_triage import BugTriageEnv
 from openenv_bug_triage.actions import ACTION_TYPES
 from openenv_bug_triage.agents.cli import main as baseline
-from openenv_bug_triage.policies import oracle_actions
+from openenv_bug_triage.episode import start
+from openenv_bug_triage.policies import OraclePolicy, oracle_actions
 from server.app import build_app
 from server.config import Settings
 
@@ -443,3 +445,28 @@ def test_split_hint_survives_a_reload_and_old_errors_go(fresh: Browser) -> None:
     fresh.reload()
     assert fresh.by_id("split").get_attribute("value") == "validation"
     assert "validation has 200 instances" in fresh.text("task-description")
+
+
+def test_a_live_queue_shows_arrivals_replies_searches_and_a_timeline(fresh: Browser, server: LiveServer) -> None:
+    """A live episode clicked through with the oracle's moves: the news line, the search results and the
+    timeline follow what the queue does, and the grade is the oracle's."""
+    fresh.start("generated_live_hard", 3)
+    assert fresh.by_id("live").is_displayed()
+    moves = start(BugTriageEnv(), OraclePolicy(), "generated_live_hard", 3, "train").play().actions
+    moves.insert(1, {"action_type": "search_tracker", "query": "cannot sign in error"})  # a search that finds some
+    searched = False
+    for action in moves:
+        fresh.act(action)
+        if action["action_type"] == "search_tracker":
+            rows = fresh.driver.find_elements(By.CSS_SELECTOR, "#search-results tbody tr")
+            found = int(fresh.text("last-message").split(" found ")[1].split()[0])
+            assert fresh.by_id("search-results").is_displayed() == (found > 0) and len(rows) == found
+            if found and not searched:
+                fresh.screenshot(SCREENSHOTS / "live.png")
+            searched = searched or found > 0
+    fresh.wait(lambda: fresh.by_id("grade").is_displayed())
+    assert fresh.text("grade-score") == "1.000"
+    timeline = fresh.text("timeline")
+    assert searched and "searched" in timeline and "asked" in timeline
+    assert "arrived" in timeline and "reporter answered" in timeline
+    assert fresh.console_errors() == []

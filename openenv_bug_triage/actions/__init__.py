@@ -15,6 +15,7 @@ from .mark_duplicate import MarkDuplicateAction
 from .next_ticket import NextTicketAction
 from .parse import MAX_INT_BITS, ActionParseError, describe_validation_error, parse_action
 from .request_info import RequestInfoAction
+from .search_tracker import SearchTrackerAction
 from .union import ACTION_ADAPTER, ACTION_MODELS, ACTION_TYPES, ActionModel, action_type_of, description
 
 __all__ = [
@@ -35,6 +36,7 @@ __all__ = [
     "NextTicketAction",
     "Queue",
     "RequestInfoAction",
+    "SearchTrackerAction",
     "Taken",
     "TicketAction",
     "action_type_of",

@@ -29,7 +29,7 @@ from typing import Any, ClassVar, Protocol
 from pydantic import Field
 
 from ..errors import quote
-from ..models import ObservationModel, Strict, TicketId, TicketProgress, Truth
+from ..models import ObservationModel, Strict, TicketId, TicketProgress, TrackerEntry, TrackerStatus, Truth
 from ..world import World
 
 __all__ = ["BaseAction", "Desk", "Queue", "Taken", "TicketAction", "quote"]
@@ -46,6 +46,11 @@ class Queue(Protocol):
     @property
     def world(self) -> World:
         """The organisation: teams and components."""
+        ...
+
+    @property
+    def history(self) -> frozenset[str] | None:
+        """The ids of the tracker's earlier tickets on a live queue with a history; None on any other queue."""
         ...
 
 
@@ -75,6 +80,17 @@ class Desk(Queue, Protocol):
 
     def move_focus(self, tid: str | None) -> str:
         """Focus ticket `tid`, or with None the next open ticket after the focus; returns the focused id."""
+        ...
+
+    def search(
+        self, query: str, status: TrackerStatus | None, component: str | None, limit: int
+    ) -> list[TrackerEntry] | None:
+        """The tracker history's best matches (only asked on a queue whose `history` is not None); None when
+        it is the same search as the last one."""
+        ...
+
+    def ask(self, tid: str, missing: list[str]) -> None:
+        """Record a request for information on `tid` (a live queue starts waiting for the reply)."""
         ...
 
 

@@ -15,7 +15,9 @@ class MarkDuplicateAction(TicketAction):
     """Settle a ticket as a duplicate of an earlier report of the same defect."""
 
     action_type: Literal["mark_duplicate"] = "mark_duplicate"
-    duplicate_of: TicketId = Field(description="Id of the earliest report of the same defect.")
+    duplicate_of: TicketId = Field(
+        description="Id of the earliest report of the same defect (on live queues, maybe an earlier tracker ticket)."
+    )
 
     PROMPT_VALUES: ClassVar[dict[str, Any]] = {"ticket_id": "<id>", "duplicate_of": "<earlier ticket id>"}
     TERMS: ClassVar[tuple[str, ...]] = ("correct_duplicate", "destructive_action", "wrong_outcome")
@@ -23,8 +25,9 @@ class MarkDuplicateAction(TicketAction):
     def check_fields(self, target: str, queue: Queue) -> str | None:
         if self.duplicate_of == target:
             return f"ticket {target} cannot be a duplicate of itself; give the id of the original report."
-        if self.duplicate_of not in queue.progress:
-            return f"duplicate_of {quote(self.duplicate_of)} is not in the queue; link to a ticket listed in `queue`."
+        if self.duplicate_of not in queue.progress and self.duplicate_of not in (queue.history or ()):
+            where = " or found by `search_tracker`" if queue.history is not None else ""
+            return f"duplicate_of {quote(self.duplicate_of)} is not in the queue; link to a ticket listed in `queue`{where}."
         return None
 
     def change(self, before: TicketProgress) -> dict[str, object]:

@@ -21,6 +21,7 @@ from .escalate_incident import EscalateIncidentAction
 from .mark_duplicate import MarkDuplicateAction
 from .next_ticket import NextTicketAction
 from .request_info import RequestInfoAction
+from .search_tracker import SearchTrackerAction
 
 ActionModel = Annotated[
     ClassifyAction
@@ -30,7 +31,8 @@ ActionModel = Annotated[
     | DeferAction
     | CloseAction
     | EscalateIncidentAction
-    | NextTicketAction,
+    | NextTicketAction
+    | SearchTrackerAction,
     Field(discriminator="action_type"),
 ]
 ACTION_ADAPTER: TypeAdapter[ActionModel] = TypeAdapter(ActionModel)

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Final, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from ..episode import Step
-from ..models import GraderResult, ObservationModel
+from ..models import GraderResult, ObservationModel, QueueEvent
 
 TRAJECTORY_FORMAT: Final = "bug-triage-trajectory/1"
 """Written in every record, so a reader can refuse files of another kind or version."""
@@ -74,6 +74,10 @@ class StepRecord(_Record):
     cumulative: float
     message: str
     done: bool
+    events: list[QueueEvent] = Field(default_factory=list, exclude_if=lambda v: not v)
+    """Live queues: what arrived and whose reporter answered after this step (left out when nothing did)."""
+    found: list[str] = Field(default_factory=list, exclude_if=lambda v: not v)
+    """Live queues: the earlier tracker tickets this step's search found, best first (left out when none)."""
 
 
 class EndRecord(_Record):
@@ -122,6 +126,8 @@ class TrajectoryWriter:
                 cumulative=step.reward.cumulative,
                 message=result.message if result else "",
                 done=step.done,
+                events=list(step.observation.events),
+                found=[e.ticket_id for e in step.observation.search_results],
             )
         )
 

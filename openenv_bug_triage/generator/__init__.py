@@ -16,15 +16,16 @@ line). This module is the public API.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
-from ..models import TaskFixture
+from ..models import LiveQueue, TaskFixture
 from ..rules import severity_for
 from ..tasks import Task, build_task
 from .compose import fact_group
 from .facts import TicketFacts, derive_truth, disposition_for, scope_options
 from .levels import SPLITS, TRAIN_MAX_SEED, Level, Split, check_seed, level_of, load_levels, partition_of, split_size
+from .live import Static, draw_live, reserve_replies
 from .notes import annotate
 from .plan import Planner
 from .render import Renderer
@@ -39,6 +40,8 @@ class GeneratedTask:
     facts: dict[str, TicketFacts]
     split: Split
     seed: int
+    replied: dict[str, TicketFacts] = field(default_factory=dict)
+    """On a live queue, the facts each vague report's reply tells (its truth follows from them)."""
 
 
 def generate(task_id: str, seed: int, split: str = "train") -> GeneratedTask:
@@ -52,14 +55,22 @@ def generate(task_id: str, seed: int, split: str = "train") -> GeneratedTask:
     end = base + timedelta(minutes=max(s.minute for s in slots))
     timeline = draw_timeline(base, end, rng)
     renderer = Renderer(planner, timeline, base, slots)
-    records, facts = [], {}  # rendered first: the release notes hold lines placed while rendering
+    records, facts, personas = [], {}, {}  # rendered first: the release notes hold lines placed while rendering
     world = planner.world
     for s in sorted(slots, key=lambda s: s.minute):
         record, f = renderer.render(s)
         record["truth"] = derive_truth(f, world)  # a validated Truth: the fixture takes it as it is
         records.append(record)
         facts[f.ticket_id] = f
-    releases = annotate(timeline.until(end), renderer.notes, planner.unused, planner.phrases, planner.partition, rng)
+        personas[f.ticket_id] = renderer.voice.persona  # who wrote it: a live queue's reply is in their voice
+    reserved = reserve_replies(planner, slots, world) if level.dynamics is not None else {}
+    unused = [d for d in planner.unused if all(d is not r for r, _ in reserved.values())]
+    releases = annotate(timeline.until(end), renderer.notes, unused, planner.phrases, planner.partition, rng)
+    live: LiveQueue | None = None
+    replied: dict[str, TicketFacts] = {}
+    if level.dynamics is not None:  # drawn last, so a static level's draws are as they were
+        static = Static(planner, renderer, slots, records, facts, personas, releases, base, level.step_budget, reserved)
+        live, releases, replied = draw_live(static, level.dynamics)
     fixture = TaskFixture.model_validate(
         {
             "task_id": level.task_id,
@@ -69,10 +80,11 @@ def generate(task_id: str, seed: int, split: str = "train") -> GeneratedTask:
             "sla_policy": level.sla_policy,
             "tickets": records,
             "releases": releases,
+            "live": live,
         }
     )
     # check_seed has refused any split outside SPLITS, but cannot narrow the str to the Split literal
-    return GeneratedTask(build_task(fixture, world), facts, split, seed)  # type: ignore[arg-type]
+    return GeneratedTask(build_task(fixture, world), facts, split, seed, replied)  # type: ignore[arg-type]
 
 
 def label_samples(made: list[GeneratedTask], field: str) -> list[tuple[str, str, str]]:

@@ -88,6 +88,10 @@ class Dynamics(_Model):
     """Tickets that arrive during the episode rather than at reset."""
 
 
+LIVE_SETTLE_STEPS = 3
+"""Most steps an answered vague report takes to settle: classify, assign and escalate."""
+
+
 class Level(_Model):
     """One generated task: its size, tiers, SLA and budget rules, outcome mix and trap rates."""
 
@@ -107,6 +111,15 @@ class Level(_Model):
     """Live levels only: see `Dynamics`."""
 
     @property
+    def dynamics_names(self) -> list[str]:
+        """What is live about this level, by name (`replies`, `history`, `arrivals`); empty for a static level."""
+        d = self.dynamics
+        if d is None:
+            return []
+        named = {"replies": d.replies, "history": d.backlog > 0, "arrivals": d.arrivals > 0}
+        return [name for name, on in named.items() if on]
+
+    @property
     def fix_count(self) -> int:
         """Bugs to fix in every instance (originals of duplicates and near-duplicates included)."""
         o = self.outcomes
@@ -114,8 +127,14 @@ class Level(_Model):
 
     @property
     def step_budget(self) -> int:
-        """Enough for the correct triage of any instance: every ticket once, every bug twice more."""
-        return self.tickets + 2 * self.fix_count + self.budget_slack
+        """Enough for the correct triage of any instance: every ticket once, every bug twice more; on a
+        live queue also, for each vague report, the answered ticket settled as a bug (classify, assign,
+        escalate) and, for each report of an earlier tracker ticket, the search that finds it."""
+        static = self.tickets + 2 * self.fix_count + self.budget_slack
+        if self.dynamics is None:
+            return static
+        replies = LIVE_SETTLE_STEPS * self.outcomes.needs_info if self.dynamics.replies else 0
+        return static + replies + self.dynamics.backlog_duplicates
 
     @property
     def sla_policy(self) -> SlaPolicy:

@@ -9,7 +9,16 @@ as untrusted data exactly as in the baseline prompt.
 
 from __future__ import annotations
 
-from ..agents.prompt import QUEUE_CLOSE, QUEUE_OPEN, QUEUE_TITLE_LIMIT, clip, neutralise, ticket_block
+from ..agents.prompt import (
+    QUEUE_CLOSE,
+    QUEUE_OPEN,
+    QUEUE_TITLE_LIMIT,
+    clip,
+    events_line,
+    neutralise,
+    search_block,
+    ticket_block,
+)
 from ..chronology import calendar_text
 from ..models import ObservationModel, QueueEntry
 
@@ -53,11 +62,15 @@ def opening_text(obs: ObservationModel) -> str:
 
 
 def queue_changes(before: ObservationModel, after: ObservationModel) -> list[str]:
-    """`id: old -> new` for every queue entry whose status or escalation changed."""
+    """`id: old -> new` for every queue entry whose status or escalation changed; a ticket that arrived
+    on a live queue in full, as the opening shows it."""
     old = {entry.ticket_id: entry for entry in before.queue}
     changes = []
     for entry in after.queue:
-        prev = old[entry.ticket_id]
+        prev = old.get(entry.ticket_id)
+        if prev is None:
+            changes.append(f"arrived: {queue_line(entry)}")
+            continue
         if prev.status != entry.status:
             changes.append(f"{entry.ticket_id}: {prev.status} -> {entry.status}")
         if entry.escalated and not prev.escalated:
@@ -93,6 +106,7 @@ def step_text(
     changes = queue_changes(before, after)
     lines = [f"{message}. Reward {reward:+.2f}.", "Queue changes: " + ("; ".join(changes) if changes else "none.")]
     if ending is None:
+        lines += [part for part in (events_line(after), search_block(after)) if part is not None]
         lines += focus_text(before, after)
     lines.append(state_line(after, ending, score))
     return "\n".join(lines)

@@ -41,27 +41,28 @@ export function actionSpecs(schema) {
   return specs;
 }
 
-// Where a field's valid values come from, when the schema leaves it a free string.
-function observedChoices(name, obs) {
+// Where a field's valid values come from, when the schema leaves it a free string. `tracker` holds the
+// earlier tracker tickets searches found on a live queue (id -> title): they can be originals too.
+function observedChoices(name, obs, tracker) {
   const ids = obs.queue.map((q) => q.ticket_id);
   const focused = obs.current_ticket ? obs.current_ticket.ticket_id : null;
   if (name === "component") return obs.available_components;
   if (name === "team") return obs.available_teams;
-  if (name === "duplicate_of") return ids.filter((id) => id !== focused);
+  if (name === "duplicate_of") return [...ids.filter((id) => id !== focused), ...tracker.keys()];
   if (name === "ticket_id") return ids;
   return null;
 }
 
 // Settled tickets: "triaged" can still be corrected; the others can no longer be changed.
-const UNSETTLED = new Set(["open", "classified", "assigned"]);
+const UNSETTLED = new Set(["open", "answered", "classified", "assigned"]);
 const FINAL = new Set(["closed", "deferred", "duplicate", "awaiting_info"]);
 export function isFinal(status) {
   return FINAL.has(status);
 }
 
-function control(field, obs, actionType) {
+function control(field, obs, actionType, tracker) {
   const id = "field-" + field.name;
-  const observed = observedChoices(field.name, obs);
+  const observed = observedChoices(field.name, obs, tracker);
   const choices = field.choices || observed;
   let input;
   if (choices) {
@@ -72,7 +73,10 @@ function control(field, obs, actionType) {
     } else {
       input.append(el("option", { value: "", text: "choose…", disabled: true, selected: true }));
     }
-    const titles = new Map(obs.queue.map((q) => [q.ticket_id, q.title]));
+    const titles = new Map([
+      ...[...tracker].map(([tid, title]) => [tid, `${title} (earlier tracker ticket)`]),
+      ...obs.queue.map((q) => [q.ticket_id, q.title]),
+    ]);
     const statuses = new Map(obs.queue.map((q) => [q.ticket_id, q.status]));
     const isTicket = field.name === "ticket_id" || field.name === "duplicate_of";
     for (const choice of choices) {
@@ -105,6 +109,7 @@ export class ActionForm {
     this.help = form.querySelector("#action-help");
     this.fields = form.querySelector("#action-fields");
     this.obs = null;
+    this.tracker = new Map(); // earlier tracker tickets found by searches (live queues)
     clear(this.typeSelect);
     for (const type of specs.keys()) this.typeSelect.append(el("option", { value: type, text: humanize(type) }));
     this.typeSelect.addEventListener("change", () => this.render());
@@ -142,7 +147,7 @@ export class ActionForm {
     const spec = this.specs.get(type);
     this.help.textContent = spec.help;
     clear(this.fields);
-    for (const field of spec.fields) this.fields.append(control(field, this.obs, type));
+    for (const field of spec.fields) this.fields.append(control(field, this.obs, type, this.tracker));
   }
 
   // Choose an action type and preset some of its fields (values that are not offered are left alone).

@@ -132,6 +132,7 @@ export class PlayView {
         last: null,
         grade: null,
         done: false,
+        timeline: [],
       };
       this.save();
       this.render();
@@ -161,6 +162,9 @@ export class PlayView {
       };
       this.saved.done = reply.done;
       this.saved.grade = info.grader || null;
+      this.saved.timeline = [...(this.saved.timeline || []), ...timelineEntries(action, reply.observation)];
+      const found = (reply.observation.search_results || []).map((e) => [e.ticket_id, e.title]);
+      this.saved.tracker = [...(this.saved.tracker || []), ...found];
       this.save();
       this.render(!info.action_valid); // after a rejected action, keep what was filled in
       this.status(reply.done ? "The episode is over: see the grade below." : "", reply.done ? "ok" : "");
@@ -189,12 +193,14 @@ export class PlayView {
     $("sla-risk").textContent = obs.sla_at_risk_count;
     $("total-reward").textContent = signed(s.rewards.reduce((a, b) => a + b, 0));
     this.renderQueue(obs);
+    this.form.tracker = new Map(s.tracker || []);
     const ticket = obs.current_ticket;
     if (ticket) fillFields($("ticket"), Object.entries(ticket));
     else fillFields($("ticket"), [["ticket", "every ticket is settled"]]);
     this.form.update(obs, keepForm);
     $("take-action").disabled = s.done;
     this.renderLast(s);
+    this.renderLive(s);
     rewardChart($("play-chart"), s.rewards);
     fillNumbers($("breakdown"), Object.entries(obs.score_breakdown));
     $("grade").hidden = !s.grade;
@@ -240,6 +246,33 @@ export class PlayView {
     return button;
   }
 
+  // A live queue's news since the last step, the last search's results and the episode's timeline.
+  renderLive(s) {
+    const obs = s.obs;
+    const timeline = s.timeline || [];
+    const live = this.tasks.get(s.taskId)?.dynamics?.length > 0;
+    $("live").hidden = !live;
+    if (!live) return;
+    const events = obs.events || [];
+    $("news").textContent = events.length ? "New: " + events.map(describeEvent).join("; ") + "." : "Nothing new since the last step.";
+    const results = obs.search_results || [];
+    $("search-results").hidden = results.length === 0;
+    const body = clear($("search-results").tBodies[0]);
+    for (const e of results) {
+      const status = e.resolution ? `${e.status} (${e.resolution})` : e.status;
+      body.append(el("tr", {}, [
+        el("td", { text: e.ticket_id, title: e.summary }),
+        el("td", { text: e.title }),
+        el("td", { text: e.component }),
+        el("td", { text: status }),
+        el("td", { text: e.fixed_in || "" }),
+      ]));
+    }
+    const list = clear($("timeline"));
+    for (const line of timeline) list.append(el("li", { text: line }));
+    if (!timeline.length) list.append(el("li", { text: "Nothing yet." }));
+  }
+
   renderLast(s) {
     const last = s.last;
     $("last-message").textContent = last ? last.message : "No action yet.";
@@ -247,4 +280,23 @@ export class PlayView {
     $("last-reward").textContent = last ? signed(last.reward) : "–";
     fillNumbers($("last-components"), last ? Object.entries(last.components) : []);
   }
+}
+
+function describeEvent(e) {
+  return e.kind === "arrived" ? `${e.ticket_id} arrived` : `${e.ticket_id}'s reporter answered (see its comments)`;
+}
+
+// What one step adds to a live episode's timeline: a search, a request, and what the queue did by itself.
+function timelineEntries(action, obs) {
+  const step = obs.steps_used;
+  const out = [];
+  if (action.action_type === "search_tracker") {
+    const found = (obs.search_results || []).map((e) => e.ticket_id).join(", ") || "nothing";
+    out.push(`step ${step}: searched "${action.query}": ${found}`);
+  }
+  if (action.action_type === "request_info") {
+    out.push(`step ${step}: asked ${action.ticket_id || "the focused ticket"}'s reporter for ${(action.missing || []).join(", ") || "more"}`);
+  }
+  for (const e of obs.events || []) out.push(`step ${e.step}: ${describeEvent(e)}`);
+  return out;
 }

@@ -124,6 +124,11 @@ class ReplaySlot {
         ["cumulative_reward", signed(step.cumulative)],
         ["message", step.message],
       ];
+      if (step.found && step.found.length) entries.push(["search_found", step.found.join(", ")]);
+      if (step.events && step.events.length) {
+        const said = (e) => (e.kind === "arrived" ? `${e.ticket_id} arrived` : `${e.ticket_id}'s reporter answered`);
+        entries.push(["then", step.events.map(said).join("; ")]);
+      }
       if (step.replies.length) entries.push(["model_replies", step.replies.map(formatValue).join("\n---\n")]);
       fillFields(this.q("replay-step"), entries);
     }
