@@ -195,6 +195,14 @@ def address_of_another(t: Ticket, f: TicketFacts) -> bool:
     )
 
 
+BARE_FOR_NOW = re.compile(r"(?:^|[.!?]\s+)For now\.(?=\s|$)")
+
+
+def dangling_for_now(t: Ticket, f: TicketFacts) -> bool:
+    """A sentence of two words, "For now.", left after a workaround (a stock tail, not a thought)."""
+    return bool(BARE_FOR_NOW.search(t.description))
+
+
 def two_tempers(t: Ticket, f: TicketFacts) -> bool:
     """A customer's ticket plays itself down and also presses for speed or shouts."""
     return t.reporter_type == "user" and temper_in(t) == {"quiet", "insistent"}
@@ -218,6 +226,7 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     '"i" and "I" in one ticket': i_typed_two_ways,
     "a job claimed that is not the writer's": claims_another_role,
     "another organisation's address in a customer's log": address_of_another,
+    'a bare "For now."': dangling_for_now,
 }
 
 # --------------------------------------------------------------------------- checks per queue
@@ -381,6 +390,8 @@ def test_each_ticket_check_finds_a_planted_contradiction() -> None:
     assert not claims_another_role(_ticket(description="I'm the developer there. 1. Sign in as a workspace admin"), dev)
     leak = "2026-05-04T09:58:01.112Z auth INFO reset: lookup token for email 'anna larkspur@ourcompany.com' -> none"
     assert address_of_another(_ticket(log_excerpt=leak, logs_present=True), dev)
+    assert dangling_for_now(_ticket(description="Exporting one project at a time works. For now."), _facts())
+    assert not dangling_for_now(_ticket(description="Exporting one project at a time works for now."), _facts())
     own = leak.replace("ourcompany.com", "brightharbour.org.uk")
     assert not address_of_another(_ticket(log_excerpt=own, logs_present=True), dev)
 

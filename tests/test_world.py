@@ -377,6 +377,20 @@ def recording_of_another_platform(t: Ticket, f: TicketFacts, releases: tuple[Rel
     return any(p != platform and pattern.search(t.description) for p, pattern in RECORDING_OF.items())
 
 
+PHONE_RECORDING = re.compile(
+    r"\b(?:recording from my phone|recorded from my phone|phone recording|phone's screen recording)\b", re.I
+)
+IPAD = re.compile(r"\b(?i:ipad|tablet)\b")
+IPHONE = re.compile(r"\b(?i:iphone|phone)\b(?! recording|'s screen)")
+
+
+def phone_recording_of_a_tablet(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+    """A report about an iPad or a tablet, and no phone, whose recording is said to come from a phone."""
+    text = f"{t.title}\n{t.description}"
+    rest = PHONE_RECORDING.sub("", text)
+    return bool(PHONE_RECORDING.search(text) and IPAD.search(text) and not IPHONE.search(rest))
+
+
 def browser_idiom_in_app(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
     """A browser's "until I reload" in a report on a phone app."""
     return _platform(t) in ("ios", "android") and bool(BROWSER_IDIOM.search(t.description))
@@ -482,6 +496,7 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts, tuple[Release, ...]], bo
     "phones of two platforms": phones_of_two_platforms,
     "recording named by another platform": recording_of_another_platform,
     "browser idiom in a phone app": browser_idiom_in_app,
+    "phone recording of a tablet": phone_recording_of_a_tablet,
     "phone app on a laptop": phone_app_on_laptop,
     "test data in production or from support": seeded_data_in_production,
     "headcount on an account-wide thing": headcount_on_account_wide,
@@ -658,6 +673,9 @@ def test_each_world_check_finds_a_planted_contradiction() -> None:
     eased = _facts(evidence=(("workaround", "Removing the mention lets it save again."),))
     assert workaround_then_none(_ticket(description="Fails on each of 12 runs, no workaround."), eased, rel)
     assert user_knows_server(_ticket(reporter_type="user", description="Nothing of it reached the server."), f, rel)
+    ipad = "When I hold my tablet sideways the board is cut off. Recorded from my phone, attached (RPReplay_4.mp4)."
+    assert phone_recording_of_a_tablet(_ticket(description=ipad), f, rel)
+    assert not phone_recording_of_a_tablet(_ticket(description=ipad.replace("tablet", "iPhone")), f, rel)
     june = "2026-06-21T09:00:00Z"
     assert invoice_of_a_later_month(_ticket(created_at=june, log_excerpt="render inv_2026_11_48120 ok"), f, rel)
     assert not invoice_of_a_later_month(_ticket(created_at=june, log_excerpt="render inv_2026_05_48120 ok"), f, rel)
