@@ -80,7 +80,8 @@ ONE_CELL_AS_ALL = re.compile(r"\b1, (?:all|every one|each)\b|\(1 in all\)|\bonly
 RATE = re.compile(r"\b\d+% of (?:our |my )?(?:tries|attempts|requests|calls|sign-ins)\b", re.I)
 """A share of tries that fail: what a degraded service shows."""
 ALWAYS = re.compile(
-    r"\bno way to\b|\bevery attempt to\b|\bnot once\b|\bnot a single\b|\bnothing at all\b|\bat all\b|"
+    r"(?<!Often there is )\bno way to\b|\bevery attempt to\b|\bnot once\b|\bnot a single\b|\bnothing at all\b|"
+    r"(?<!come back )\bat all\b|"
     r"\bnever (?:works|arrives|comes)\b|\bevery (?:call|try|time)\b",
     re.I,
 )
@@ -248,6 +249,7 @@ def test_each_check_finds_a_planted_seam() -> None:
     okta = "There is no way to log in through Okta. About 18% of our tries at single sign-on fail, the others are slow."
     assert rate_on_an_always_failure(_ticket(description=okta), _facts())
     assert not rate_on_an_always_failure(_ticket(description=okta.split(". ", 1)[1]), _facts())
+    assert not rate_on_an_always_failure(_ticket(description=f"Often there is {okta[9:]}"), _facts())
 
 
 def main(per_level: int) -> None:
