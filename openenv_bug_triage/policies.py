@@ -352,8 +352,10 @@ class HeuristicPolicy(PlanPolicy):
             self.asked.add(tid)
             return settle_moves(ticket, "needs_info")
         settlement = heuristic_settlement(ticket, self.read, self.settled)
-        if settlement.disposition == "needs_info" and self.asks == "never":
-            settlement = Settlement("fix")
+        if settlement.disposition == "needs_info" and (self.asks == "never" or tid in self.asked):
+            settlement = Settlement("fix")  # asked once already: the answer is all there will be
+        if settlement.disposition == "needs_info":
+            self.asked.add(tid)
         if (
             settlement.disposition == "fix"
             and ticket.reporter_type == "user"

@@ -22,6 +22,7 @@ import planting
 import pytest
 
 from openenv_bug_triage.generator import GeneratedTask, TicketFacts, generate, load_levels
+from openenv_bug_triage.generator.personas import load_personas, seats_needed
 from openenv_bug_triage.models import Ticket
 
 LEVELS = tuple(level.task_id for level in load_levels().levels if level.dynamics is None)
@@ -76,6 +77,19 @@ BUG_FURNITURE = re.compile(
 """What a report of something broken carries: blame, a dump, steps shot one by one, being blocked."""
 
 
+ONE_CELL_AS_ALL = re.compile(r"\b1, (?:all|every one|each)\b|\(1 in all\)|\bonly 1 configuration", re.I)
+"""One failing cell said to be "all on the same account"."""
+RATE = re.compile(r"\b\d+% of (?:our |my )?(?:tries|attempts|requests|calls|sign-ins)\b", re.I)
+"""A share of tries that fail: what a degraded service shows."""
+ALWAYS = re.compile(
+    r"(?<!Often there is )\bno way to\b|\bevery attempt to\b|\bnot once\b|\bnot a single\b|\bnothing at all\b|"
+    r"(?<!come back )\bat all\b|"
+    r"\bnever (?:works|arrives|comes)\b|\bevery (?:call|try|time)\b",
+    re.I,
+)
+"""A failure that happens every time."""
+
+
 def _text(t: Ticket) -> str:
     return f"{t.title}\n{t.description}"
 
@@ -125,6 +139,30 @@ def feature_request_as_bug(t: Ticket, f: TicketFacts) -> bool:
     return f.kind == "feature" and bool(BUG_FURNITURE.search(t.description))
 
 
+def one_cell_as_all(t: Ticket, f: TicketFacts) -> bool:
+    """A tester's one failing cell of a matrix told as "all on the same test account"."""
+    return t.reporter_type == "qa" and bool(ONE_CELL_AS_ALL.search(t.description))
+
+
+@cache
+def _seats() -> dict[str, int]:
+    return {o.name: o.seats for o in load_personas().organisations}
+
+
+def workspace_bigger_than_organisation(t: Ticket, f: TicketFacts) -> bool:
+    """A customer of a small organisation reports what only a workspace larger than theirs sees
+    (nine seats, and "in workspaces with more than 500 members")."""
+    if t.reporter_type != "user" or f.organisation is None:
+        return False
+    return _seats()[f.organisation] < seats_needed([t.title, t.description])
+
+
+def rate_on_an_always_failure(t: Ticket, f: TicketFacts) -> bool:
+    """A customer counts the share of tries that fail of a failure they say happens every time
+    ("no way to log in" and "18% of our tries fail")."""
+    return t.reporter_type == "user" and bool(RATE.search(t.description) and ALWAYS.search(t.description))
+
+
 TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "browser symptom in a phone app": browser_symptom_in_app,
     "screen symptom on an email or push": screen_symptom_on_message,
@@ -134,6 +172,9 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "QA scope as a headcount": qa_headcount,
     "QA asks for the old behaviour back": qa_asks_old_behaviour,
     "feature request dressed as a bug": feature_request_as_bug,
+    "one failing cell told as all": one_cell_as_all,
+    "workspace bigger than the reporter's organisation": workspace_bigger_than_organisation,
+    "a rate of failures that always happen": rate_on_an_always_failure,
 }
 
 # --------------------------------------------------------------------------- counting
@@ -152,8 +193,8 @@ def found(made: tuple[GeneratedTask, ...], kind: str) -> list[str]:
     return [t.ticket_id for t, f in items(made) if TICKET_CHECKS[kind](t, f)]
 
 
-OPEN: frozenset[str] = frozenset({"QA scope as a headcount"})
-"""Kinds still found (a segment named by its people): strict xfail,
+OPEN: frozenset[str] = frozenset()
+"""Kinds still found: strict xfail,
 so that fixing one fails here until it is taken off this list."""
 
 
@@ -198,6 +239,19 @@ def test_each_check_finds_a_planted_seam() -> None:
     wish = _ticket(description="Could you add S3 delivery? Our developer looked at it and thinks it's on your side.")
     assert feature_request_as_bug(wish, _facts(kind="feature"))
     assert not feature_request_as_bug(wish, _facts())
+    one = _ticket(reporter_type="qa", description="Matrix: failing cells 1, all on the same test account.")
+    assert one_cell_as_all(one, _facts())
+    assert not one_cell_as_all(
+        _ticket(reporter_type="qa", description="Failing cells: 2, all on one account."), _facts()
+    )
+    charity = _facts(organisation="Bright Harbour Appeal", person=("Darius Moradi", "developer"))  # 9 seats
+    big = _ticket(description="Renaming fails in workspaces with more than 500 members.")
+    assert workspace_bigger_than_organisation(big, charity)
+    assert not workspace_bigger_than_organisation(big, _facts(organisation="Orwell County Council"))  # 720 seats
+    okta = "There is no way to log in through Okta. About 18% of our tries at single sign-on fail, the others are slow."
+    assert rate_on_an_always_failure(_ticket(description=okta), _facts())
+    assert not rate_on_an_always_failure(_ticket(description=okta.split(". ", 1)[1]), _facts())
+    assert not rate_on_an_always_failure(_ticket(description=f"Often there is {okta[9:]}"), _facts())
 
 
 def main(per_level: int) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import closing
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,12 +15,15 @@ from live_fixture import ARRIVALS, TASK_ID, live_task, served
 from server_helpers import LiveServer
 
 from openenv_bug_triage import BugTriageEnv
+from openenv_bug_triage.agents.prompt import build_messages
+from openenv_bug_triage.agents.trajectory import StepRecord, TrajectoryWriter, read_trajectory
 from openenv_bug_triage.client import WebSocketEnv
 from openenv_bug_triage.episode import start
 from openenv_bug_triage.http_client import HttpEnvClient
 from openenv_bug_triage.live import LiveClock, asked_items
 from openenv_bug_triage.models import ObservationModel
 from openenv_bug_triage.policies import HeuristicPolicy, OraclePolicy, ReplayPolicy
+from openenv_bug_triage.tools.text import step_text
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -223,3 +227,37 @@ def test_asked_again_a_reporter_sends_only_what_they_have_not_sent() -> None:
     assert obs.current_ticket is not None
     first, second = obs.current_ticket.comments[-2:]
     assert "Only tables" in first.text and "Only tables" not in second.text and "2026.11.2" in second.text
+
+
+def test_the_agents_text_shows_news_and_search_results_fenced_and_a_static_queue_none() -> None:
+    env = fresh()
+    before, _, _, _ = env.step({"action_type": "next_ticket"})
+    env.step({"action_type": "next_ticket"})
+    after, reward, _, _ = env.step({"action_type": "search_tracker", "query": "PDF snapshot of the dashboard"})
+    assert [e.ticket_id for e in after.events] == ["BT-210"] and after.search_results
+    user = build_messages(after, [])[1]["content"]
+    assert "New since your last action: BT-210 arrived." in user
+    fenced = user.split("<<<SEARCH>>>\n", 1)[1].split("\n<<<END SEARCH>>>", 1)[0]
+    assert "BT-090" in fenced and len(fenced.splitlines()) == len(after.search_results)
+    tool = step_text(before, after, reward.value, None, None)
+    assert "arrived: BT-210 |" in tool and "BT-210 arrived" in tool and "<<<SEARCH>>>" in tool
+    static = BugTriageEnv().reset(task_id="bug_triage_medium")
+    text = build_messages(static, [])[1]["content"]
+    assert "New since" not in text and "<<<SEARCH>>>" not in text
+
+
+def test_a_trajectory_records_what_each_step_found_and_what_came_after_it(tmp_path: Path) -> None:
+    episode = start(BugTriageEnv(), OraclePolicy(), TASK_ID, seed=0).play()
+    with TrajectoryWriter(tmp_path / "live.jsonl", "oracle", "none") as writer:
+        writer.start(TASK_ID, 0)
+        for step in episode.steps:
+            writer.step(step, [])
+    steps = [r for r in read_trajectory(tmp_path / "live.jsonl") if isinstance(r, StepRecord)]
+    assert {e.ticket_id for s in steps for e in s.events} == {"BT-210", "BT-212", "BT-204"}
+    assert any("BT-090" in s.found for s in steps)
+    static = TrajectoryWriter(tmp_path / "static.jsonl", "oracle", "none")
+    static.start("bug_triage_easy", 42)
+    static.step(start(BugTriageEnv(), OraclePolicy(), "bug_triage_easy", 42).play(limit=1).steps[0], [])
+    static.close()
+    line = (tmp_path / "static.jsonl").read_text()
+    assert '"events"' not in line and '"found"' not in line  # a static queue's records are as before

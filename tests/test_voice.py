@@ -27,9 +27,10 @@ import pytest
 from openenv_bug_triage import textstats as ts
 from openenv_bug_triage.catalogue import load_phrases
 from openenv_bug_triage.generator import GeneratedTask, TicketFacts, generate, load_levels
-from openenv_bug_triage.generator.personas import load_personas
+from openenv_bug_triage.generator.personas import Persona, load_personas
 from openenv_bug_triage.generator.phrasing import pattern
-from openenv_bug_triage.generator.voice import _BROWSERS, browsers_named
+from openenv_bug_triage.generator.render import own_addresses
+from openenv_bug_triage.generator.voice import _BROWSERS, browsers_named, own_role
 from openenv_bug_triage.models import Ticket
 
 LEVELS = tuple(level.task_id for level in load_levels().levels)
@@ -154,6 +155,54 @@ def two_identities(t: Ticket, f: TicketFacts) -> bool:
     return t.reporter_type == "user" and len(ts.self_descriptions(t.description)) > 1
 
 
+ROLE_CLAIM = re.compile(
+    r"(?<!in )(?<!up )\b(?:I'm|I am|I work as|as)(?: one of)?(?: the| a| an| our)? (?P<role>project leads?|team leads?|office manager|"
+    r"operations lead|IT lead|project coordinator|workspace admin|admin(?! of)|developer|systems administrator|founder)\b",
+    re.I,
+)
+"""A writer naming their own job."""
+ADDRESS = re.compile(r"[\w.+'*-]+@(?P<domain>[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,})", re.I)
+PUBLIC_MAIL = frozenset({"gmail.com", "hotmail.com", "outlook.com", "live.com", "yahoo.com", "icloud.com", "proton.me"})
+"""Mail providers anyone may use, whatever their organisation."""
+
+
+def claims_another_role(t: Ticket, f: TicketFacts) -> bool:
+    """A customer names a job of their own that is not theirs ("one of the project leads" from the developer)."""
+    if t.reporter_type != "user" or f.person is None:
+        return False
+    role = f.person[1].lower()
+    for m in ROLE_CLAIM.finditer(t.description):
+        said = m["role"].lower().removesuffix("s")
+        if said != role and not (said == "admin" and "admin" in f.reporter_tags):
+            return True
+    return False
+
+
+@cache
+def _domains() -> dict[str, str]:
+    return {o.name: o.email_domain for o in load_personas().organisations}
+
+
+def address_of_another(t: Ticket, f: TicketFacts) -> bool:
+    """A customer's ticket carries a log naming a mail address of another organisation than theirs
+    (a public mail provider and Larkspur's own aside): another customer's address on their request."""
+    if t.reporter_type != "user" or f.organisation is None or not t.log_excerpt:
+        return False
+    own = _domains()[f.organisation]
+    return any(
+        d != own and d not in PUBLIC_MAIL and not d.endswith("larkspur.io")
+        for d in (m["domain"].lower() for m in ADDRESS.finditer(t.log_excerpt))
+    )
+
+
+BARE_FOR_NOW = re.compile(r"(?:^|[.!?]\s+)For now\.(?=\s|$)")
+
+
+def dangling_for_now(t: Ticket, f: TicketFacts) -> bool:
+    """A sentence of two words, "For now.", left after a workaround (a stock tail, not a thought)."""
+    return bool(BARE_FOR_NOW.search(t.description))
+
+
 def two_tempers(t: Ticket, f: TicketFacts) -> bool:
     """A customer's ticket plays itself down and also presses for speed or shouts."""
     return t.reporter_type == "user" and temper_in(t) == {"quiet", "insistent"}
@@ -175,6 +224,9 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "two people's introductions in one ticket": two_identities,
     "quiet and insistent in one ticket": two_tempers,
     '"i" and "I" in one ticket': i_typed_two_ways,
+    "a job claimed that is not the writer's": claims_another_role,
+    "another organisation's address in a customer's log": address_of_another,
+    'a bare "For now."': dangling_for_now,
 }
 
 # --------------------------------------------------------------------------- checks per queue
@@ -233,8 +285,21 @@ def one_person_two_voices(made: GeneratedTask) -> int:
     return found
 
 
+def crowded_small_organisation(made: GeneratedTask) -> int:
+    """Organisations with more people writing in than a small one has: two of under 20 seats, three of
+    under 150 (a handful of people at a small firm, each with their own history and voice, reads as a cast)."""
+    writers: dict[str, set[str]] = defaultdict(set)
+    for t in made.task.tickets:
+        f = made.facts[t.ticket_id]
+        if t.reporter_type == "user" and f.organisation and f.person:
+            writers[f.organisation].add(f.person[0])
+    seats = {o.name: o.seats for o in load_personas().organisations}
+    return sum(len(w) >= (2 if seats[o] < 20 else 3 if seats[o] < 150 else 4) for o, w in writers.items())
+
+
 QUEUE_CHECKS: dict[str, Callable[[GeneratedTask], int]] = {
     "one first name, two people": one_name_two_people,
+    "a small organisation crowded with writers": crowded_small_organisation,
     "log pasted twice in a queue": log_pasted_twice,
     "one person, two voices in a queue": one_person_two_voices,
 }
@@ -320,6 +385,41 @@ def test_each_ticket_check_finds_a_planted_contradiction() -> None:
     assert i_typed_two_ways(_ticket(description="i tried twice. I give up."), _facts())
     assert not i_typed_two_ways(_ticket(description="i tried twice. i give up."), _facts())
     assert not two_tempers(_ticket(description="Small observation, take it or leave it: the export fails."), _facts())
+    dev = _facts(person=("Darius Moradi", "developer"), organisation="Bright Harbour Appeal")
+    assert claims_another_role(_ticket(description="Hi, I'm one of the project leads in our workspace."), dev)
+    assert not claims_another_role(_ticket(description="I'm the developer there. 1. Sign in as a workspace admin"), dev)
+    leak = "2026-05-04T09:58:01.112Z auth INFO reset: lookup token for email 'anna larkspur@ourcompany.com' -> none"
+    assert address_of_another(_ticket(log_excerpt=leak, logs_present=True), dev)
+    assert dangling_for_now(_ticket(description="Exporting one project at a time works. For now."), _facts())
+    assert not dangling_for_now(_ticket(description="Exporting one project at a time works for now."), _facts())
+    own = leak.replace("ourcompany.com", "brightharbour.org.uk")
+    assert not address_of_another(_ticket(log_excerpt=own, logs_present=True), dev)
+
+
+def test_a_claimed_job_and_a_logged_address_become_the_reporters_own() -> None:
+    dev = Persona("user", "email", name="Darius Moradi", role="developer")
+    assert own_role("Hi, I'm one of the project leads here. As a team lead I'd like it.", dev) == (
+        "Hi, I'm the developer here. As a developer I'd like it."
+    )
+    assert own_role("Sign in as a workspace admin.", dev) == "Sign in as a workspace admin."
+    log = "lookup 'anna larkspur@ourcompany.com' sent to *@gmail.com via invites@mail.larkspur.io"
+    assert own_addresses(log, "brightharbour.org.uk") == (
+        "lookup 'anna larkspur@brightharbour.org.uk' sent to *@gmail.com via invites@mail.larkspur.io"
+    )
+
+
+def test_the_crowd_check_finds_a_small_organisation_with_two_writers() -> None:
+    made = instances("test", 1)[-1]
+    assert crowded_small_organisation(made) == 0
+    tickets = [t.model_copy(update={"reporter_type": "user"}) for t in made.task.tickets[:2]]
+    small = "Bright Harbour Appeal"  # 9 seats
+    people = (("Darius Moradi", "developer"), ("Lucia Romano", "team lead"))
+    facts = {**made.facts} | {
+        t.ticket_id: _facts(ticket_id=t.ticket_id, organisation=small, person=p)
+        for t, p in zip(tickets, people, strict=True)
+    }
+    task = dataclasses.replace(made.task, tickets=tuple(tickets))
+    assert crowded_small_organisation(GeneratedTask(task, facts, made.split, made.seed)) == 1
 
 
 def test_the_voice_check_finds_one_person_in_two_voices() -> None:

@@ -377,6 +377,20 @@ def recording_of_another_platform(t: Ticket, f: TicketFacts, releases: tuple[Rel
     return any(p != platform and pattern.search(t.description) for p, pattern in RECORDING_OF.items())
 
 
+PHONE_RECORDING = re.compile(
+    r"\b(?:recording from my phone|recorded from my phone|phone recording|phone's screen recording)\b", re.I
+)
+IPAD = re.compile(r"\b(?i:ipad|tablet)\b")
+IPHONE = re.compile(r"\b(?i:iphone|phone)\b(?! recording|'s screen)")
+
+
+def phone_recording_of_a_tablet(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+    """A report about an iPad or a tablet, and no phone, whose recording is said to come from a phone."""
+    text = f"{t.title}\n{t.description}"
+    rest = PHONE_RECORDING.sub("", text)
+    return bool(PHONE_RECORDING.search(text) and IPAD.search(text) and not IPHONE.search(rest))
+
+
 def browser_idiom_in_app(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
     """A browser's "until I reload" in a report on a phone app."""
     return _platform(t) in ("ios", "android") and bool(BROWSER_IDIOM.search(t.description))
@@ -414,6 +428,50 @@ def user_knows_server(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) 
     return t.reporter_type == "user" and bool(USER_SERVER_KNOWLEDGE.search(t.description))
 
 
+INVOICE_NUMBER = re.compile(r"\binv[_-](?P<y>20\d\d)[_-](?P<m>0[1-9]|1[0-2])", re.I)
+"""An invoice number with its year and month in it (`inv_2026_11_48120`)."""
+STALE = timedelta(days=1)
+
+
+def invoice_of_a_later_month(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+    """An invoice numbered for a month after the ticket was filed (November's number in June)."""
+    filed = created(t)
+    text = f"{t.title}\n{t.description}\n{t.log_excerpt or ''}"
+    return any((int(m["y"]), int(m["m"])) > (filed.year, filed.month) for m in INVOICE_NUMBER.finditer(text))
+
+
+def log_days_before_report(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+    """A customer's or tester's log that ends a day or more before the report it goes with ("since this
+    morning", and every line three days old), unless it records the change that began the failure."""
+    if t.reporter_type == "monitoring" or not t.log_excerpt:
+        return False
+    stamped = log_times(t.log_excerpt, created(t))
+    if not stamped or any(CAUSE.search(line) for _, line in stamped):
+        return False
+    return created(t) - max(at for at, _ in stamped) > STALE
+
+
+CLOCKED = (
+    (re.compile(r"\bthis morning\b"), lambda at, gap: at.hour >= 5),
+    (re.compile(r"\bafter lunch\b"), lambda at, gap: 12 <= at.hour < 20 and gap >= timedelta(hours=1)),
+    (re.compile(r"\ban hour ago\b"), lambda at, gap: gap >= timedelta(hours=1)),
+)
+"""A follow-up's clock words, and when they can be written: "this morning" once the morning has come,
+"again after lunch" after noon and an hour or more after the report."""
+
+
+def follow_up_off_the_clock(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+    """A reporter's follow-up whose words do not fit its time ("We hit it again after lunch." at 03:21,
+    21 minutes after filing)."""
+    for c in t.comments:
+        if c.role != "reporter":
+            continue
+        at = c.time if c.time.tzinfo is not None else c.time.replace(tzinfo=UTC)
+        if any(p.search(c.text) and not fits(at, at - created(t)) for p, fits in CLOCKED):
+            return True
+    return False
+
+
 TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts, tuple[Release, ...]], bool]] = {
     "log line after the ticket": log_after_filed,
     "build not out (or not in the calendar)": release_not_out,
@@ -438,11 +496,15 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts, tuple[Release, ...]], bo
     "phones of two platforms": phones_of_two_platforms,
     "recording named by another platform": recording_of_another_platform,
     "browser idiom in a phone app": browser_idiom_in_app,
+    "phone recording of a tablet": phone_recording_of_a_tablet,
     "phone app on a laptop": phone_app_on_laptop,
     "test data in production or from support": seeded_data_in_production,
     "headcount on an account-wide thing": headcount_on_account_wide,
     "no workaround after a workaround": workaround_then_none,
     "customer knows what reached the server": user_knows_server,
+    "invoice numbered for a later month": invoice_of_a_later_month,
+    "log a day older than its report": log_days_before_report,
+    "follow-up words off the clock": follow_up_off_the_clock,
 }
 
 # --------------------------------------------------------------------------- checks per queue
@@ -611,6 +673,22 @@ def test_each_world_check_finds_a_planted_contradiction() -> None:
     eased = _facts(evidence=(("workaround", "Removing the mention lets it save again."),))
     assert workaround_then_none(_ticket(description="Fails on each of 12 runs, no workaround."), eased, rel)
     assert user_knows_server(_ticket(reporter_type="user", description="Nothing of it reached the server."), f, rel)
+    ipad = "When I hold my tablet sideways the board is cut off. Recorded from my phone, attached (RPReplay_4.mp4)."
+    assert phone_recording_of_a_tablet(_ticket(description=ipad), f, rel)
+    assert not phone_recording_of_a_tablet(_ticket(description=ipad.replace("tablet", "iPhone")), f, rel)
+    june = "2026-06-21T09:00:00Z"
+    assert invoice_of_a_later_month(_ticket(created_at=june, log_excerpt="render inv_2026_11_48120 ok"), f, rel)
+    assert not invoice_of_a_later_month(_ticket(created_at=june, log_excerpt="render inv_2026_05_48120 ok"), f, rel)
+    old = "2026-10-05T19:39:02.604Z pg-primary ERROR duplicate key value"
+    assert log_days_before_report(_ticket(reporter_type="user", log_excerpt=old, logs_present=True), f, rel)
+    fresh = old.replace("10-05T19", "10-08T02")
+    assert not log_days_before_report(_ticket(reporter_type="user", log_excerpt=fresh, logs_present=True), f, rel)
+    soon = [
+        {"author": "Ana", "role": "reporter", "time": "2026-10-08T03:28:00Z", "text": "We hit it again after lunch."}
+    ]
+    assert follow_up_off_the_clock(_ticket(reporter_type="user", comments=soon), f, rel)
+    later = [soon[0] | {"time": "2026-10-08T14:10:00Z"}]
+    assert not follow_up_off_the_clock(_ticket(reporter_type="user", comments=later), f, rel)
 
 
 def main(per_level: int) -> None:

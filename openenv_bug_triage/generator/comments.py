@@ -49,6 +49,30 @@ def _log_comment(renderer: Teller, source: str) -> str:
     return renderer.pick("comment_log_client", source=renderer.pick(f"log_source_{source}"))
 
 
+STILL = "<still happening>"
+"""Where the reporter's "still happening" comment goes, its words drawn once its time is known."""
+CLOCK_WORDS: tuple[tuple[re.Pattern[str], int, int, int], ...] = (
+    (re.compile(r"\bthis morning\b"), 6, 12, 120),
+    (re.compile(r"\bafter lunch\b"), 13, 19, 120),
+    (re.compile(r"\ban hour ago\b"), 0, 24, 90),
+    (re.compile(r"\btoday\b"), 8, 24, 240),
+)
+"""Words of a follow-up that tie it to the clock: the UTC hours it may be written in (from, until) and the
+fewest minutes after the report it may come (no one hits it "again after lunch" 21 minutes after filing at 03:00)."""
+
+
+def fits_clock(text: str, filed: datetime, at: datetime) -> bool:
+    """True when the clock words of `text` fit a comment written at `at` on a ticket filed at `filed`."""
+    gap = (at - filed).total_seconds() / 60
+    return all(lo <= at.hour < hi and gap >= least for p, lo, hi, least in CLOCK_WORDS if p.search(text))
+
+
+def still(renderer: Teller, filed: datetime, at: datetime) -> str:
+    """The reporter's "it still happens", in words that fit the time it is written."""
+    pool = renderer.phrases.pool("comment_still_reporter", renderer.partition)
+    return renderer.r.choice([p for p in pool if fits_clock(p, filed, at)] or list(pool))
+
+
 REPLY_GAP = 20
 """Fewest minutes between two comments on one ticket, where the queue leaves room."""
 
@@ -109,10 +133,14 @@ def thread(
         and r.random() < STILL_RATE
         and roomy
     ):
-        drafts.append((reporter_name, "reporter", renderer.pick("comment_still_reporter")))
+        drafts.append((reporter_name, "reporter", STILL))
     if follow_up is not None:
         drafts.append((reporter_name, "qa" if reporter == "qa" else "reporter", follow_up))
     times = _times(renderer, s, created, len(drafts)) if drafts else []
+    drafts = [
+        (author, role, still(renderer, created, at) if text is STILL else text)
+        for (author, role, text), at in zip(drafts, times, strict=True)
+    ]
     return [
         {"author": author, "role": role, "time": at.strftime("%Y-%m-%dT%H:%M:00Z"), "text": text}
         for (author, role, text), at in zip(drafts, times, strict=True)

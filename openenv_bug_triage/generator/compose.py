@@ -128,6 +128,9 @@ class Templates(_Model):
     symptoms: Annotated[list[Line], Field(min_length=3)]
     display_symptoms: Annotated[list[Line], Field(min_length=3)]
     final_step: Line
+    partial: list[tuple[str, str]] = []
+    """Words that say a failure happens every time, and what a report of one that fails only some of the
+    time says instead (`partly`): "There is no way to" becomes "Often there is no way to"."""
 
 
 class Parts(_Model):
@@ -208,6 +211,14 @@ def load_parts(partition: Partition) -> Parts:
 
 Key = tuple[int, int, int | None, int | None]
 """A composition: indices of its surface, failure, condition (None: none) and loss (None: none)."""
+
+
+def partly(symptom: str, partition: Partition) -> str:
+    """`symptom` told of a failure that hits only some tries (a degraded service, whose reporter counts
+    the share that fails): its words of "every time" made "often", by the partition's `partial` pairs."""
+    for always, often in load_parts(partition).templates.partial:
+        symptom = symptom.replace(always, often, 1)
+    return symptom
 
 
 @cache

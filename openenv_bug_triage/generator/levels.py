@@ -86,6 +86,9 @@ class Dynamics(_Model):
     """Queue reports that duplicate a backlog ticket (no `suspected_duplicate_ids` hint points at it)."""
     arrivals: int = Field(default=0, ge=0)
     """Tickets that arrive during the episode rather than at reset."""
+    search_steps: int = Field(default=0, ge=0)
+    """Budget for searching the history before settling a report as a new bug (the oracle needs none of it:
+    a careful agent searches more often than the reports of earlier tickets it finds)."""
 
 
 LIVE_SETTLE_STEPS = 3
@@ -129,12 +132,12 @@ class Level(_Model):
     def step_budget(self) -> int:
         """Enough for the correct triage of any instance: every ticket once, every bug twice more; on a
         live queue also, for each vague report, the answered ticket settled as a bug (classify, assign,
-        escalate) and, for each report of an earlier tracker ticket, the search that finds it."""
+        escalate) and, for each report of an earlier tracker ticket, the search that finds it, and `search_steps`."""
         static = self.tickets + 2 * self.fix_count + self.budget_slack
         if self.dynamics is None:
             return static
         replies = LIVE_SETTLE_STEPS * self.outcomes.needs_info if self.dynamics.replies else 0
-        return static + replies + self.dynamics.backlog_duplicates
+        return static + replies + self.dynamics.backlog_duplicates + self.dynamics.search_steps
 
     @property
     def sla_policy(self) -> SlaPolicy:

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import json
 import random
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import cache, cached_property
 from typing import Literal
@@ -33,6 +35,16 @@ run, or an alerting rule."""
 
 SEATS: dict[Tier, tuple[int, int]] = {"free": (1, 10), "pro": (5, 300), "enterprise": (150, 100_000)}
 """Seats an organisation on each plan may have."""
+
+_MEMBERS = re.compile(r"\b(?:more than|above|over) (\d[\d,]*) members\b|\b(\d[\d,]*) members and up\b")
+"""A workspace size a defect needs ("workspaces with more than 500 members")."""
+
+
+def seats_needed(texts: Iterable[str]) -> int:
+    """The fewest seats a customer's organisation needs to meet a defect told by `texts` (0 for any):
+    a charity of nine cannot see what only workspaces of more than 500 members see."""
+    found = [int((m[1] or m[2]).replace(",", "")) + (1 if m[1] else 0) for t in texts for m in _MEMBERS.finditer(t)]
+    return max(found, default=0)
 
 
 class _Model(BaseModel):
@@ -190,8 +202,9 @@ class Persona:
 
 
 def members_in_a_queue(seats: int) -> int:
-    """How many different people of an organisation of `seats` write in within one queue."""
-    return 1 if seats < 5 else 2 if seats < 50 else 3
+    """How many different people of an organisation of `seats` write in within one queue: at a small
+    one, the one person who deals with Larkspur (a cast of several reads as made up)."""
+    return 1 if seats < 20 else 2 if seats < 150 else 3
 
 
 def seats_fit(role: str, seats: int) -> bool:
@@ -218,19 +231,23 @@ class People:
         self.members: dict[int, int] = {}
         """People of `known` by the `id` of their organisation (one loaded object per organisation)."""
 
-    def draw(self, reporter: ReporterType, tier: Tier, technical: bool = False) -> Persona:
-        """The reporter of one ticket: a customer of plan `tier` (technical when `technical`), a QA
-        engineer, or an alert."""
+    def draw(self, reporter: ReporterType, tier: Tier, technical: bool = False, seats: int = 0) -> Persona:
+        """The reporter of one ticket: a customer of plan `tier` (technical when `technical`, of an
+        organisation of at least `seats` seats when one has them), a QA engineer, or an alert."""
         data = load_personas()
         if reporter == "monitoring":
             return Persona("monitoring", "alert")
         if reporter == "qa":
             return Persona("qa", "qa", name=self.rng.choice(data.qa_people.of(self.partition)), role="QA engineer")
+        of_tier = data.organisations_of(self.partition, tier)
+        big = [o for o in of_tier if o.seats >= seats] or list(of_tier)
         again = [
-            p for p in self.known if p.organisation and p.organisation.tier == tier and (p.technical or not technical)
+            p
+            for p in self.known
+            if p.organisation is not None and any(p.organisation is o for o in big) and (p.technical or not technical)
         ]
         fresh = [n for n, first in data.people_of(self.partition) if first not in self.taken]
-        roomy = [o for o in data.organisations_of(self.partition, tier) if self._room(o)]
+        roomy = [o for o in big if self._room(o)]
         if again and (not fresh or not roomy or self.rng.random() < data.returning):
             return replace(self.rng.choice(again), returning=True)
         if not fresh:
@@ -238,7 +255,7 @@ class People:
                 f"generator personas: every {self.partition} name is taken in this queue and no {tier} customer "
                 "can write again; add names to `people` in data/generator/personas.json"
             )
-        orgs = roomy or sorted(data.organisations_of(self.partition, tier), key=self._members)[:1]
+        orgs = roomy or sorted(big, key=self._members)[:1]
         person = self._new(orgs, technical, self.rng.choice(fresh))
         self.known.append(person)
         self.taken.add(person.first)

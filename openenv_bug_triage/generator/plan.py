@@ -16,6 +16,7 @@ from ..world import World, load_world
 from . import compose, kinds, notes
 from .facts import PLATFORM_OF, Kind, Scope, alert_scopes, scope_options, unsupported_report
 from .levels import Level
+from .personas import SEATS, seats_needed
 from .voice import browsers_named
 
 
@@ -328,14 +329,29 @@ class Planner:
             s.ticket_id = f"LRK-{number}"
 
 
+def _needed_seats(s: Slot) -> int:
+    """The seats a customer needs to have seen the defect of `s` (a workspace size it names)."""
+    d = s.scenario
+    return seats_needed([*d.segment, *d.steps, *d.symptoms]) if isinstance(d, Defect) else 0
+
+
 def _paying(slots: list[Slot]) -> None:
-    """Give each report that only a paying customer could make a paid plan, swapping tiers with
-    a ticket that needs none (in queue order, so the swap is deterministic)."""
+    """Give each report that only a paying customer could make a paid plan, and each that only a
+    large organisation could make a plan that has them, swapping tiers with a ticket that needs
+    neither (in queue order, so the swap is deterministic)."""
     needs = [s for s in slots if isinstance(s.scenario, Defect) and paying_only(s.scenario)]
     spare = [s for s in slots if s not in needs and s.tier != "free"]
     for s in needs:
         if s.tier == "free" and spare:
             other = spare.pop(0)
+            s.tier, other.tier = other.tier, s.tier
+    paying = {id(s) for s in needs}
+    for s in [s for s in slots if SEATS[s.tier][1] < _needed_seats(s)]:
+        room = [
+            o for o in slots if SEATS[o.tier][1] >= _needed_seats(s) and not _needed_seats(o) and id(o) not in paying
+        ]
+        if room:
+            other = room[0]
             s.tier, other.tier = other.tier, s.tier
 
 

@@ -15,13 +15,14 @@ from ..catalogue import Defect, Story
 from ..chronology import display
 from ..models import Platform, ReporterType
 from . import comments, kinds, notes, retell, titles
+from . import compose as composing
 from .compose import quiet as shows_no_error
 from .facts import PLATFORM_OF, TicketFacts
-from .personas import People, Temper
+from .personas import People, Temper, seats_needed
 from .phrasing import compose
 from .plan import Planner, Slot
 from .timeline import Timeline
-from .voice import Voice, browsers_named, client_tags
+from .voice import Voice, browsers_named, client_tags, own_role
 
 _DATES: dict[tuple[str, str], tuple[list[tuple[datetime, bool]], int]] = {}
 
@@ -118,6 +119,42 @@ def retime(log: str, last: datetime, onset: datetime | None = None) -> str:
     return "".join([*out, log[end:]])
 
 
+_INVOICE = re.compile(r"\b(?P<head>inv[_-](?P<y>20\d\d)[_-])(?P<m>0[1-9]|1[0-2])", re.I)
+"""An invoice number that carries its year and month (`inv_2026_11_48120`, `INV-2026-114020`)."""
+
+
+def invoice_months(text: str, filed: datetime) -> str:
+    """`text` with every invoice number of a month after `filed` numbered in the month before it
+    (a June ticket cannot quote November's invoice)."""
+
+    def moved(m: re.Match[str]) -> str:
+        if (int(m["y"]), int(m["m"])) <= (filed.year, filed.month):
+            return m[0]
+        back = filed.replace(day=1) - timedelta(days=1)
+        return f"{m['head'][:4]}{back.year}{m['head'][8]}{back.month:02d}"
+
+    return _INVOICE.sub(moved, text)
+
+
+_ADDRESS = re.compile(r"(?P<local>[\w.+'*-]+)@(?P<domain>[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,})", re.I)
+PUBLIC_MAIL = frozenset({"gmail.com", "hotmail.com", "outlook.com", "live.com", "yahoo.com", "icloud.com"})
+"""Mail providers anyone may use: an address there says nothing of the organisation."""
+
+
+def own_addresses(log: str, domain: str) -> str:
+    """A customer's log (pulled by support for their workspace) with the mail addresses in it at the
+    customer's own `domain`: a catalogue log names example addresses, and another ticket of the queue
+    may quote the same one as someone else's."""
+
+    def moved(m: re.Match[str]) -> str:
+        theirs = m["domain"].lower()
+        if theirs in PUBLIC_MAIL or theirs.endswith("larkspur.io"):
+            return m[0]
+        return f"{m['local']}@{domain}"
+
+    return _ADDRESS.sub(moved, log)
+
+
 _OWN_VOICE = re.compile(r"\b(?:I|I'm|I've|I'd)\b|\b(?:[Mm]e|[Mm]y|[Ww]e|[Ww]e're|[Ww]e've|[Uu]s|[Oo]ur|[Oo]urs)\b")
 """First-person words: a customer telling what happened to them, not a tester reporting a run."""
 
@@ -200,6 +237,11 @@ def _wording_voice(wording: str) -> int:
 TEMPER_SHOWS = 0.8
 """Share of a quiet or pressing customer's tickets that say so in a line of their own."""
 
+LOG_SPAN = timedelta(hours=12)
+"""How long before a report its log may begin: a log pulled for a report filed later than this after the
+failure began (a later duplicate) shows the failure at the report's time, unless it records the change
+that caused it."""
+
 QA_OPENER_RATE = 0.3
 """Share of QA reports that open with the run that found the fault (most start with the fault itself)."""
 
@@ -252,7 +294,13 @@ class Renderer:
             if PLATFORM_OF.get(scenario.component) in ("ios", "android"):
                 tags.add("phone_app")
         tags.add("production" if s.environment == "production" else "prerelease")
-        persona = self.people.draw(reporter, s.tier, technical="api" in tags)  # an API is called by technical people
+        # an API is called by technical people; a defect of large workspaces is met in one
+        seats = (
+            seats_needed([*scenario.segment, *scenario.steps, *scenario.symptoms])
+            if isinstance(scenario, Defect)
+            else 0
+        )
+        persona = self.people.draw(reporter, s.tier, technical="api" in tags, seats=seats)
         if persona.reporter == "user":
             persona = replace(persona, temper=self._temper(persona.name))
         self.voice.cast(persona, tags)
@@ -280,6 +328,11 @@ class Renderer:
     def temper(self) -> str:
         """The temper of the ticket's reporter ("even" for QA and alerts)."""
         return self.voice.persona.temper
+
+    @property
+    def reporter(self) -> str:
+        """Who writes the ticket being rendered (`user`, `qa` or `monitoring`)."""
+        return self.voice.persona.reporter
 
     def current(self) -> str:
         """The current release of this ticket's platform when it was filed, as a report names it."""
@@ -319,7 +372,7 @@ class Renderer:
         """A catalogue wording set in this ticket's time: its dates moved by `shift` (default
         `self.shift`, the ticket's own scenario's), and any version not out then replaced by the
         build the report speaks of."""
-        moved = chronology.shift_dates(text, self.shift if shift is None else shift)
+        moved = invoice_months(chronology.shift_dates(text, self.shift if shift is None else shift), self.created)
         return chronology.rewrite_versions(moved, self._version_for)
 
     def local_to(self, scenario: Defect, text: str) -> str:
@@ -384,6 +437,8 @@ class Renderer:
                 log_excerpt = self._log(s, d, reporter)
                 logs = log_excerpt is not None
             self._cast(s, reporter)
+            if reporter == "user" and log_excerpt and (org := self.voice.persona.organisation) is not None:
+                log_excerpt = own_addresses(log_excerpt, org.email_domain)
             if self.voice.length == "terse" and s.role != "cannot_reproduce":
                 repro = False  # a terse writer gives no steps
             elif self.voice.length == "long":
@@ -396,7 +451,7 @@ class Renderer:
             chosen = r.choice(story.titles)
             title = self.local(chosen)
             subjects = [title, *(self.local(t) for t in story.titles if t != chosen)]
-            text = self.local(r.choice(story.texts))
+            text = own_role(self.local(r.choice(story.texts)), self.voice.persona)
             if s.kind == "vague":  # why a report is invalid may take more than its first sentence
                 text = self.voice.shorten(text)
             elif s.kind == "feature":  # a terse writer keeps the sentence that asks
@@ -535,8 +590,16 @@ class Renderer:
             lead = min(lead, int((self.created - onset).total_seconds() // 60))
         last = self.created - timedelta(minutes=r.randrange(1, max(lead, 2)))
         # the failure began before its first report and before any alert on it fired; what changed came before that
-        began = self._onset(s) - timedelta(minutes=r.randrange(1, 4), seconds=r.randrange(60))
-        return retime(self.local(d.logs[i]), last, began)
+        began: datetime | None = self._onset(s) - timedelta(minutes=r.randrange(1, 4), seconds=r.randrange(60))
+        log = self.local(d.logs[i])
+        if (
+            reporter != "monitoring"
+            and began is not None
+            and self.created - began > LOG_SPAN
+            and not _CHANGE.search(log)
+        ):
+            began = None  # a report days after the onset carries lines from its own hour, not the onset's
+        return retime(log, last, began)
 
     def _defect_text(
         self,
@@ -559,6 +622,8 @@ class Renderer:
             # an alert states what it measured; why it fails is for the log and the engineers
             return self.local(titles.alert_title(d.alert.title)), f"{body} {scope_line}"
         symptom = self.local(d.symptoms[s.symptom_variant])
+        if s.scope == "degraded" and s.environment == "production":  # some tries fail, not every one
+            symptom = composing.partly(symptom, self.partition)
         if d.impact != "critical":  # a terse customer writes only the first sentence
             symptom = self.voice.shorten(symptom, self.local(d.titles[s.title_variant]))
             if s.original is not None:  # a duplicate's reporter gives the context their own way

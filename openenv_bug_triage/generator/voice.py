@@ -49,6 +49,76 @@ _BROWSER_WORDS: dict[str, tuple[str, ...]] = {
 """Words each family's pattern needs in a text: a plain substring test first spares most texts the regex."""
 
 
+_ROLE_CLAIM = re.compile(
+    r"(?<!in )(?<!up )\b(?P<lead>I'm|I am|I work as|[Aa]s)(?P<art> one of the| one of our| the| a| an| our)? "
+    r"(?P<role>project leads?|team leads?|office manager|operations lead|IT lead|project coordinator|workspace admin|"
+    r"admin(?! of)|developer|systems administrator|founder)\b",
+    re.I,
+)
+"""A writer naming their own job ("I'm one of the project leads", "As a team lead I'd like")."""
+
+
+def own_role(text: str, persona: Persona) -> str:
+    """`text` with every job its writer claims made the reporter's own: a catalogue story or a stock
+    greeting says "I'm the office manager" whoever writes it, and one person has one job."""
+    if persona.reporter != "user" or not persona.role:
+        return text
+
+    def mine(m: re.Match[str]) -> str:
+        said = m["role"].lower().removesuffix("s")
+        if said == persona.role.lower() or (said == "admin" and persona.admin):
+            return m[0]
+        art = m["art"]
+        if art in (" a", " an"):
+            art = " an" if persona.role[0].lower() in "aeiou" or persona.role.startswith("IT") else " a"
+        elif art is not None:
+            art = " the"
+        return f"{m['lead']}{art or ''} {persona.role}"
+
+    return _ROLE_CLAIM.sub(mine, text)
+
+
+_PEOPLE = r"(?:everyone|everybody|anyone|all users|all customers|every customer|customers|people|users)"
+_WHO_DOES = re.compile(rf"^{_PEOPLE} who (?P<verb>\w+)(?P<rest>.*)$")
+_PEOPLE_ON = re.compile(
+    rf"^{_PEOPLE}(?: working)? (?:on|of|in|using|with) (?P<what>.+?)(?: who (?P<verb>\w+)(?P<rest>.*))?$"
+)
+_GERUNDS = {
+    "plans": "planning",
+    "has": "having",
+    "does": "doing",
+    "goes": "going",
+    "puts": "putting",
+    "gets": "getting",
+    "sets": "setting",
+}
+
+
+def _gerund(verb: str) -> str:
+    """ "signs" -> "signing", "swipes" -> "swiping", "works" -> "working" (a third-person verb made a gerund)."""
+    if verb in _GERUNDS:
+        return _GERUNDS[verb]
+    stem = verb[:-1] if verb.endswith("s") else verb
+    if stem.endswith("e") and not stem.endswith(("ee", "ye", "oe")):
+        stem = stem[:-1]
+    return f"{stem}ing"
+
+
+def as_configuration(who: str) -> str:
+    """A group named by its people ("all users of Microsoft Edge 120", "everyone who signs in with a
+    password") named as a tester's configuration ("Microsoft Edge 120", "signing in with a password");
+    a group named otherwise ("every workspace on shard eu-2") as it is."""
+    m = _WHO_DOES.match(who)
+    if m is not None:
+        return f"{_gerund(m['verb'])}{m['rest']}"
+    m = _PEOPLE_ON.match(who)
+    if m is None:
+        return who
+    if m["verb"] is None:
+        return m["what"]
+    return f"{m['what']}, {_gerund(m['verb'])}{m['rest']}"
+
+
 def browsers_named(text: str) -> set[str]:
     """The browser families `text` names, as phrase tags."""
     return {
@@ -214,7 +284,13 @@ class Voice:
         return text
 
     def own_counts(self, values: dict[str, object]) -> dict[str, object]:
-        """Scope values as this reporter can know them: a customer counts people in their own workspace."""
+        """Scope values as this reporter can know them: a customer counts people in their own workspace;
+        a tester names the configuration that fails (not the people on it) and, when a few cells fail,
+        more than one (one failing cell is not "all on the same account")."""
+        if self.persona.reporter == "qa":
+            n = values["n"]
+            assert isinstance(n, int) and isinstance(values["who"], str)
+            return {**values, "who": as_configuration(values["who"]), "n": max(2, n)}
         seats = self.persona.seats
         if not seats:
             return values
@@ -262,7 +338,7 @@ class Voice:
                     break
                 head.append(filler)
                 size += len(filler)
-        parts = [self.noise.join(head)] if head else []
+        parts = [self.noise.join([own_role(h, self.persona) for h in head])] if head else []
         parts.append(body)
         if length == "long":
             # what the screen showed, once per queue
