@@ -380,18 +380,21 @@ def oracle_actions(task: Task | str) -> list[dict[str, Any]]:
     Reads hidden truth. For a generated task pass `load_task(task_id, seed=..., split=...)`.
     """
     task = load_task(task) if isinstance(task, str) else task
-    actions: list[dict[str, Any]] = []
-    for ticket in urgency_order(task.tickets):
-        t = task.truth[ticket.ticket_id]
-        actions += settle_moves(
-            ticket,
-            t.disposition,
-            severity=t.true_severity,
-            component=t.true_component,
-            duplicate_of=t.duplicate_of,
-            escalate=t.should_escalate,
-        )
-    return actions
+    return [
+        move for ticket in urgency_order(task.tickets) for move in truth_moves(ticket, task.truth[ticket.ticket_id])
+    ]
+
+
+def truth_moves(ticket: Ticket, t: Truth) -> list[dict[str, Any]]:
+    """The moves that settle `ticket` exactly as its truth `t` says."""
+    return settle_moves(
+        ticket,
+        t.disposition,
+        severity=t.true_severity,
+        component=t.true_component,
+        duplicate_of=t.duplicate_of,
+        escalate=t.should_escalate,
+    )
 
 
 @dataclass
@@ -422,15 +425,8 @@ def truth_now(task: Task, tid: str, status: str) -> Truth:
 def live_oracle_moves(task: Task, tid: str, status: str) -> list[dict[str, Any]]:
     """The correct moves for ticket `tid` of a live queue as it stands: ask for what settles a vague report,
     settle an answered one by its reply's truth, search the tracker before linking an earlier tracker ticket."""
-    ticket, t = task.by_id[tid], truth_now(task, tid, status)
-    moves = settle_moves(
-        ticket,
-        t.disposition,
-        severity=t.true_severity,
-        component=t.true_component,
-        duplicate_of=t.duplicate_of,
-        escalate=t.should_escalate,
-    )
+    t = truth_now(task, tid, status)
+    moves = truth_moves(task.by_id[tid], t)
     history = {e.ticket_id: e for e in task.live.backlog} if task.live is not None else {}
     if t.duplicate_of in history:  # it knows what to look for: the words of the earlier ticket's title
         moves.insert(0, {"action_type": "search_tracker", "query": history[t.duplicate_of].title})

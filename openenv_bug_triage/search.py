@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from rank_bm25 import BM25Plus
 
 from .models import TrackerEntry, TrackerStatus
+from .tasks import STOPWORDS
 
 __all__ = ["DEFAULT_RESULTS", "MAX_RESULTS", "TrackerIndex", "tokens"]
 
@@ -24,60 +25,11 @@ DEFAULT_RESULTS = 5
 """How many entries a search returns unless it asks for another number."""
 
 _WORD = re.compile(r"[a-z0-9]+")
-_STOP = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "but",
-        "by",
-        "can",
-        "do",
-        "does",
-        "for",
-        "from",
-        "has",
-        "have",
-        "i",
-        "if",
-        "in",
-        "is",
-        "it",
-        "its",
-        "my",
-        "no",
-        "not",
-        "of",
-        "on",
-        "or",
-        "our",
-        "so",
-        "that",
-        "the",
-        "their",
-        "then",
-        "there",
-        "this",
-        "to",
-        "was",
-        "we",
-        "were",
-        "when",
-        "which",
-        "with",
-        "you",
-        "your",
-    ]
-)
 
 
 def tokens(text: str) -> list[str]:
-    """Lower-case words of `text` without the commonest English ones."""
-    return [w for w in _WORD.findall(text.lower()) if w not in _STOP]
+    """Lower-case words of `text` without the commonest English ones (the duplicate hints' `STOPWORDS`)."""
+    return [w for w in _WORD.findall(text.lower()) if w not in STOPWORDS]
 
 
 class TrackerIndex:
@@ -90,7 +42,11 @@ class TrackerIndex:
         self._bm25 = BM25Plus(corpus) if corpus else None
 
     def search(
-        self, query: str, status: TrackerStatus | None = None, component: str | None = None, limit: int = DEFAULT_RESULTS
+        self,
+        query: str,
+        status: TrackerStatus | None = None,
+        component: str | None = None,
+        limit: int = DEFAULT_RESULTS,
     ) -> list[TrackerEntry]:
         """The entries that hold a word of `query`, best first, filtered by `status` and `component`."""
         words = tokens(query)

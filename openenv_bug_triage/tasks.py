@@ -25,7 +25,7 @@ DEFAULT_TASK_ID = "bug_triage_easy"
 # Duplicate hints: a text-similarity search over earlier reports, as trackers do.
 _HINT_THRESHOLD = 0.16
 _HINT_MAX = 2
-_STOPWORDS = frozenset(
+STOPWORDS = frozenset(
     [
         "a",
         "an",
@@ -143,7 +143,7 @@ _WORD = re.compile(r"[a-z0-9][a-z0-9_\-]+")
 
 
 def _tokens(text: str) -> frozenset[str]:
-    words = set(_WORD.findall(text.lower())) - _STOPWORDS
+    words = set(_WORD.findall(text.lower())) - STOPWORDS
     return frozenset(filterfalse(str.isdigit, words))
 
 

@@ -60,8 +60,11 @@ def test_reset_and_navigation_are_identical_whatever_the_truth(task_id, monkeypa
 def test_other_actions_differ_only_in_feedback(task_id, policy_cls, monkeypatch):
     task = load_task(task_id)
     actions = policy_actions(policy_cls(), task_id, 42, limit=30)
-    real = play(task, actions, monkeypatch)
-    fake = play(scrambled(task), actions, monkeypatch)
+    assert_same_but_feedback(play(task, actions, monkeypatch), play(scrambled(task), actions, monkeypatch))
+
+
+def assert_same_but_feedback(real: list[tuple[dict, dict]], fake: list[tuple[dict, dict]]) -> None:
+    """Two plays of the same actions showed the same observations and states, feedback aside."""
     assert len(real) == len(fake)
     for (obs_a, state_a), (obs_b, state_b) in zip(real, fake, strict=True):
         for key in FEEDBACK_KEYS:
@@ -259,12 +262,7 @@ def test_live_replies_arrivals_and_search_results_differ_only_in_feedback(task_i
     real = play(task, actions, monkeypatch)
     fake = play(live_scrambled(task), actions, monkeypatch)
     assert any(obs.get("events") for obs, _ in real), "the probe saw no arrival or reply"
-    assert len(real) == len(fake)
-    for (obs_a, state_a), (obs_b, state_b) in zip(real, fake, strict=True):
-        for key in FEEDBACK_KEYS:
-            obs_a.pop(key), obs_b.pop(key)
-        assert obs_a == obs_b
-        assert state_a == state_b
+    assert_same_but_feedback(real, fake)
 
 
 def test_whether_a_reporter_answers_says_nothing_about_the_ticket() -> None:
