@@ -1,4 +1,4 @@
-"""Packaging: the wheel carries every data file, no top-level `server`, and plays from a fresh venv with pydantic alone."""
+"""Packaging: the wheel carries every data file, no top-level `server`, and plays from a fresh venv with the core dependencies alone (pydantic, rank-bm25)."""
 
 from __future__ import annotations
 
@@ -77,7 +77,8 @@ def test_the_wheel_carries_all_data_and_no_top_level_server(wheel: Path) -> None
     assert {n.split("/")[0] for n in names} == {"openenv_bug_triage", wheel.name.split("-py3")[0] + ".dist-info"}
     meta = zipfile.ZipFile(wheel).read(f"{wheel.name.split('-py3')[0]}.dist-info/METADATA").decode()
     core = [line for line in meta.splitlines() if line.startswith("Requires-Dist:") and "extra ==" not in line]
-    assert core == ["Requires-Dist: pydantic<3,>=2.12"]  # Field(exclude_if=...) is 2.12
+    # Field(exclude_if=...) is pydantic 2.12; rank-bm25 ranks the live queues' tracker search
+    assert core == ["Requires-Dist: pydantic<3,>=2.12", "Requires-Dist: rank-bm25>=0.2.2"]
 
 
 def fresh_venv(tmp_path: Path, requirement: str) -> tuple[Path, Path]:
