@@ -49,6 +49,7 @@ class Spy:
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.resets: list[dict[str, Any]] = []
         self.actions: list[tuple[str, dict[str, Any]]] = []
+        self.results: list[str] = []
         openings: dict[int, str] = {}
         reset, act = BugTriageToolEnv.reset, BugTriageToolEnv._act
 
@@ -59,7 +60,8 @@ class Spy:
 
         def spy_act(env: BugTriageToolEnv, action: dict[str, Any]) -> str:
             self.actions.append((openings[id(env)], action))
-            return act(env, action)
+            self.results.append(act(env, action))
+            return self.results[-1]
 
         monkeypatch.setattr(BugTriageToolEnv, "reset", spy_reset)
         monkeypatch.setattr(BugTriageToolEnv, "_act", spy_act)
@@ -116,12 +118,14 @@ def test_two_grpo_steps_on_cpu_log_the_environment_reward_and_reach_the_environm
     for opening, action in spy.actions:  # the call the script read off the queue, with its argument
         assert action == {"action_type": "next_ticket", "ticket_id": second_ticket(opening)}
     # the prompt scripts/measure_prompt.py measures is the one the trainer tokenized: the first step's tokens are
-    # two such prompts and two completions (tool results included) of at most --max-completion-length (256) each
+    # two such prompts, two completions of at most --max-completion-length (256) each, and the one tool result
+    # (the newly focused ticket in full, which the completion length does not cap)
     tokenizer = PreTrainedTokenizerFast.from_pretrained(tiny_model)
     train, evaluated = train_rows(MIXED, 2), eval_rows(MIXED, 1)
     (row,) = [r for r in train if {k: r[k] for k in spy.resets[0]} == spy.resets[0]]
     prompt_tokens = len(tokenizer(measure_prompt.render(tokenizer, BugTriageToolEnv(), row))["input_ids"])
-    assert 2 * prompt_tokens < steps[0]["num_tokens"] <= 2 * (prompt_tokens + 256)
+    tool_tokens = len(tokenizer(spy.results[0])["input_ids"])
+    assert 2 * prompt_tokens < steps[0]["num_tokens"] <= 2 * (prompt_tokens + 256) + tool_tokens
 
     played = {(r["task_id"], r["seed"], r["split"]) for r in spy.resets}
     train_named, eval_named = ({(r["task_id"], r["seed"], r["split"]) for r in rows} for rows in (train, evaluated))
