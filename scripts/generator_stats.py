@@ -261,7 +261,10 @@ def realism(made: dict[str, list[GeneratedTask]], instances: int, times: dict[st
     ):
         share = ts.partition_overlap(bodies[held_out], bodies[other])
         figures.append(figure(key, f"{held_out} sentences (6+ words) also in {other}", {held_out: share}))
-    by_size = {info.ticket_count: info for info in generated_infos()}
+    by_size: dict[int, TaskInfo] = {}
+    for info in generated_infos():  # the static level of each size (a live one of that size also draws its history)
+        if not info.dynamics:
+            by_size.setdefault(info.ticket_count, info)
     for size in (25, 50):
         info = by_size.get(size)
         if info is None:
