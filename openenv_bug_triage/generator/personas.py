@@ -21,7 +21,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from ..catalogue import Line, Partition
+from ..catalogue import Defect, Line, Partition
 from ..errors import FixtureError
 from ..models import ReporterType, Tier
 from ..world import DATA_DIR
@@ -45,6 +45,16 @@ def seats_needed(texts: Iterable[str]) -> int:
     a charity of nine cannot see what only workspaces of more than 500 members see."""
     found = [int((m[1] or m[2]).replace(",", "")) + (1 if m[1] else 0) for t in texts for m in _MEMBERS.finditer(t)]
     return max(found, default=0)
+
+
+_SEATS: dict[str, int] = {}
+
+
+def defect_seats(defect: Defect) -> int:
+    """`seats_needed` for the wordings of `defect` that say who is hit (read once per defect and process)."""
+    if defect.id not in _SEATS:
+        _SEATS[defect.id] = seats_needed([*defect.segment, *defect.steps, *defect.symptoms])
+    return _SEATS[defect.id]
 
 
 class _Model(BaseModel):

@@ -16,7 +16,7 @@ from ..world import World, load_world
 from . import compose, kinds, notes
 from .facts import PLATFORM_OF, Kind, Scope, alert_scopes, scope_options, unsupported_report
 from .levels import Level
-from .personas import SEATS, seats_needed
+from .personas import SEATS, defect_seats
 from .voice import browsers_named
 
 
@@ -332,7 +332,7 @@ class Planner:
 def _needed_seats(s: Slot) -> int:
     """The seats a customer needs to have seen the defect of `s` (a workspace size it names)."""
     d = s.scenario
-    return seats_needed([*d.segment, *d.steps, *d.symptoms]) if isinstance(d, Defect) else 0
+    return defect_seats(d) if isinstance(d, Defect) else 0
 
 
 def _paying(slots: list[Slot]) -> None:

@@ -18,7 +18,7 @@ from . import comments, kinds, notes, retell, titles
 from . import compose as composing
 from .compose import quiet as shows_no_error
 from .facts import PLATFORM_OF, TicketFacts
-from .personas import People, Temper, seats_needed
+from .personas import People, Temper, defect_seats
 from .phrasing import compose
 from .plan import Planner, Slot
 from .timeline import Timeline
@@ -295,11 +295,7 @@ class Renderer:
                 tags.add("phone_app")
         tags.add("production" if s.environment == "production" else "prerelease")
         # an API is called by technical people; a defect of large workspaces is met in one
-        seats = (
-            seats_needed([*scenario.segment, *scenario.steps, *scenario.symptoms])
-            if isinstance(scenario, Defect)
-            else 0
-        )
+        seats = defect_seats(scenario) if isinstance(scenario, Defect) else 0
         persona = self.people.draw(reporter, s.tier, technical="api" in tags, seats=seats)
         if persona.reporter == "user":
             persona = replace(persona, temper=self._temper(persona.name))

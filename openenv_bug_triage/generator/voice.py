@@ -177,6 +177,12 @@ Length = str
 are shorter than a length drawn apart from the truth), or `long` (padded, with pasted output)."""
 
 
+@lru_cache(maxsize=4096)
+def _says_who(phrase: str) -> bool:
+    """Whether a pool phrase has its writer say who they are (read once per phrase and process)."""
+    return bool(self_descriptions(phrase))
+
+
 @dataclass
 class Voice:
     """Draws every phrase of one instance, so that a ticket's phrases fit its reporter."""
@@ -251,7 +257,7 @@ class Voice:
     def _once(self, pool: str, anonymous: bool, values: dict[str, object]) -> str | None:
         fresh = [p for p in self.phrases.texts_fitting(pool, self.partition, self.tags) if p not in self.used]
         if anonymous:
-            fresh = [p for p in fresh if not self_descriptions(p)]
+            fresh = [p for p in fresh if not _says_who(p)]
         if not fresh:
             return None
         phrase = self.rng.choice(fresh)
