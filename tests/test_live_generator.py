@@ -194,3 +194,21 @@ def test_the_loader_refuses_a_broken_live_queue(case: str) -> None:
     build_task(fx)  # the fixture as generated loads
     with pytest.raises(FixtureError, match=REFUSALS[case]):
         build_task(_planted(fx, case))
+
+
+@pytest.mark.parametrize("level", LIVE)
+@pytest.mark.parametrize("split", ["train", "validation", "test"])
+def test_a_live_queue_holds_none_of_the_static_queues_contradictions(level: str, split: str) -> None:
+    """The world checks of the static levels (`test_world.TICKET_CHECKS`) hold for a live queue too, whose
+    comments move earlier to fit the arrivals ("again after lunch" is worded anew if it lands at 03:00)."""
+    from test_world import TICKET_CHECKS
+
+    found = [
+        f"{kind}: {t.ticket_id} of seed {seed}"
+        for seed in range(6)
+        for m in [made(level, split, seed)]
+        for t in m.task.tickets
+        for kind, check in TICKET_CHECKS.items()
+        if check(t, m.facts[t.ticket_id], tuple(m.task.releases))
+    ]
+    assert not found, found

@@ -26,6 +26,7 @@ from ..chronology import display
 from ..models import InfoItem, LiveQueue, Platform, Release, ReporterReply, Tier, TrackerEntry, Truth
 from ..world import World
 from . import retell
+from .comments import fits_clock, still
 from .compose import composed, compositions
 from .compose import quiet as shows_no_error
 from .facts import PLATFORM_OF, Scope, TicketFacts, derive_truth, scope_options
@@ -538,7 +539,7 @@ class LiveDrawer:
         room = int((_time(late[0]["created_at"]) - last) / _MINUTE) if late else 60
         start = last + r.randrange(1, min(room, 30)) * _MINUTE
         for rec in at_reset:
-            _fit_comments(rec, start)
+            _fit_comments(rec, start, self._still)
         if not late:
             return start, 10, {}
         span = (_time(late[-1]["created_at"]) - start).total_seconds() / 60 + 1
@@ -547,26 +548,39 @@ class LiveDrawer:
         for rec in late:
             shown = _time(rec["created_at"]) + timedelta(minutes=1)  # a report shows a minute after it is filed
             arrivals[rec["ticket_id"]] = math.ceil((shown - start).total_seconds() / 60 / step_minutes)
-            _fit_comments(rec, start + timedelta(minutes=arrivals[rec["ticket_id"]] * step_minutes))
+            _fit_comments(rec, start + timedelta(minutes=arrivals[rec["ticket_id"]] * step_minutes), self._still)
         return start, step_minutes, arrivals
+
+    def _still(self, text: str, filed: datetime, at: datetime) -> str:
+        """A reporter's "it still happens" `text` in words that fit a comment written at `at`; any other
+        comment (a retest that settles the ticket) as it is."""
+        if text not in self.s.renderer.phrases.pool("comment_still_reporter", self.s.planner.partition):
+            return text
+        return still(self.s.renderer, filed, at)
 
 
 def _critical(sl: Slot) -> bool:
     return isinstance(sl.scenario, Defect) and sl.scenario.impact == "critical"
 
 
-def _fit_comments(rec: dict[str, Any], by: datetime) -> None:
+def _fit_comments(rec: dict[str, Any], by: datetime, reword: Callable[[str, datetime, datetime], str]) -> None:
     """Move the comments of `rec` written after `by` to minutes between the last earlier one and `by`
-    (oldest first, one minute apart where there is room): nobody sees a comment before it is written."""
+    (oldest first, one minute apart where there is room): nobody sees a comment before it is written.
+    A reporter's comment whose clock words no longer fit its new time ("again after lunch" at 03:00) is
+    worded anew by `reword(text, filed, at)`."""
     comments = rec["comments"]
     early = [c for c in comments if _time(c["time"]) < by]
     moved = comments[len(early) :]
     if not moved:
         return
+    filed = _time(rec["created_at"])
     after = _time(early[-1]["time"] if early else rec["created_at"])
     room = max(1, int((by - after).total_seconds() // 60))
     for n, c in enumerate(moved, 1):
-        c["time"] = _stamp(after + timedelta(minutes=max(1, room * n // (len(moved) + 1))))
+        at = after + timedelta(minutes=max(1, room * n // (len(moved) + 1)))
+        c["time"] = _stamp(at)
+        if c["role"] == "reporter" and not fits_clock(c["text"], filed, at):
+            c["text"] = reword(c["text"], filed, at)
 
 
 def draw_live(static: Static, dynamics: Dynamics) -> tuple[LiveQueue, list[Release], dict[str, TicketFacts]]:
