@@ -128,3 +128,21 @@ def test_comments_on_one_ticket_are_minutes_apart() -> None:
     short = [g for g in gaps if g < REPLY_GAP]
     # support's note on who else is hit comes even on a ticket filed in the last minutes (it is evidence)
     assert gaps and len(short) <= 0.02 * len(gaps) and min(gaps) >= 1, (len(short), len(gaps), min(gaps))
+
+
+def test_a_retest_or_upgrade_that_settles_a_ticket_comes_hours_after_it() -> None:
+    """Nobody retests on another build minutes after filing: the comment that settles a ticket comes
+    RETEST_GAP or more after it, unless the ticket was filed so late that the queue leaves no room."""
+    from openenv_bug_triage.generator.plan import RETEST_GAP
+
+    gaps = [
+        (t.comments[-1].time - t.created_at).total_seconds() / 60
+        for seed in range(60)
+        for made in [generate("generated_expert", seed, "train")]
+        for t in made.task.tickets
+        if made.task.truth[t.ticket_id].disposition in ("close_cannot_reproduce", "close_resolved")
+        and t.comments
+        and t.comments[-1].role != "support"  # settled by the retest or upgrade it tells, not by a release note
+    ]
+    short = [g for g in gaps if g < RETEST_GAP]
+    assert len(gaps) > 100 and not short, (short, len(gaps))

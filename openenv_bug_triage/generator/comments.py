@@ -17,7 +17,7 @@ from typing import Any
 from .. import chronology
 from ..models import ReporterType
 from .kinds import SlotLike, Teller
-from .plan import QUEUE_MINUTES
+from .plan import QUEUE_MINUTES, RETEST_GAP
 
 STILL_RATE = 0.15
 """Chance that the reporter of a bug to fix comments that it still happens."""
@@ -137,6 +137,8 @@ def thread(
     if follow_up is not None:
         drafts.append((reporter_name, "qa" if reporter == "qa" else "reporter", follow_up))
     times = _times(renderer, s, created, len(drafts)) if drafts else []
+    if follow_up is not None:  # the last comment: hours after the report, after every other comment
+        times[-1] = max(times[-1], created + timedelta(minutes=min(RETEST_GAP, _room(s, len(drafts)))))
     drafts = [
         (author, role, still(renderer, created, at) if text is STILL else text)
         for (author, role, text), at in zip(drafts, times, strict=True)

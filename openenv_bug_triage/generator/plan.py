@@ -76,6 +76,9 @@ RETOLD_GAP = 24 * 60
 """A re-told duplicate is filed at least this many minutes after its original."""
 ALERT_LAG = 90
 """An alert that duplicates a user's report is filed at most this many minutes after it."""
+RETEST_GAP = 4 * 60
+"""Fewest minutes between a report and the retest or upgrade comment that settles it: nobody retests on
+another build five minutes after filing, so such a report is not filed in the queue's last hours."""
 
 
 @lru_cache(maxsize=4096)
@@ -314,6 +317,7 @@ class Planner:
             o = s.original  # (a re-told one fires again later, with its own onset)
             if s.monitoring and not s.retold and o is not None and not o.minute < s.minute <= o.minute + ALERT_LAG:
                 s.minute = min(QUEUE_MINUTES - 1, o.minute + r.randrange(3, ALERT_LAG))
+        _room_to_retest(slots)
         deadline = rules.sla_deadlines(self.level.sla_policy)
         for _ in range(100):  # reshuffle tiers until correct triage in SLA order meets every deadline
             if _sla_feasible(slots, deadline, self.world):
@@ -327,6 +331,25 @@ class Planner:
         for s in sorted(slots, key=lambda s: s.minute):
             number += r.randrange(1, 30)
             s.ticket_id = f"LRK-{number}"
+
+
+def _room_to_retest(slots: list[Slot]) -> None:
+    """Swap each report settled by a later retest or upgrade comment that was filed in the queue's last
+    `RETEST_GAP` minutes with an earlier report that needs no such comment, where both stand alone (no
+    duplicate of either, so every original stays before its duplicates)."""
+    late = QUEUE_MINUTES - RETEST_GAP
+    grouped = {id(s) for s in slots if s.original is not None} | {id(s.original) for s in slots if s.original}
+
+    def settled_later(s: Slot) -> bool:
+        return s.role in ("cannot_reproduce", "resolved") or s.clean_retest
+
+    for s in sorted(slots, key=lambda s: s.minute):
+        if s.minute < late or not settled_later(s) or id(s) in grouped:
+            continue
+        spare = [o for o in slots if o.minute < late and not settled_later(o) and id(o) not in grouped]
+        if spare:
+            other = max(spare, key=lambda o: o.minute)  # the latest one: the queue's order moves least
+            s.minute, other.minute = other.minute, s.minute
 
 
 def _needed_seats(s: Slot) -> int:
