@@ -65,9 +65,9 @@ def test_each_partition_composes_many_distinct_defects_beyond_its_catalogue(part
 
 @pytest.mark.parametrize("partition", SPLITS)
 def test_a_composed_defect_is_coherent(partition: str) -> None:
-    """Component from the surface (a display glitch: where it is drawn); a platform only on its own
-    client; one who-is-hit; a failure rate only where the defect can hit everyone; data lost only
-    where something was entered."""
+    """Component from the surface (a display glitch: where it is drawn; a failure whose evidence names a
+    component's check: that component); a platform only on its own client; one who-is-hit; a failure
+    rate only where the defect can hit everyone; data lost only where something was entered."""
     parts = compose.load_parts(partition)  # type: ignore[arg-type]
     owner = load_world().owner
     for key in compose.compositions(partition):  # type: ignore[arg-type]
@@ -76,9 +76,9 @@ def test_a_composed_defect_is_coherent(partition: str) -> None:
         c = None if ci is None else parts.conditions[ci]
         d = compose.composed(partition, key)  # type: ignore[arg-type]
         drawn = f.effect == "display" and s.component not in DRAWS_ITS_OWN
-        assert d.component == ("web-ui" if drawn else s.component) and s.component in owner, d.id
+        assert d.component == (f.routes or ("web-ui" if drawn else s.component)) and s.component in owner, d.id
         if c is not None and c.platform is not None:
-            assert PLATFORM_OF[d.component] == c.platform, d.id
+            assert PLATFORM_OF[s.component] == c.platform and (f.routes is None or d.component == f.routes), d.id
         assert d.global_ == (c is None) and (c is None or d.segment == [c.who]), d.id
         assert not d.global_ or s.server, d.id
         assert li is None or (s.object is not None and f.effect == "blocks"), d.id
@@ -208,3 +208,14 @@ def test_a_failure_is_composed_only_on_the_kinds_of_surface_it_can_show_on(parti
     page = next(f for f in parts.failures if f.effect == "blocks" and "message" not in f.surfaces)
     assert not compose.fits(message, page, None, None)
     assert compose.fits(message.model_copy(update={"kind": page.surfaces[0]}), page, None, None)
+
+
+def test_a_403_from_a_permission_policy_is_a_permissions_defect_on_any_surface() -> None:
+    """The handbook routes by the evidence: a 403 that a permission policy returns, even for the
+    workspace owner, is `permissions` whether it shows on a table, a preview or a checkout."""
+    parts = compose.load_parts("test")
+    keys = [k for k in compose.compositions("test") if parts.failures[k[1]].id == "http-403"]
+    surfaces = {parts.surfaces[k[0]].component for k in keys}
+    assert len(surfaces) >= 3 and "permissions" not in surfaces
+    assert {compose.composed("test", k).component for k in keys} == {"permissions"}
+    assert all(parts.surfaces[k[0]].kind != "signin" for k in keys)  # a 403 at sign-in would read as sso

@@ -92,6 +92,9 @@ class Failure(_Model):
     component: str | None = None
     """The one component whose surfaces this failure fits, when the handbook routes its evidence
     there whatever the surface (a 502 from the gateway is `api-gateway`); None: any surface."""
+    routes: str | None = None
+    """The component a defect of this failure belongs to on any surface it fits, when its evidence
+    names that component's check (a 403 from a permission policy is `permissions`); None: the surface's."""
 
 
 class Condition(_Model):
@@ -152,6 +155,11 @@ class Parts(_Model):
             ids = [p.id for p in group]
             if len(set(ids)) != len(ids):
                 raise ValueError(f"part ids must be unique within their group: {ids}")
+        for f in self.failures:
+            if f.routes is not None and f.routes not in owner:
+                raise ValueError(
+                    f"failure '{f.id}' routes to '{f.routes}', not a component; use one of {sorted(owner)}"
+                )
         for s in self.surfaces:
             if not any(f.effect == "blocks" and s.kind in f.surfaces for f in self.failures):
                 raise ValueError(f"surface '{s.id}' ({s.kind}) has no failure that blocks it; add one")
@@ -256,7 +264,7 @@ def composed(partition: Partition, key: Key) -> Defect:
         "loss_short": loss.short.format(object=s.object) if loss and s.object else "",
     }
     display = f.effect == "display"
-    component = drawn_by(s.component) if display else s.component
+    component = f.routes or (drawn_by(s.component) if display else s.component)
     symptoms = p.templates.display_symptoms if display else p.templates.symptoms
     titles = [_fill(t, values) for t in (p.templates.display_titles if display else p.templates.titles)]
     if loss is not None:  # a title that says the data is gone
