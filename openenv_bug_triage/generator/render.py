@@ -479,6 +479,9 @@ class Renderer:
         if self.support_note is not None:  # support's comment, typed by support
             evidence.append((f"scope:{s.scope}", self.support_note))
         version = self.reported if r.random() < 0.7 or s.release_note is not None else None
+        if reporter == "monitoring" and s.scenario.component not in PLATFORM_OF:
+            # an alert on the service stamps the backend build live when it fired, not a client's
+            version = display("api", self.timeline.current("api", created).version)
         record = {
             "ticket_id": s.ticket_id,
             "title": title,
