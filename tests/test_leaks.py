@@ -14,7 +14,7 @@ from openenv_bug_triage.checker import policy_actions
 from openenv_bug_triage.env import BugTriageEnv
 from openenv_bug_triage.episode import start
 from openenv_bug_triage.grader import grade_episode, ticket_right
-from openenv_bug_triage.models import TicketProgress, Truth
+from openenv_bug_triage.models import ObservationModel, TicketProgress, Truth
 from openenv_bug_triage.policies import HeuristicPolicy, RandomPolicy
 from openenv_bug_triage.sources import LoadedTask, load_task
 from openenv_bug_triage.tasks import TASK_IDS, Task
@@ -270,6 +270,12 @@ def test_whether_a_reporter_answers_says_nothing_about_the_ticket() -> None:
     event is no verdict on the request, sealed or not (a new user's attack found the opposite once)."""
     answered: dict[bool, int] = {True: 0, False: 0}
     asked: dict[bool, int] = {True: 0, False: 0}
+
+    def count_answers(obs: ObservationModel) -> None:  # each answer under its own ticket's class
+        for e in obs.events:
+            if e.kind == "answered":
+                answered[task.truth[e.ticket_id].needs_more_info] += 1
+
     for seed in range(3):
         task = load_task("generated_live_expert", seed, "test")
         env = BugTriageEnv()
@@ -280,13 +286,10 @@ def test_whether_a_reporter_answers_says_nothing_about_the_ticket() -> None:
                 vague = task.truth[entry.ticket_id].needs_more_info
                 asked[vague] += 1
                 obs, _, done, _ = env.step({"action_type": "request_info", "ticket_id": entry.ticket_id})
-                answered[vague] += sum(e.kind == "answered" for e in obs.events)
+                count_answers(obs)
         while not done:
             obs, _, done, _ = env.step({"action_type": "next_ticket"})
-            answered[False] += sum(
-                e.kind == "answered" and not task.truth[e.ticket_id].needs_more_info for e in obs.events
-            )
-            answered[True] += sum(e.kind == "answered" and task.truth[e.ticket_id].needs_more_info for e in obs.events)
+            count_answers(obs)
     assert asked[True] and asked[False]
     rates = {vague: answered[vague] / asked[vague] for vague in (True, False)}
     assert rates[False] > 0.5 and abs(rates[True] - rates[False]) < 0.35, rates

@@ -16,12 +16,14 @@ line). This module is the public API.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from ..models import LiveQueue, TaskFixture
 from ..rules import severity_for
 from ..tasks import Task, build_task
+from .browsers import move_versions
 from .compose import fact_group
 from .facts import TicketFacts, derive_truth, disposition_for, scope_options
 from .levels import SPLITS, TRAIN_MAX_SEED, Level, Split, check_seed, level_of, load_levels, partition_of, split_size
@@ -58,7 +60,7 @@ def generate(task_id: str, seed: int, split: str = "train") -> GeneratedTask:
     records, facts, personas = [], {}, {}  # rendered first: the release notes hold lines placed while rendering
     world = planner.world
     for s in sorted(slots, key=lambda s: s.minute):
-        record, f = renderer.render(s)
+        record, f = dated(*renderer.render(s))
         record["truth"] = derive_truth(f, world)  # a validated Truth: the fixture takes it as it is
         records.append(record)
         facts[f.ticket_id] = f
@@ -85,6 +87,18 @@ def generate(task_id: str, seed: int, split: str = "train") -> GeneratedTask:
     )
     # check_seed has refused any split outside SPLITS, but cannot narrow the str to the Split literal
     return GeneratedTask(build_task(fixture, world), facts, split, seed, replied)  # type: ignore[arg-type]
+
+
+def dated(record: dict[str, Any], facts: TicketFacts) -> tuple[dict[str, Any], TicketFacts]:
+    """A rendered ticket with every browser and Apple OS version it names as of the day it was filed."""
+    filed = datetime.fromisoformat(record["created_at"].replace("Z", "+00:00"))
+    for key in ("title", "description", "log_excerpt"):
+        if record[key]:
+            record[key] = move_versions(record[key], filed)
+    for comment in record["comments"]:
+        comment["text"] = move_versions(comment["text"], filed)
+    evidence = tuple((rule, move_versions(text, filed)) for rule, text in facts.evidence)
+    return record, replace(facts, evidence=evidence)
 
 
 def label_samples(made: list[GeneratedTask], field: str) -> list[tuple[str, str, str]]:

@@ -26,6 +26,7 @@ from ..chronology import display
 from ..models import InfoItem, LiveQueue, Platform, Release, ReporterReply, Tier, TrackerEntry, Truth
 from ..world import World
 from . import retell
+from .browsers import move_versions
 from .comments import fits_clock, still
 from .compose import composed, compositions
 from .compose import quiet as shows_no_error
@@ -247,11 +248,11 @@ class LiveDrawer:
             author=persona.name or "Reporter",
             delay=delay,
             opener=noise.apply(voice.pick("reply_opener")),
-            has={item: noise.apply(text) for item, text in has.items()},
+            has={item: move_versions(noise.apply(text), created) for item, text in has.items()},
             nothing=noise.apply(voice.pick("reply_nothing")),
             settles=["repro"],
             truth=self.reply_truth(tid, d, scope),
-            log_excerpt=log,
+            log_excerpt=move_versions(log, created) if log else None,
             version=version,
             support=support,
             support_author=r.choice(rd.phrases.pool("comment_author", rd.partition)) if support else None,
