@@ -21,7 +21,10 @@ from functools import cache
 import planting
 import pytest
 
+from openenv_bug_triage.catalogue import Defect, load_catalogue
 from openenv_bug_triage.generator import GeneratedTask, TicketFacts, generate, load_levels
+from openenv_bug_triage.generator.compose import named
+from openenv_bug_triage.generator.kinds import AREA, CONFUSABLE
 from openenv_bug_triage.generator.personas import load_personas, seats_needed
 from openenv_bug_triage.models import Ticket
 
@@ -163,6 +166,153 @@ def rate_on_an_always_failure(t: Ticket, f: TicketFacts) -> bool:
     return t.reporter_type == "user" and bool(RATE.search(t.description) and ALWAYS.search(t.description))
 
 
+BOX = re.compile(
+    r"^(?:.*\b(?:copied as is|copied exactly|copy-pasted|pasted as is|the message I (?:get|see|keep getting)|"
+    r"copied by hand|typed out)|The message on (?:my |the )?screen, .*|This is what the screen says|"
+    r"The screen says this|Here's what the screen says|What the screen shows):$",
+    re.M,
+)
+"""The first line of an error box pasted from the screen."""
+BOX_OF_CHANGES = re.compile(
+    r"\bchanges may not have been\b|\bYour work is saved up to\b|\bNothing you (?:entered|typed|changed) has been lost\b"
+)
+"""An error box's line about the reporter's unsaved edits."""
+DARK = re.compile(r"\bdark mode\b", re.I)
+DIAGNOSTIC_LANGUAGE = re.compile(r"^(?:App language|Language|Display language|Locale): (?P<lang>.+)$", re.M)
+ENGLISH = re.compile(r"^(?:English\b|en-[A-Z]{2}$)")
+LANGUAGE_CODES = {
+    "nl": "Dutch",
+    "fr": "French",
+    "de": "German",
+    "es": "Spanish",
+    "pt": "Portuguese",
+    "it": "Italian",
+    "tr": "Turkish",
+    "da": "Danish",
+    "pl": "Polish",
+}
+
+
+@cache
+def _catalogue() -> dict[str, Defect]:
+    return {d.id: d for d in load_catalogue().defects}
+
+
+def _defect(f: TicketFacts) -> Defect | None:
+    return named(f.scenario) or _catalogue().get(f.scenario)
+
+
+def _pastes(description: str) -> tuple[str, str]:
+    """The description's pasted blocks (a line ending in a colon and the lines under it) and the rest."""
+    pasted, own = [], []
+    for block in description.split("\n\n"):
+        first, _, rest = block.partition("\n")
+        (pasted if rest and first.endswith(":") else own).append(block)
+    return "\n\n".join(pasted), "\n\n".join(own)
+
+
+def error_box_on_silent_defect(t: Ticket, f: TicketFacts) -> bool:
+    """An error box pasted from the screen for a defect that shows no error message (a wrong number in a
+    report, a status in a list, a display glitch)."""
+    d = _defect(f)
+    return f.kind == "defect" and d is not None and not d.error_box and bool(BOX.search(t.description))
+
+
+def box_speaks_of_changes(t: Ticket, f: TicketFacts) -> bool:
+    """An error box that speaks of the reporter's unsaved changes (it fits only a form's save, and reads as a
+    stock line on a report, a page that will not open or a sign-in)."""
+    return bool(BOX_OF_CHANGES.search(t.description))
+
+
+def _languages(text: str) -> set[str]:
+    return {lang for lang in LANGUAGE_CODES.values() if re.search(rf"\b{lang}\b", text)}
+
+
+def diagnostics_contradict(t: Ticket, f: TicketFacts) -> bool:
+    """A pasted settings line that says otherwise than the ticket: dark mode off for a dark-mode defect, or an
+    app language the reporter neither writes in nor names."""
+    pasted, own = _pastes(t.description)
+    told = f"{t.title}\n{own}"
+    if DARK.search(told) and "Dark mode: off" in pasted:
+        return True
+    named_languages = _languages(told)
+    for m in DIAGNOSTIC_LANGUAGE.finditer(pasted):
+        lang = m["lang"].strip()
+        lang = LANGUAGE_CODES.get(lang.split("-")[0], lang) if re.fullmatch(r"[a-z]{2}-[A-Z]{2}", lang) else lang
+        if named_languages:
+            if lang not in named_languages:
+                return True
+        elif not ENGLISH.match(lang) and lang != "English":
+            return True
+    return False
+
+
+def blame_beyond_reason(t: Ticket, f: TicketFacts) -> bool:
+    """A wrong-cause reporter blames a part of the product no reader would confuse with the symptom
+    (the export feature for a dark-mode display glitch in the editor)."""
+    if f.case != "wrong_cause":
+        return False
+    d = _defect(f)
+    plausible = set(CONFUSABLE.get(f.component, ())) | set(d.misfiled if d else ())
+    said = " ".join(text for rule, text in f.evidence if rule == "case:wrong_cause")
+    blamed = {c for c, area in AREA.items() if area in said}
+    return bool(blamed) and not blamed & plausible
+
+
+SLOT_SLIPS = re.compile(
+    r"\bon (?:my|an?) (?:Android phone|iPhone|phone|tablet)\b[^.\n]{0,20}\bon (?:\w+ ){1,3}(?:phones|devices|tablets)\b|"
+    r"\bI on (?:an?|my)\b|"
+    r"[:,] unrelated: [A-Z][\w ]{0,25}: |(?:issue|problem|thing|bug)(?: here)?: [A-Z][\w ]{0,25}: [A-Z]"
+)
+"""A composed sentence whose slot does not fit its frame: a device said twice, a subject lost before its verb,
+a second problem pasted with its field header."""
+TERMINAL = re.compile(r"[.!?)'\"]$")
+
+
+def slot_grammar(t: Ticket, f: TicketFacts) -> bool:
+    """A slot filled into a sentence frame that does not fit it: a device said twice, a subject without its
+    verb, a second problem pasted with its field header, a sentence run on from a symptom written without a
+    full stop, a feature phrase starting a sentence in lower case."""
+    if SLOT_SLIPS.search(t.description):
+        return True
+    d = _defect(f)
+    if d is None:
+        return False
+    for symptom in d.symptoms:
+        if not TERMINAL.search(symptom) and re.search(re.escape(symptom[-40:]) + r" [A-Z]", t.description):
+            return True
+    lead = d.feature[:1].islower() and re.search(r"(?:^|[.!?] )" + re.escape(d.feature), t.description, re.M)
+    return bool(lead)
+
+
+IE = re.compile(r"\bInternet Explorer\b|\bIE ?11\b")
+V8_CONSOLE = re.compile(
+    r"\bChrome console\b|Cannot read properties of|DevTools failed|\[Violation\]|\bUncaught \(in promise\)"
+)
+TABLET = re.compile(r"\b(?:tablet|iPad)\b", re.I)
+PHONE_NAMED = re.compile(r"\b(?:iPhone|Android phone|phones?)\b")
+PHONE_IN_HAND = re.compile(r"\b(?:from|on) my phone\b", re.I)
+CUSTOMER_ORIGIN = re.compile(r"\borigin=https://(?!\S*(?:localhost|\.test\b|example|staging|dev|qa))\S+")
+
+
+def ie_with_chrome_console(t: Ticket, f: TicketFacts) -> bool:
+    """A ticket about Internet Explorer with a console only Chrome prints (in the text, the log or a comment)."""
+    text = "\n".join([t.title, t.description, t.log_excerpt or "", *(c.text for c in t.comments)])
+    return bool(IE.search(text) and V8_CONSOLE.search(text))
+
+
+def tablet_told_as_phone(t: Ticket, f: TicketFacts) -> bool:
+    """A report about a tablet written "from my phone"."""
+    text = f"{t.title}\n{t.description}"
+    rest = PHONE_IN_HAND.sub("", text)
+    return bool(TABLET.search(text) and PHONE_IN_HAND.search(text) and not PHONE_NAMED.search(rest))
+
+
+def customer_origin_off_production(t: Ticket, f: TicketFacts) -> bool:
+    """A staging or development log carrying a real customer's web origin."""
+    return t.environment != "production" and bool(CUSTOMER_ORIGIN.search(t.log_excerpt or ""))
+
+
 TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "browser symptom in a phone app": browser_symptom_in_app,
     "screen symptom on an email or push": screen_symptom_on_message,
@@ -175,6 +325,14 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "one failing cell told as all": one_cell_as_all,
     "workspace bigger than the reporter's organisation": workspace_bigger_than_organisation,
     "a rate of failures that always happen": rate_on_an_always_failure,
+    "error box on a defect that shows no error": error_box_on_silent_defect,
+    "error box speaks of unsaved changes": box_speaks_of_changes,
+    "pasted settings contradict the ticket": diagnostics_contradict,
+    "blame no reader would confuse with the symptom": blame_beyond_reason,
+    "slot that does not fit its sentence": slot_grammar,
+    "Internet Explorer with a Chrome console": ie_with_chrome_console,
+    "tablet report written from a phone": tablet_told_as_phone,
+    "customer origin in a non-production log": customer_origin_off_production,
 }
 
 # --------------------------------------------------------------------------- counting
@@ -193,16 +351,32 @@ def found(made: tuple[GeneratedTask, ...], kind: str) -> list[str]:
     return [t.ticket_id for t, f in items(made) if TICKET_CHECKS[kind](t, f)]
 
 
-OPEN: frozenset[str] = frozenset()
-"""Kinds still found: strict xfail,
-so that fixing one fails here until it is taken off this list."""
-
-
-@pytest.mark.parametrize("split", SPLITS)
-@pytest.mark.parametrize(
-    "kind", [pytest.param(k, marks=pytest.mark.xfail(strict=True)) if k in OPEN else k for k in TICKET_CHECKS]
+OPEN: frozenset[tuple[str, str]] = frozenset(
+    {
+        (k, split)
+        for k in (
+            "pasted settings contradict the ticket",
+            "blame no reader would confuse with the symptom",
+            "slot that does not fit its sentence",
+        )
+        for split in SPLITS
+    }
+    | {
+        ("customer origin in a non-production log", "test"),
+    }
 )
-def test_no_seam_of_this_kind(split: str, kind: str) -> None:
+"""(kind, split) pairs still found: strict xfail, so that fixing one fails here until it is taken off this list."""
+
+
+@pytest.mark.parametrize(
+    ("kind", "split"),
+    [
+        pytest.param(k, split, marks=pytest.mark.xfail(strict=True)) if (k, split) in OPEN else (k, split)
+        for k in TICKET_CHECKS
+        for split in SPLITS
+    ],
+)
+def test_no_seam_of_this_kind(kind: str, split: str) -> None:
     hits = found(instances(split), kind)
     assert not hits, (kind, len(hits), hits[:5])
 
@@ -252,6 +426,50 @@ def test_each_check_finds_a_planted_seam() -> None:
     assert rate_on_an_always_failure(_ticket(description=okta), _facts())
     assert not rate_on_an_always_failure(_ticket(description=okta.split(". ", 1)[1]), _facts())
     assert not rate_on_an_always_failure(_ticket(description=f"Often there is {okta[9:]}"), _facts())
+
+
+def test_each_fit_check_finds_a_planted_seam() -> None:
+    utc_day = _facts(scenario="reporting-daily-completions-utc-buckets")
+    box = _ticket(description="Fine.\n\nWhat the screen shows:\nOops, that didn't go through.\nSupport code: LX-1")
+    assert error_box_on_silent_defect(box, utc_day)
+    assert not error_box_on_silent_defect(box, _facts(scenario="login-password-signin-500"))
+    assert box_speaks_of_changes(_ticket(description="Code: LX-1\nYour changes may not have been kept."), _facts())
+    dark = "Copied from the app's diagnostics page:\nDark mode: off\nApp language: English (UK)"
+    assert diagnostics_contradict(_ticket(description=f"Grey text in dark mode.\n\n{dark}"), _facts())
+    assert not diagnostics_contradict(_ticket(description=f"Grey text.\n\n{dark}"), _facts())
+    spoken = "Copied from the app's diagnostics page:\nApp language: Portuguese"
+    assert diagnostics_contradict(_ticket(description=f"It crashes.\n\n{spoken}"), _facts())
+    assert not diagnostics_contradict(
+        _ticket(description=f"With the app in Portuguese it crashes.\n\n{spoken}"), _facts()
+    )
+    turkish = "Device details:\nLocale: de-DE"
+    assert diagnostics_contradict(_ticket(description=f"Set to Turkish, Save fails.\n\n{turkish}"), _facts())
+    export = [("case:wrong_cause", "We think the export feature started failing again.")]
+    assert blame_beyond_reason(_ticket(), _facts(component="editor", case="wrong_cause", evidence=export))
+    assert not blame_beyond_reason(_ticket(), _facts(component="reporting", case="wrong_cause", evidence=export))
+    assert slot_grammar(_ticket(description="When I write on my Android phone on Pixel 8 phones, it greys."), _facts())
+    assert slot_grammar(_ticket(description="I on an Android phone, set the font to large."), _facts())
+    assert slot_grammar(_ticket(description="Additionally, unrelated: Layout: German locale, Settings."), _facts())
+    utc = "The daily completion chart splits days at midnight UTC"
+    assert not slot_grammar(_ticket(description=f"{utc}. It is wrong."), utc_day)
+    invoice = _facts(scenario="invoicing-emailed-invoice-wrong-total")
+    assert slot_grammar(
+        _ticket(description="we paid the correct lower amount. accounting is confused The copy"), invoice
+    )
+    assert not slot_grammar(_ticket(description="accounting is confused. The copy"), invoice)
+    ie = _ticket(description="On IE11 the board is blank.\n\nCopied from the Chrome console:\nUncaught (in promise)")
+    assert ie_with_chrome_console(ie, _facts())
+    assert not ie_with_chrome_console(_ticket(description="Copied from the Chrome console:\nUncaught"), _facts())
+    assert tablet_told_as_phone(
+        _ticket(description="On my iPad the chart is cut. Sent from my phone on the train."), _facts()
+    )
+    assert not tablet_told_as_phone(_ticket(description="On my iPad the chart is cut."), _facts())
+    log = "10:10:58 [info] OPTIONS /v2/comments 403 0ms origin=https://portal.brightlane.co"
+    assert customer_origin_off_production(_ticket(environment="development", log_excerpt=log), _facts())
+    assert not customer_origin_off_production(_ticket(log_excerpt=log), _facts())
+    assert not customer_origin_off_production(
+        _ticket(environment="development", log_excerpt=log.replace("portal.brightlane.co", "localhost:3000")), _facts()
+    )
 
 
 def main(per_level: int) -> None:

@@ -154,6 +154,29 @@ AREA: dict[str, str] = {
 }
 """How a customer names the part of the product they blame (a guess, not evidence)."""
 
+CONFUSABLE: dict[str, tuple[str, ...]] = {
+    "web-ui": ("editor", "search", "permissions"),
+    "editor": ("web-ui", "file-storage", "database"),
+    "ios-app": ("push-notifications", "login", "database"),
+    "android-app": ("push-notifications", "login", "database"),
+    "api-gateway": ("public-api", "login", "database"),
+    "public-api": ("api-gateway", "permissions", "database"),
+    "login": ("sso", "permissions", "email-delivery"),
+    "sso": ("login", "permissions"),
+    "permissions": ("login", "sso"),
+    "payments": ("invoicing", "login"),
+    "invoicing": ("payments", "email-delivery"),
+    "email-delivery": ("push-notifications", "permissions"),
+    "push-notifications": ("email-delivery", "permissions"),
+    "search": ("database", "permissions"),
+    "reporting": ("database", "data-export"),
+    "data-export": ("reporting", "file-storage"),
+    "database": ("api-gateway", "search"),
+    "file-storage": ("database", "editor"),
+}
+"""Per component, the parts a customer who meets its symptom could plausibly blame instead (a form's
+misfiled components aside): the screen next to it, the service behind it, the step before it."""
+
 
 def assign_cases(planner: Drawer, slots: Sequence[SlotLike], defects: list[Defect]) -> None:
     """Draw which bugs to fix are told as a hard case, and which duplicates are re-told.

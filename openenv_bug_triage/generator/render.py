@@ -155,6 +155,23 @@ def own_addresses(log: str, domain: str) -> str:
     return _ADDRESS.sub(moved, log)
 
 
+_TABLET = re.compile(r"\b(?:iPad|tablet)s?\b", re.I)
+_PHONE = re.compile(r"\b(?:iPhone|phone|handset)s?\b", re.I)
+_DEVICE_NAMED: dict[tuple[str, int], str | None] = {}
+
+
+def device_named(scenario: Defect | Story, variant: int = 0) -> str | None:
+    """`tablet` or `phone` when the ticket's wording (a defect's symptom `variant` and steps, a story's
+    texts) names that kind of device and not the other; None otherwise (read once per wording)."""
+    key = (scenario.id, variant)
+    if key not in _DEVICE_NAMED:
+        texts = [scenario.symptoms[variant], *scenario.steps] if isinstance(scenario, Defect) else scenario.texts
+        text = " ".join(texts)
+        tablet, phone = bool(_TABLET.search(text)), bool(_PHONE.search(text))
+        _DEVICE_NAMED[key] = "tablet" if tablet and not phone else "phone" if phone and not tablet else None
+    return _DEVICE_NAMED[key]
+
+
 _OWN_VOICE = re.compile(r"\b(?:I|I'm|I've|I'd)\b|\b(?:[Mm]e|[Mm]y|[Ww]e|[Ww]e're|[Ww]e've|[Uu]s|[Oo]ur|[Oo]urs)\b")
 """First-person words: a customer telling what happened to them, not a tester reporting a run."""
 
@@ -287,10 +304,15 @@ class Renderer:
         facts_text = scenario.symptoms[s.symptom_variant] if isinstance(scenario, Defect) else ""
         named = PLATFORM_OF.get(scenario.component) or (self.platform if self.platform != "web" else None)
         tags = client_tags(named, facts_text)  # a server-side defect seen on a phone or through the API
+        device = device_named(scenario, s.symptom_variant if isinstance(scenario, Defect) else 0)
+        if device:
+            tags.add(device)
         if isinstance(scenario, Defect):
             tags.add("bug")
             if shows_no_error(scenario):
                 tags.add("quiet")
+            if scenario.error_box:
+                tags.add("error_box")
             if PLATFORM_OF.get(scenario.component) in ("ios", "android"):
                 tags.add("phone_app")
         tags.add("production" if s.environment == "production" else "prerelease")

@@ -157,6 +157,23 @@ _STEM = 5
 """Letters two words share at their start to count as one word (contractor, contractors)."""
 
 
+_CHOICE = re.compile(r"\{([^{}]*\|[^{}]*)\}")
+
+
+@lru_cache(maxsize=4096)
+def _self_describing(phrase: str) -> bool:
+    """True when some wording of `phrase` (a frame with `{a|b}` choices) says who the writer is."""
+    groups = [m.split("|") for m in _CHOICE.findall(phrase)]
+    pieces = _CHOICE.split(phrase)  # text, choices, text, choices, ..., text
+    for i in range(max((len(g) for g in groups), default=1)):
+        wording = "".join(
+            p if k % 2 == 0 else groups[k // 2][min(i, len(groups[k // 2]) - 1)] for k, p in enumerate(pieces)
+        )
+        if self_descriptions(wording):
+            return True
+    return False
+
+
 def _echoes(name: str, sector: str) -> bool:
     """True when the organisation's `name` already holds a word of its `sector`."""
     stems = {w[:_STEM] for w in re.findall(r"[a-z]{4,}", name.lower())}
@@ -251,7 +268,7 @@ class Voice:
     def _once(self, pool: str, anonymous: bool, values: dict[str, object]) -> str | None:
         fresh = [p for p in self.phrases.texts_fitting(pool, self.partition, self.tags) if p not in self.used]
         if anonymous:
-            fresh = [p for p in fresh if not self_descriptions(p)]
+            fresh = [p for p in fresh if not _self_describing(p)]
         if not fresh:
             return None
         phrase = self.rng.choice(fresh)
