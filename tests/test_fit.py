@@ -352,15 +352,7 @@ def found(made: tuple[GeneratedTask, ...], kind: str) -> list[str]:
 
 
 OPEN: frozenset[tuple[str, str]] = frozenset(
-    {
-        (k, split)
-        for k in (
-            "pasted settings contradict the ticket",
-            "blame no reader would confuse with the symptom",
-            "slot that does not fit its sentence",
-        )
-        for split in SPLITS
-    }
+    {(k, split) for k in ("pasted settings contradict the ticket",) for split in SPLITS}
     | {
         ("customer origin in a non-production log", "test"),
     }

@@ -8,6 +8,7 @@ leak that cannot be reproduced may still have happened).
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Protocol
@@ -73,6 +74,16 @@ class Teller(Protocol):
     def local(self, text: str, shift: int | None = None) -> str: ...
     def local_to(self, scenario: Defect, text: str) -> str: ...
     def release_day(self) -> str: ...
+
+
+_HEADED = re.compile(r"^[A-Z][\w ,.'-]{0,40}: ")
+"""A wording that opens with a field header ("Layout: German locale, ..."), as a form or a tester writes."""
+_CLOSED = re.compile(r"[.!?)'\"]$")
+
+
+def closed(text: str) -> str:
+    """`text` ending in a full stop when it ends without one (a casual wording, before the next sentence)."""
+    return text if _CLOSED.search(text.rstrip()) else text.rstrip() + "."
 
 
 EXPOSURE_TRAPS: tuple[str, ...] = ("environment", "retest")
@@ -198,7 +209,7 @@ def assign_cases(planner: Drawer, slots: Sequence[SlotLike], defects: list[Defec
                 s.case = case
                 break
         if s.case == "wrong_cause":
-            s.blamed = r.choice(d.misfiled or [c for c in AREA if c != d.component])
+            s.blamed = r.choice(d.misfiled or [c for c in CONFUSABLE[d.component] if c != d.component])
         elif s.case == "two_problems":
             seconds = [x for x in defects if x.impact == "cosmetic" and x.component != d.component]
             if not seconds or d.impact == "cosmetic":
@@ -226,7 +237,8 @@ def case_lines(renderer: Teller, s: SlotLike, evidence: list[tuple[str, str]], t
             lines.append(renderer.pick("case_regression_request"))
     else:
         assert s.second is not None
-        symptom = renderer.local_to(s.second, r.choice(s.second.symptoms))  # its dates, too, before the ticket
+        told = [x for x in s.second.symptoms if not _HEADED.match(x)] or s.second.symptoms  # a sentence, not a form
+        symptom = closed(renderer.local_to(s.second, r.choice(told)))  # its dates, too, before the ticket
         lines = [renderer.pick("case_second_problem", symptom=symptom)]
     evidence.extend((f"case:{s.case}", line) for line in lines)
     traps.append(s.case)

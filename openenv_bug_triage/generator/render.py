@@ -650,6 +650,7 @@ class Renderer:
             symptom = self.voice.shorten(symptom, self.local(d.titles[s.title_variant]))
             if s.original is not None:  # a duplicate's reporter gives the context their own way
                 symptom = retell.drop_said(symptom, set(s.original.said))
+        symptom = kinds.closed(symptom)  # a casual wording without a full stop, before the next sentence
         evidence.append(("critical" if d.impact == "critical" else "symptom", symptom))
         lines: list[str] = []
         if s.role == "wont_fix":
@@ -806,7 +807,9 @@ class Renderer:
 
     def _scope_sentence(self, s: Slot, d: Defect, alert: bool) -> str:
         pool = f"alert_{s.scope}" if alert else self.voice.scope_pool(f"scope_{s.scope}")
-        return self._own_pick(s, pool, **self.voice.own_counts(self._scope_values(s, d)))
+        sentence = self._own_pick(s, pool, **self.voice.own_counts(self._scope_values(s, d)))
+        first = sentence.split(" ", 1)[0]
+        return sentence[:1].upper() + sentence[1:] if first[1:].islower() else sentence  # "{feature} fails..."
 
     def _user_wrap(self, body: str, traps: list[str]) -> str:
         """A customer's framing: quiet opener, claims and planted instructions, then the reporter's voice."""
