@@ -220,6 +220,7 @@ class LiveDrawer:
         voice = rd.voice
         voice.cast(persona, tags)
         voice.platform = platform
+        voice.facts = " ".join([symptom, *d.titles])
         scope = self._scope(d)
         said = [symptom]
         support = None

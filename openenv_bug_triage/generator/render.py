@@ -155,6 +155,13 @@ def own_addresses(log: str, domain: str) -> str:
     return _ADDRESS.sub(moved, log)
 
 
+_CUSTOMER_ORIGIN = re.compile(r"(?P<key>\b[Oo]rigin[=:] ?)https?://(?![\w.-]*(?:larkspur|localhost|example))[\w.-]+")
+"""A web origin in a log that is a customer's own site."""
+TEST_ORIGINS: dict[str, str] = {
+    "staging": "https://qa-web.staging.larkspur.app",
+    "development": "http://localhost:3000",
+}
+"""The page a tester calls a staging or development build from."""
 _TABLET = re.compile(r"\b(?:iPad|tablet)s?\b", re.I)
 _PHONE = re.compile(r"\b(?:iPhone|phone|handset)s?\b", re.I)
 _DEVICE_NAMED: dict[tuple[str, int], str | None] = {}
@@ -327,6 +334,7 @@ class Renderer:
             persona = replace(persona, temper=self._temper(persona.name))
         self.voice.cast(persona, tags)
         self.voice.platform = self.platform
+        self.voice.facts = " ".join([facts_text, *scenario.titles]) if isinstance(scenario, Defect) else facts_text
         self.attachments = self.r.choice([0, 0, 0, 1, 1, 2, 3])
 
     def _temper(self, name: str) -> Temper:
@@ -461,6 +469,8 @@ class Renderer:
             self._cast(s, reporter)
             if reporter == "user" and log_excerpt and (org := self.voice.persona.organisation) is not None:
                 log_excerpt = own_addresses(log_excerpt, org.email_domain)
+            if log_excerpt and s.environment != "production":  # a test build is called from the testers' own page
+                log_excerpt = _CUSTOMER_ORIGIN.sub(f"\\g<key>{TEST_ORIGINS[s.environment]}", log_excerpt)
             if self.voice.length == "terse" and s.role != "cannot_reproduce":
                 repro = False  # a terse writer gives no steps
             elif self.voice.length == "long":

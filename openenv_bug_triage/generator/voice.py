@@ -25,6 +25,7 @@ from ..textstats import self_descriptions
 from .noise import Noise, draw_noise
 from .personas import Persona
 from .phrasing import compose
+from .settings import screen_settings
 
 _CLIENT_WORDS: dict[str, re.Pattern[str]] = {
     "mobile": re.compile(r"\b(?:iphone|ipad|ios|android|phone app|mobile app|mobile)\b", re.I),
@@ -208,6 +209,8 @@ class Voice:
     length: Length = "plain"
     platform: str = "web"
     """The client the ticket is about: what its screen recordings are named by."""
+    facts: str = ""
+    """The ticket's own wording of its facts: what a pasted settings screen agrees with."""
     habits: dict[str, tuple[Noise, str]] = field(default_factory=dict)
     """Each customer's typing (noise) and register (formal or casual), by name, drawn at their first ticket."""
     signature: dict[str, str] = field(init=False)
@@ -402,6 +405,7 @@ class Voice:
             "s": r.randrange(11, 59),
             "build": r.randrange(4100, 4700),
             "gb": f"{r.randrange(2, 60)}.{r.randrange(10)}",
+            **screen_settings(self.facts, r),
         }
 
     def attachment_note(self, attachments: int) -> str | None:
