@@ -13,9 +13,11 @@ examples show that each check can fail. Run as a script to print the counts per 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import sys
 from collections.abc import Callable
+from datetime import timedelta
 from functools import cache
 
 import planting
@@ -313,6 +315,15 @@ def customer_origin_off_production(t: Ticket, f: TicketFacts) -> bool:
     return t.environment != "production" and bool(CUSTOMER_ORIGIN.search(t.log_excerpt or ""))
 
 
+BUILD = re.compile(r"(?<![\w.-])(?:\d{4}\.\d{1,2}\.\d{1,2}|\d\.\d{1,2}(?:\.\d)?)(?![\w.]| ?(?:days|hours|h|%))")
+"""An app or web build as a title names it (5.14, 5.12.0, 2026.9.0)."""
+
+
+def title_names_two_builds(t: Ticket, f: TicketFacts) -> bool:
+    """A subject naming two different builds of the product ("5.11.1: iOS 5.14: crash")."""
+    return len(set(BUILD.findall(t.title))) > 1
+
+
 TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "browser symptom in a phone app": browser_symptom_in_app,
     "screen symptom on an email or push": screen_symptom_on_message,
@@ -333,6 +344,26 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "Internet Explorer with a Chrome console": ie_with_chrome_console,
     "tablet report written from a phone": tablet_told_as_phone,
     "customer origin in a non-production log": customer_origin_off_production,
+    "title names two builds": title_names_two_builds,
+}
+
+ALERT_AFTER_REPORT_HOURS = 6
+
+
+def alert_long_after_report(made: GeneratedTask) -> int:
+    """Alerts filed hours after the report of the failure they duplicate (an alert fires when the failure
+    starts, so an alert and the first report of one incident are close in time)."""
+    created = {t.ticket_id: t.created_at for t in made.task.tickets}
+    late = 0
+    for t in made.task.tickets:
+        first = made.facts[t.ticket_id].duplicate_of
+        if t.reporter_type == "monitoring" and first is not None:
+            late += (t.created_at - created[first]).total_seconds() > ALERT_AFTER_REPORT_HOURS * 3600
+    return late
+
+
+QUEUE_CHECKS: dict[str, Callable[[GeneratedTask], int]] = {
+    "alert filed long after the first report of its failure": alert_long_after_report,
 }
 
 # --------------------------------------------------------------------------- counting
@@ -366,6 +397,12 @@ OPEN: frozenset[tuple[str, str]] = frozenset()
 def test_no_seam_of_this_kind(kind: str, split: str) -> None:
     hits = found(instances(split), kind)
     assert not hits, (kind, len(hits), hits[:5])
+
+
+@pytest.mark.parametrize("split", SPLITS)
+@pytest.mark.parametrize("kind", list(QUEUE_CHECKS))
+def test_no_queue_seam_of_this_kind(kind: str, split: str) -> None:
+    assert sum(QUEUE_CHECKS[kind](m) for m in instances(split)) == 0, kind
 
 
 # --------------------------------------------------------------------------- each check can fail
@@ -461,12 +498,31 @@ def test_each_fit_check_finds_a_planted_seam() -> None:
     )
 
 
+def test_the_build_and_alert_checks_find_planted_seams() -> None:
+    assert title_names_two_builds(_ticket(title="5.11.1: iOS 5.14: crash"), _facts())
+    assert not title_names_two_builds(_ticket(title="[5.11.1] iOS: crash on task detail"), _facts())
+    made = instances("test", 1)[-1]
+    assert alert_long_after_report(made) == 0
+    first, second = made.task.tickets[:2]
+    late = second.model_copy(
+        update={"reporter_type": "monitoring", "created_at": first.created_at + timedelta(hours=35)}
+    )
+    facts = {
+        **made.facts,
+        late.ticket_id: dataclasses.replace(made.facts[late.ticket_id], duplicate_of=first.ticket_id),
+    }
+    task = dataclasses.replace(made.task, tickets=(first, late, *made.task.tickets[2:]))
+    assert alert_long_after_report(GeneratedTask(task, facts, made.split, made.seed)) == 1
+
+
 def main(per_level: int) -> None:
     for split in SPLITS:
         made = instances(split, per_level)
         print(f"{split}: {len(made)} queues, {len(items(made))} tickets")
         for kind in TICKET_CHECKS:
             print(f"  {len(found(made, kind)):5d}  {kind}")
+        for kind, check in QUEUE_CHECKS.items():
+            print(f"  {sum(check(m) for m in made):5d}  {kind}")
 
 
 if __name__ == "__main__":

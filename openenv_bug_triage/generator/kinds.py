@@ -199,8 +199,8 @@ def assign_cases(planner: Drawer, slots: Sequence[SlotLike], defects: list[Defec
     r, rates = planner.rng, planner.level.rates
     for s in slots:
         d = s.scenario
-        if s.role == "duplicate":
-            s.retold = r.random() < rates.retold
+        if s.role == "duplicate":  # an alert is never re-told: it fires when the failure its original reports starts
+            s.retold = r.random() < rates.retold and not s.monitoring
             continue
         if not isinstance(d, Defect) or s.role != "fix" or s.monitoring or s.exposure_trap is not None:
             continue
