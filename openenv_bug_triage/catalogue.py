@@ -155,6 +155,7 @@ Tag = Literal[
     "error_box",
     "tablet",
     "phone",
+    "wish",
 ]
 """What a phrase can require of, or forbid in, its ticket and reporter.
 
@@ -170,7 +171,8 @@ others; `email`, `form`: the channel; `free`, `pro`, `enterprise`: the customer'
 customer's data), so nothing like an error box or a failed request can be pasted; `phone_app`: the defect is
 in a phone app, so nothing only a browser shows (the page, a network tab) can be pasted; `error_box`: the defect
 shows the reporter an error message, so one can be pasted from the screen; `tablet`, `phone`: the ticket's wording names
-an iPad or a tablet (or a phone) and not the other kind of device, so nothing said of the other fits it.
+an iPad or a tablet (or a phone) and not the other kind of device, so nothing said of the other fits it;
+`wish`: a feature request, so nothing said of a fault (retried, reproduced, worked around) fits it.
 """
 
 

@@ -88,7 +88,7 @@ RATE = re.compile(r"\b\d+% of (?:our |my )?(?:tries|attempts|requests|calls|sign
 """A share of tries that fail: what a degraded service shows."""
 ALWAYS = re.compile(
     r"(?<!Often there is )\bno way to\b|\bevery attempt to\b|\bnot once\b|\bnot a single\b|\bnothing at all\b|"
-    r"(?<!come back )\bat all\b|"
+    r"(?<!come back )(?<!urgent )\bat all\b|"
     r"\bnever (?:works|arrives|comes)\b|\bevery (?:call|try|time)\b",
     re.I,
 )
@@ -255,7 +255,10 @@ def blame_beyond_reason(t: Ticket, f: TicketFacts) -> bool:
     if f.case != "wrong_cause":
         return False
     d = _defect(f)
-    plausible = set(CONFUSABLE.get(f.component, ())) | set(d.misfiled if d else ())
+    confused = set(CONFUSABLE.get(f.component, ()))
+    if f.impact == "cosmetic" and confused & SCREENS:  # how something looks is blamed on a screen
+        confused &= SCREENS
+    plausible = confused | set(d.misfiled if d else ())  # a form's misfiled components are plausible by definition
     said = " ".join(text for rule, text in f.evidence if rule == "case:wrong_cause")
     blamed = {c for c, area in AREA.items() if area in said}
     return bool(blamed) and not blamed & plausible
@@ -315,6 +318,7 @@ def customer_origin_off_production(t: Ticket, f: TicketFacts) -> bool:
     return t.environment != "production" and bool(CUSTOMER_ORIGIN.search(t.log_excerpt or ""))
 
 
+SCREENS = frozenset({"web-ui", "editor", "ios-app", "android-app"})
 BUILD = re.compile(r"(?<![\w.-])(?:\d{4}\.\d{1,2}\.\d{1,2}|\d\.\d{1,2}(?:\.\d)?)(?![\w.]| ?(?:days|hours|h|%))")
 """An app or web build as a title names it (5.14, 5.12.0, 2026.9.0)."""
 
@@ -322,6 +326,20 @@ BUILD = re.compile(r"(?<![\w.-])(?:\d{4}\.\d{1,2}\.\d{1,2}|\d\.\d{1,2}(?:\.\d)?)
 def title_names_two_builds(t: Ticket, f: TicketFacts) -> bool:
     """A subject naming two different builds of the product ("5.11.1: iOS 5.14: crash")."""
     return len(set(BUILD.findall(t.title))) > 1
+
+
+FAULT_TALK = re.compile(
+    r"\btried it again\b|\bsame (?:result|error|outcome)\b|\bconfirmed it on\b|\buser error\b|\bcleared my\b|"
+    r"\bsigned out and back in\b|\blogged out and in again\b|\bsomething similar\b|\bworking around it\b|"
+    r"\bstatus page first\b|\brestarted my phone\b|\bchecked it (?:separately|independently|each on our own)\b",
+    re.I,
+)
+"""A customer's words about a fault: retried, reproduced by a colleague, worked around."""
+
+
+def fault_talk_on_a_wish(t: Ticket, f: TicketFacts) -> bool:
+    """A feature request padded with words about a fault ("someone else confirmed it on their computer")."""
+    return f.kind == "feature" and bool(FAULT_TALK.search(t.description))
 
 
 TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
@@ -345,6 +363,7 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "tablet report written from a phone": tablet_told_as_phone,
     "customer origin in a non-production log": customer_origin_off_production,
     "title names two builds": title_names_two_builds,
+    "fault talk on a feature request": fault_talk_on_a_wish,
 }
 
 ALERT_AFTER_REPORT_HOURS = 6
@@ -450,6 +469,8 @@ def test_each_check_finds_a_planted_seam() -> None:
     assert rate_on_an_always_failure(_ticket(description=okta), _facts())
     assert not rate_on_an_always_failure(_ticket(description=okta.split(". ", 1)[1]), _facts())
     assert not rate_on_an_always_failure(_ticket(description=f"Often there is {okta[9:]}"), _facts())
+    calm = f"Not urgent at all on our side. {okta.split('. ', 1)[1]}"
+    assert not rate_on_an_always_failure(_ticket(description=calm), _facts())
 
 
 def test_each_fit_check_finds_a_planted_seam() -> None:
@@ -471,6 +492,10 @@ def test_each_fit_check_finds_a_planted_seam() -> None:
     export = [("case:wrong_cause", "We think the export feature started failing again.")]
     assert blame_beyond_reason(_ticket(), _facts(component="editor", case="wrong_cause", evidence=export))
     assert not blame_beyond_reason(_ticket(), _facts(component="reporting", case="wrong_cause", evidence=export))
+    database = [("case:wrong_cause", "Most likely your database.")]
+    glitch = _facts(component="editor", impact="cosmetic", case="wrong_cause", evidence=database)
+    assert blame_beyond_reason(_ticket(), glitch)
+    assert not blame_beyond_reason(_ticket(), dataclasses.replace(glitch, impact="core"))
     assert slot_grammar(_ticket(description="When I write on my Android phone on Pixel 8 phones, it greys."), _facts())
     assert slot_grammar(_ticket(description="I on an Android phone, set the font to large."), _facts())
     headed = _ticket(description="Additionally, unrelated: Layout: German locale, Settings.")
@@ -496,6 +521,14 @@ def test_each_fit_check_finds_a_planted_seam() -> None:
     assert not customer_origin_off_production(
         _ticket(environment="development", log_excerpt=log.replace("portal.brightlane.co", "localhost:3000")), _facts()
     )
+
+
+def test_the_wish_check_finds_a_planted_seam() -> None:
+    wish = _ticket(
+        description="Could we mute one project? Someone else in the office confirmed it on their laptop too."
+    )
+    assert fault_talk_on_a_wish(wish, _facts(kind="feature"))
+    assert not fault_talk_on_a_wish(wish, _facts())
 
 
 def test_the_build_and_alert_checks_find_planted_seams() -> None:

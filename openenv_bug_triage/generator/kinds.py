@@ -189,6 +189,21 @@ CONFUSABLE: dict[str, tuple[str, ...]] = {
 misfiled components aside): the screen next to it, the service behind it, the step before it."""
 
 
+SCREENS: frozenset[str] = frozenset({"web-ui", "editor", "ios-app", "android-app"})
+"""Parts a reader blames for how something looks."""
+
+
+def blame_options(d: Defect) -> list[str]:
+    """What a reporter of `d` may wrongly blame: its misfiled components, else the parts confused with it;
+    for a glitch in how something looks, only a screen when one is among them."""
+    if d.misfiled:
+        return list(d.misfiled)
+    options = [c for c in CONFUSABLE[d.component] if c != d.component]
+    if d.impact == "cosmetic":
+        return [c for c in options if c in SCREENS] or options
+    return options
+
+
 def assign_cases(planner: Drawer, slots: Sequence[SlotLike], defects: list[Defect]) -> None:
     """Draw which bugs to fix are told as a hard case, and which duplicates are re-told.
 
@@ -209,7 +224,7 @@ def assign_cases(planner: Drawer, slots: Sequence[SlotLike], defects: list[Defec
                 s.case = case
                 break
         if s.case == "wrong_cause":
-            s.blamed = r.choice(d.misfiled or [c for c in CONFUSABLE[d.component] if c != d.component])
+            s.blamed = r.choice(blame_options(d))
         elif s.case == "two_problems":
             seconds = [x for x in defects if x.impact == "cosmetic" and x.component != d.component]
             if not seconds or d.impact == "cosmetic":

@@ -314,6 +314,8 @@ class Renderer:
         device = device_named(scenario, s.symptom_variant if isinstance(scenario, Defect) else 0)
         if device:
             tags.add(device)
+        if s.kind == "feature":
+            tags.add("wish")
         if isinstance(scenario, Defect):
             tags.add("bug")
             if shows_no_error(scenario):
