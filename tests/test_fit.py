@@ -89,7 +89,7 @@ RATE = re.compile(r"\b\d+% of (?:our |my )?(?:tries|attempts|requests|calls|sign
 ALWAYS = re.compile(
     r"(?<!Often there is )\bno way to\b|\bevery attempt to\b|\bnot once\b|\bnot a single\b|\bnothing at all\b|"
     r"(?<!come back )(?<!urgent )\bat all\b|"
-    r"\bnever (?:works|arrives|comes)\b|\bevery (?:call|try|time)\b",
+    r"(?<!often )\bnever (?:works|arrives|comes)\b|\bevery (?:call|try|time)\b",
     re.I,
 )
 """A failure that happens every time."""
