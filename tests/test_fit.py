@@ -25,7 +25,7 @@ import pytest
 
 from openenv_bug_triage.catalogue import Defect, load_catalogue
 from openenv_bug_triage.generator import GeneratedTask, TicketFacts, generate, load_levels
-from openenv_bug_triage.generator.compose import named
+from openenv_bug_triage.generator.compose import named, quiet
 from openenv_bug_triage.generator.kinds import AREA, CONFUSABLE
 from openenv_bug_triage.generator.personas import load_personas, seats_needed
 from openenv_bug_triage.models import Ticket
@@ -342,6 +342,22 @@ def fault_talk_on_a_wish(t: Ticket, f: TicketFacts) -> bool:
     return f.kind == "feature" and bool(FAULT_TALK.search(t.description))
 
 
+CONSOLE_ERROR = re.compile(r"^(?:Uncaught )?(?:\(in promise\) )?TypeError: |\bUncaught TypeError\b", re.M)
+DEVICE_SCREEN = re.compile(r"^(?:Connection|Network|Free storage|Storage free|Space left|Available space):", re.M)
+
+
+def console_errors_on_a_quiet_defect(t: Ticket, f: TicketFacts) -> bool:
+    """A console of script errors pasted for a defect that works (a display glitch, a message that does not
+    come, another customer's data)."""
+    d = _defect(f)
+    return f.kind == "defect" and d is not None and quiet(d) and bool(CONSOLE_ERROR.search(t.description))
+
+
+def two_device_screens(t: Ticket, f: TicketFacts) -> bool:
+    """Two pasted device screens in one ticket, each telling its own connection and storage."""
+    return len(DEVICE_SCREEN.findall(t.description)) > 2
+
+
 TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "browser symptom in a phone app": browser_symptom_in_app,
     "screen symptom on an email or push": screen_symptom_on_message,
@@ -364,6 +380,8 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "customer origin in a non-production log": customer_origin_off_production,
     "title names two builds": title_names_two_builds,
     "fault talk on a feature request": fault_talk_on_a_wish,
+    "console errors on a defect that works": console_errors_on_a_quiet_defect,
+    "two device screens in one ticket": two_device_screens,
 }
 
 ALERT_AFTER_REPORT_HOURS = 6
@@ -521,6 +539,16 @@ def test_each_fit_check_finds_a_planted_seam() -> None:
     assert not customer_origin_off_production(
         _ticket(environment="development", log_excerpt=log.replace("portal.brightlane.co", "localhost:3000")), _facts()
     )
+
+
+def test_the_console_and_device_checks_find_planted_seams() -> None:
+    console = _ticket(description="Console output:\nTypeError: null is not an object (evaluating 'this.view.id')")
+    assert console_errors_on_a_quiet_defect(console, _facts(scenario="data-export-csv-status-keys"))
+    assert not console_errors_on_a_quiet_defect(console, _facts(scenario="login-password-signin-500"))
+    about = "From the About screen:\nNetwork: 5G\nFree storage: 12.1 GB"
+    help_ = "Device details:\nConnection: home Wi-Fi\nStorage free: 30.2 GB"
+    assert two_device_screens(_ticket(description=f"{about}\n\n{help_}"), _facts())
+    assert not two_device_screens(_ticket(description=about), _facts())
 
 
 def test_the_wish_check_finds_a_planted_seam() -> None:

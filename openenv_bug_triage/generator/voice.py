@@ -158,6 +158,8 @@ _STEM = 5
 """Letters two words share at their start to count as one word (contractor, contractors)."""
 
 
+_DEVICE_SCREEN = re.compile(r"^(?:Connection|Network|Free storage|Storage free|Space left|Available space):", re.M)
+"""A line of a pasted device or app information screen."""
 _CHOICE = re.compile(r"\{([^{}]*\|[^{}]*)\}")
 
 
@@ -362,9 +364,12 @@ class Voice:
         parts.append(body)
         if length == "long":
             # what the screen showed, once per queue
-            pastes = [p for p in [self.once("pasted_output", **self.paste_values())] if p]
+            values = self.paste_values()  # one device, one build, one session in every paste of a ticket
+            pastes = [p for p in [self.once("pasted_output", **values)] if p]
             if pastes and len(" ".join([*parts, *pastes]).split()) < 180:
-                pastes += [p for p in [self.once("pasted_output", **self.paste_values())] if p]
+                more = self.once("pasted_output", **values)
+                if more and not (_DEVICE_SCREEN.search(pastes[0]) and _DEVICE_SCREEN.search(more)):
+                    pastes.append(more)  # not two device screens that tell the connection and storage twice
             for paste in pastes:
                 if self.noise.markdown:
                     intro, _, rest = paste.partition("\n")
