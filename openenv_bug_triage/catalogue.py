@@ -73,6 +73,9 @@ class Defect(_Model):
     test matrix, an alert what it measured, and the mechanism shows only in the logs."""
     exposure: bool = False
     """Customer data shown to the wrong people: sev0 and escalated anywhere, never closed on a retest."""
+    error_box: bool = False
+    """Its failure shows the reporter an error message on a page, form or app screen, so a pasted
+    error box fits it (False: the feature works wrongly, stays silent or shows only a status)."""
     paid: bool = False
     """Only a paying customer can report it: it names their plan's charges, seats or limits (billing
     defects always do, see `paying_only`)."""
@@ -149,6 +152,10 @@ Tag = Literal[
     "ie",
     "quiet",
     "phone_app",
+    "error_box",
+    "tablet",
+    "phone",
+    "wish",
 ]
 """What a phrase can require of, or forbid in, its ticket and reporter.
 
@@ -162,7 +169,10 @@ others; `email`, `form`: the channel; `free`, `pro`, `enterprise`: the customer'
 `chromium`, `safari`, `firefox`, `ie`: a browser the ticket's text names (a pasted console speaks its dialect);
 `quiet`: the defect shows the reporter no error (a message that never arrives, a display glitch, another
 customer's data), so nothing like an error box or a failed request can be pasted; `phone_app`: the defect is
-in a phone app, so nothing only a browser shows (the page, a network tab) can be pasted.
+in a phone app, so nothing only a browser shows (the page, a network tab) can be pasted; `error_box`: the defect
+shows the reporter an error message, so one can be pasted from the screen; `tablet`, `phone`: the ticket's wording names
+an iPad or a tablet (or a phone) and not the other kind of device, so nothing said of the other fits it;
+`wish`: a feature request, so nothing said of a fault (retried, reproduced, worked around) fits it.
 """
 
 

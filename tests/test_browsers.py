@@ -42,7 +42,8 @@ def test_a_matrix_keeps_its_browsers_apart_and_a_second_move_is_not_applied_twic
     assert once == "Edge 141 and Edge 151"  # ten releases apart, as written
 
 
-_NAMED = re.compile(r"\b(?P<name>Chrome|Edge|Firefox)[ /](?P<major>\d{3})\b")
+_NAMED = re.compile(r"\b(?P<name>Chrome|Edge|Firefox)[ /](?P<major>\d{3})\b(?!\.\d+esr)")
+"""A Chrome, Edge or Firefox major (an extended-support Firefox's line is written as it is)."""
 _APPLE_NAMED = re.compile(r"\b(?:Safari|iOS|iPadOS|iPhone OS) (?P<major>\d+)\b")
 
 

@@ -13,15 +13,20 @@ examples show that each check can fail. Run as a script to print the counts per 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import sys
 from collections.abc import Callable
+from datetime import timedelta
 from functools import cache
 
 import planting
 import pytest
 
+from openenv_bug_triage.catalogue import Defect, load_catalogue
 from openenv_bug_triage.generator import GeneratedTask, TicketFacts, generate, load_levels
+from openenv_bug_triage.generator.compose import named, quiet
+from openenv_bug_triage.generator.kinds import AREA, CONFUSABLE
 from openenv_bug_triage.generator.personas import load_personas, seats_needed
 from openenv_bug_triage.models import Ticket
 
@@ -83,8 +88,8 @@ RATE = re.compile(r"\b\d+% of (?:our |my )?(?:tries|attempts|requests|calls|sign
 """A share of tries that fail: what a degraded service shows."""
 ALWAYS = re.compile(
     r"(?<!Often there is )\bno way to\b|\bevery attempt to\b|\bnot once\b|\bnot a single\b|\bnothing at all\b|"
-    r"(?<!come back )\bat all\b|"
-    r"\bnever (?:works|arrives|comes)\b|\bevery (?:call|try|time)\b",
+    r"(?<!come back )(?<!urgent )\bat all\b|"
+    r"(?<!often )\bnever (?:works|arrives|comes)\b|\bevery (?:call|try|time)\b",
     re.I,
 )
 """A failure that happens every time."""
@@ -163,6 +168,196 @@ def rate_on_an_always_failure(t: Ticket, f: TicketFacts) -> bool:
     return t.reporter_type == "user" and bool(RATE.search(t.description) and ALWAYS.search(t.description))
 
 
+BOX = re.compile(
+    r"^(?:.*\b(?:copied as is|copied exactly|copy-pasted|pasted as is|the message I (?:get|see|keep getting)|"
+    r"copied by hand|typed out)|The message on (?:my |the )?screen, .*|This is what the screen says|"
+    r"The screen says this|Here's what the screen says|What the screen shows):$",
+    re.M,
+)
+"""The first line of an error box pasted from the screen."""
+BOX_OF_CHANGES = re.compile(
+    r"\bchanges may not have been\b|\bYour work is saved up to\b|\bNothing you (?:entered|typed|changed) has been lost\b"
+)
+"""An error box's line about the reporter's unsaved edits."""
+DARK = re.compile(r"\bdark mode\b", re.I)
+DIAGNOSTIC_LANGUAGE = re.compile(r"^(?:App language|Language|Display language|Locale): (?P<lang>.+)$", re.M)
+ENGLISH = re.compile(r"^(?:English\b|en-[A-Z]{2}$)")
+LANGUAGE_CODES = {
+    "nl": "Dutch",
+    "fr": "French",
+    "de": "German",
+    "es": "Spanish",
+    "pt": "Portuguese",
+    "it": "Italian",
+    "tr": "Turkish",
+    "da": "Danish",
+    "pl": "Polish",
+}
+
+
+@cache
+def _catalogue() -> dict[str, Defect]:
+    return {d.id: d for d in load_catalogue().defects}
+
+
+def _defect(f: TicketFacts) -> Defect | None:
+    return named(f.scenario) or _catalogue().get(f.scenario)
+
+
+def _pastes(description: str) -> tuple[str, str]:
+    """The description's pasted blocks (a line ending in a colon and the lines under it) and the rest."""
+    pasted, own = [], []
+    for block in description.split("\n\n"):
+        first, _, rest = block.partition("\n")
+        (pasted if rest and first.endswith(":") else own).append(block)
+    return "\n\n".join(pasted), "\n\n".join(own)
+
+
+def error_box_on_silent_defect(t: Ticket, f: TicketFacts) -> bool:
+    """An error box pasted from the screen for a defect that shows no error message (a wrong number in a
+    report, a status in a list, a display glitch)."""
+    d = _defect(f)
+    return f.kind == "defect" and d is not None and not d.error_box and bool(BOX.search(t.description))
+
+
+def box_speaks_of_changes(t: Ticket, f: TicketFacts) -> bool:
+    """An error box that speaks of the reporter's unsaved changes (it fits only a form's save, and reads as a
+    stock line on a report, a page that will not open or a sign-in)."""
+    return bool(BOX_OF_CHANGES.search(t.description))
+
+
+def _languages(text: str) -> set[str]:
+    return {lang for lang in LANGUAGE_CODES.values() if re.search(rf"\b{lang}\b", text)}
+
+
+def diagnostics_contradict(t: Ticket, f: TicketFacts) -> bool:
+    """A pasted settings line that says otherwise than the ticket: dark mode off for a dark-mode defect, or an
+    app language the reporter neither writes in nor names."""
+    pasted, own = _pastes(t.description)
+    told = f"{t.title}\n{own}"
+    if DARK.search(told) and "Dark mode: off" in pasted:
+        return True
+    named_languages = _languages(told)
+    for m in DIAGNOSTIC_LANGUAGE.finditer(pasted):
+        lang = m["lang"].strip()
+        lang = LANGUAGE_CODES.get(lang.split("-")[0], lang) if re.fullmatch(r"[a-z]{2}-[A-Z]{2}", lang) else lang
+        if named_languages:
+            if lang not in named_languages:
+                return True
+        elif not ENGLISH.match(lang) and lang != "English":
+            return True
+    return False
+
+
+def blame_beyond_reason(t: Ticket, f: TicketFacts) -> bool:
+    """A wrong-cause reporter blames a part of the product no reader would confuse with the symptom
+    (the export feature for a dark-mode display glitch in the editor)."""
+    if f.case != "wrong_cause":
+        return False
+    d = _defect(f)
+    confused = set(CONFUSABLE.get(f.component, ()))
+    if f.impact == "cosmetic" and confused & SCREENS:  # how something looks is blamed on a screen
+        confused &= SCREENS
+    plausible = confused | set(d.misfiled if d else ())  # a form's misfiled components are plausible by definition
+    said = " ".join(text for rule, text in f.evidence if rule == "case:wrong_cause")
+    blamed = {c for c, area in AREA.items() if area in said}
+    return bool(blamed) and not blamed & plausible
+
+
+SLOT_SLIPS = re.compile(
+    r"\bon (?:my|an?) (?:Android phone|iPhone|phone|tablet)\b[^.\n]{0,20}\bon (?:\w+ ){1,3}(?:phones|devices|tablets)\b|"
+    r"\bI on (?:an?|my)\b"
+)
+SECOND_HEADED = re.compile(r"\b(?:unrelated|issue|problem|thing|bug|one)(?: here)?: [A-Z][\w ]{0,25}: [A-Z]")
+"""A composed sentence whose slot does not fit its frame: a device said twice, a subject lost before its verb,
+a second problem pasted with its field header."""
+TERMINAL = re.compile(r"[.!?)'\"]$")
+
+
+def slot_grammar(t: Ticket, f: TicketFacts) -> bool:
+    """A slot filled into a sentence frame that does not fit it: a device said twice, a subject without its
+    verb, a second problem pasted with its field header, a sentence run on from a symptom written without a
+    full stop, a feature phrase starting a sentence in lower case."""
+    if SLOT_SLIPS.search(t.description) or (f.case == "two_problems" and SECOND_HEADED.search(t.description)):
+        return True
+    d = _defect(f)
+    if d is None:
+        return False
+    for symptom in d.symptoms:
+        if not TERMINAL.search(symptom) and re.search(re.escape(symptom[-40:]) + r" [A-Z]", t.description):
+            return True
+    lead = d.feature[:1].islower() and re.search(r"(?:^|[.!?] )" + re.escape(d.feature), t.description, re.M)
+    return bool(lead)
+
+
+IE = re.compile(r"\bInternet Explorer\b|\bIE ?11\b")
+V8_CONSOLE = re.compile(
+    r"\bChrome console\b|Cannot read properties of|DevTools failed|\[Violation\]|\bUncaught \(in promise\)"
+)
+TABLET = re.compile(r"\b(?:tablet|iPad)\b", re.I)
+PHONE_NAMED = re.compile(r"\b(?:iPhone|Android phone|phones?)\b")
+PHONE_IN_HAND = re.compile(r"\b(?:from|on) my phone\b", re.I)
+CUSTOMER_ORIGIN = re.compile(r"\borigin=https://(?!\S*(?:localhost|\.test\b|example|staging|dev|qa))\S+")
+
+
+def ie_with_chrome_console(t: Ticket, f: TicketFacts) -> bool:
+    """A ticket about Internet Explorer with a console only Chrome prints (in the text, the log or a comment)."""
+    text = "\n".join([t.title, t.description, t.log_excerpt or "", *(c.text for c in t.comments)])
+    return bool(IE.search(text) and V8_CONSOLE.search(text))
+
+
+def tablet_told_as_phone(t: Ticket, f: TicketFacts) -> bool:
+    """A report about a tablet written "from my phone"."""
+    text = f"{t.title}\n{t.description}"
+    rest = PHONE_IN_HAND.sub("", text)
+    return bool(TABLET.search(text) and PHONE_IN_HAND.search(text) and not PHONE_NAMED.search(rest))
+
+
+def customer_origin_off_production(t: Ticket, f: TicketFacts) -> bool:
+    """A staging or development log carrying a real customer's web origin."""
+    return t.environment != "production" and bool(CUSTOMER_ORIGIN.search(t.log_excerpt or ""))
+
+
+SCREENS = frozenset({"web-ui", "editor", "ios-app", "android-app"})
+BUILD = re.compile(r"(?<![\w.-])(?:\d{4}\.\d{1,2}\.\d{1,2}|\d\.\d{1,2}(?:\.\d)?)(?![\w.]| ?(?:days|hours|h|%))")
+"""An app or web build as a title names it (5.14, 5.12.0, 2026.9.0)."""
+
+
+def title_names_two_builds(t: Ticket, f: TicketFacts) -> bool:
+    """A subject naming two different builds of the product ("5.11.1: iOS 5.14: crash")."""
+    return len(set(BUILD.findall(t.title))) > 1
+
+
+FAULT_TALK = re.compile(
+    r"\btried it again\b|\bsame (?:result|error|outcome)\b|\bconfirmed it on\b|\buser error\b|\bcleared my\b|"
+    r"\bsigned out and back in\b|\blogged out and in again\b|\bsomething similar\b|\bworking around it\b|"
+    r"\bstatus page first\b|\brestarted my phone\b|\bchecked it (?:separately|independently|each on our own)\b",
+    re.I,
+)
+"""A customer's words about a fault: retried, reproduced by a colleague, worked around."""
+
+
+def fault_talk_on_a_wish(t: Ticket, f: TicketFacts) -> bool:
+    """A feature request padded with words about a fault ("someone else confirmed it on their computer")."""
+    return f.kind == "feature" and bool(FAULT_TALK.search(t.description))
+
+
+CONSOLE_ERROR = re.compile(r"^(?:Uncaught )?(?:\(in promise\) )?TypeError: |\bUncaught TypeError\b", re.M)
+DEVICE_SCREEN = re.compile(r"^(?:Connection|Network|Free storage|Storage free|Space left|Available space):", re.M)
+
+
+def console_errors_on_a_quiet_defect(t: Ticket, f: TicketFacts) -> bool:
+    """A console of script errors pasted for a defect that works (a display glitch, a message that does not
+    come, another customer's data)."""
+    d = _defect(f)
+    return f.kind == "defect" and d is not None and quiet(d) and bool(CONSOLE_ERROR.search(t.description))
+
+
+def two_device_screens(t: Ticket, f: TicketFacts) -> bool:
+    """Two pasted device screens in one ticket, each telling its own connection and storage."""
+    return len(DEVICE_SCREEN.findall(t.description)) > 2
+
+
 TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "browser symptom in a phone app": browser_symptom_in_app,
     "screen symptom on an email or push": screen_symptom_on_message,
@@ -175,6 +370,37 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "one failing cell told as all": one_cell_as_all,
     "workspace bigger than the reporter's organisation": workspace_bigger_than_organisation,
     "a rate of failures that always happen": rate_on_an_always_failure,
+    "error box on a defect that shows no error": error_box_on_silent_defect,
+    "error box speaks of unsaved changes": box_speaks_of_changes,
+    "pasted settings contradict the ticket": diagnostics_contradict,
+    "blame no reader would confuse with the symptom": blame_beyond_reason,
+    "slot that does not fit its sentence": slot_grammar,
+    "Internet Explorer with a Chrome console": ie_with_chrome_console,
+    "tablet report written from a phone": tablet_told_as_phone,
+    "customer origin in a non-production log": customer_origin_off_production,
+    "title names two builds": title_names_two_builds,
+    "fault talk on a feature request": fault_talk_on_a_wish,
+    "console errors on a defect that works": console_errors_on_a_quiet_defect,
+    "two device screens in one ticket": two_device_screens,
+}
+
+ALERT_AFTER_REPORT_HOURS = 6
+
+
+def alert_long_after_report(made: GeneratedTask) -> int:
+    """Alerts filed hours after the report of the failure they duplicate (an alert fires when the failure
+    starts, so an alert and the first report of one incident are close in time)."""
+    created = {t.ticket_id: t.created_at for t in made.task.tickets}
+    late = 0
+    for t in made.task.tickets:
+        first = made.facts[t.ticket_id].duplicate_of
+        if t.reporter_type == "monitoring" and first is not None:
+            late += (t.created_at - created[first]).total_seconds() > ALERT_AFTER_REPORT_HOURS * 3600
+    return late
+
+
+QUEUE_CHECKS: dict[str, Callable[[GeneratedTask], int]] = {
+    "alert filed long after the first report of its failure": alert_long_after_report,
 }
 
 # --------------------------------------------------------------------------- counting
@@ -193,18 +419,27 @@ def found(made: tuple[GeneratedTask, ...], kind: str) -> list[str]:
     return [t.ticket_id for t, f in items(made) if TICKET_CHECKS[kind](t, f)]
 
 
-OPEN: frozenset[str] = frozenset()
-"""Kinds still found: strict xfail,
-so that fixing one fails here until it is taken off this list."""
+OPEN: frozenset[tuple[str, str]] = frozenset()
+"""(kind, split) pairs still found: strict xfail, so that fixing one fails here until it is taken off this list."""
+
+
+@pytest.mark.parametrize(
+    ("kind", "split"),
+    [
+        pytest.param(k, split, marks=pytest.mark.xfail(strict=True)) if (k, split) in OPEN else (k, split)
+        for k in TICKET_CHECKS
+        for split in SPLITS
+    ],
+)
+def test_no_seam_of_this_kind(kind: str, split: str) -> None:
+    hits = found(instances(split), kind)
+    assert not hits, (kind, len(hits), hits[:5])
 
 
 @pytest.mark.parametrize("split", SPLITS)
-@pytest.mark.parametrize(
-    "kind", [pytest.param(k, marks=pytest.mark.xfail(strict=True)) if k in OPEN else k for k in TICKET_CHECKS]
-)
-def test_no_seam_of_this_kind(split: str, kind: str) -> None:
-    hits = found(instances(split), kind)
-    assert not hits, (kind, len(hits), hits[:5])
+@pytest.mark.parametrize("kind", list(QUEUE_CHECKS))
+def test_no_queue_seam_of_this_kind(kind: str, split: str) -> None:
+    assert sum(QUEUE_CHECKS[kind](m) for m in instances(split)) == 0, kind
 
 
 # --------------------------------------------------------------------------- each check can fail
@@ -252,6 +487,93 @@ def test_each_check_finds_a_planted_seam() -> None:
     assert rate_on_an_always_failure(_ticket(description=okta), _facts())
     assert not rate_on_an_always_failure(_ticket(description=okta.split(". ", 1)[1]), _facts())
     assert not rate_on_an_always_failure(_ticket(description=f"Often there is {okta[9:]}"), _facts())
+    calm = f"Not urgent at all on our side. {okta.split('. ', 1)[1]}"
+    assert not rate_on_an_always_failure(_ticket(description=calm), _facts())
+
+
+def test_each_fit_check_finds_a_planted_seam() -> None:
+    utc_day = _facts(scenario="reporting-daily-completions-utc-buckets")
+    box = _ticket(description="Fine.\n\nWhat the screen shows:\nOops, that didn't go through.\nSupport code: LX-1")
+    assert error_box_on_silent_defect(box, utc_day)
+    assert not error_box_on_silent_defect(box, _facts(scenario="login-password-signin-500"))
+    assert box_speaks_of_changes(_ticket(description="Code: LX-1\nYour changes may not have been kept."), _facts())
+    dark = "Copied from the app's diagnostics page:\nDark mode: off\nApp language: English (UK)"
+    assert diagnostics_contradict(_ticket(description=f"Grey text in dark mode.\n\n{dark}"), _facts())
+    assert not diagnostics_contradict(_ticket(description=f"Grey text.\n\n{dark}"), _facts())
+    spoken = "Copied from the app's diagnostics page:\nApp language: Portuguese"
+    assert diagnostics_contradict(_ticket(description=f"It crashes.\n\n{spoken}"), _facts())
+    assert not diagnostics_contradict(
+        _ticket(description=f"With the app in Portuguese it crashes.\n\n{spoken}"), _facts()
+    )
+    turkish = "Device details:\nLocale: de-DE"
+    assert diagnostics_contradict(_ticket(description=f"Set to Turkish, Save fails.\n\n{turkish}"), _facts())
+    export = [("case:wrong_cause", "We think the export feature started failing again.")]
+    assert blame_beyond_reason(_ticket(), _facts(component="editor", case="wrong_cause", evidence=export))
+    assert not blame_beyond_reason(_ticket(), _facts(component="reporting", case="wrong_cause", evidence=export))
+    database = [("case:wrong_cause", "Most likely your database.")]
+    glitch = _facts(component="editor", impact="cosmetic", case="wrong_cause", evidence=database)
+    assert blame_beyond_reason(_ticket(), glitch)
+    assert not blame_beyond_reason(_ticket(), dataclasses.replace(glitch, impact="core"))
+    assert slot_grammar(_ticket(description="When I write on my Android phone on Pixel 8 phones, it greys."), _facts())
+    assert slot_grammar(_ticket(description="I on an Android phone, set the font to large."), _facts())
+    headed = _ticket(description="Additionally, unrelated: Layout: German locale, Settings.")
+    assert slot_grammar(headed, _facts(case="two_problems"))
+    assert not slot_grammar(headed, _facts())
+    utc = "The daily completion chart splits days at midnight UTC"
+    assert not slot_grammar(_ticket(description=f"{utc}. It is wrong."), utc_day)
+    invoice = _facts(scenario="invoicing-emailed-invoice-wrong-total")
+    assert slot_grammar(
+        _ticket(description="we paid the correct lower amount. accounting is confused The copy"), invoice
+    )
+    assert not slot_grammar(_ticket(description="accounting is confused. The copy"), invoice)
+    ie = _ticket(description="On IE11 the board is blank.\n\nCopied from the Chrome console:\nUncaught (in promise)")
+    assert ie_with_chrome_console(ie, _facts())
+    assert not ie_with_chrome_console(_ticket(description="Copied from the Chrome console:\nUncaught"), _facts())
+    assert tablet_told_as_phone(
+        _ticket(description="On my iPad the chart is cut. Sent from my phone on the train."), _facts()
+    )
+    assert not tablet_told_as_phone(_ticket(description="On my iPad the chart is cut."), _facts())
+    log = "10:10:58 [info] OPTIONS /v2/comments 403 0ms origin=https://portal.brightlane.co"
+    assert customer_origin_off_production(_ticket(environment="development", log_excerpt=log), _facts())
+    assert not customer_origin_off_production(_ticket(log_excerpt=log), _facts())
+    assert not customer_origin_off_production(
+        _ticket(environment="development", log_excerpt=log.replace("portal.brightlane.co", "localhost:3000")), _facts()
+    )
+
+
+def test_the_console_and_device_checks_find_planted_seams() -> None:
+    console = _ticket(description="Console output:\nTypeError: null is not an object (evaluating 'this.view.id')")
+    assert console_errors_on_a_quiet_defect(console, _facts(scenario="data-export-csv-status-keys"))
+    assert not console_errors_on_a_quiet_defect(console, _facts(scenario="login-password-signin-500"))
+    about = "From the About screen:\nNetwork: 5G\nFree storage: 12.1 GB"
+    help_ = "Device details:\nConnection: home Wi-Fi\nStorage free: 30.2 GB"
+    assert two_device_screens(_ticket(description=f"{about}\n\n{help_}"), _facts())
+    assert not two_device_screens(_ticket(description=about), _facts())
+
+
+def test_the_wish_check_finds_a_planted_seam() -> None:
+    wish = _ticket(
+        description="Could we mute one project? Someone else in the office confirmed it on their laptop too."
+    )
+    assert fault_talk_on_a_wish(wish, _facts(kind="feature"))
+    assert not fault_talk_on_a_wish(wish, _facts())
+
+
+def test_the_build_and_alert_checks_find_planted_seams() -> None:
+    assert title_names_two_builds(_ticket(title="5.11.1: iOS 5.14: crash"), _facts())
+    assert not title_names_two_builds(_ticket(title="[5.11.1] iOS: crash on task detail"), _facts())
+    made = instances("test", 1)[-1]
+    assert alert_long_after_report(made) == 0
+    first, second = made.task.tickets[:2]
+    late = second.model_copy(
+        update={"reporter_type": "monitoring", "created_at": first.created_at + timedelta(hours=35)}
+    )
+    facts = {
+        **made.facts,
+        late.ticket_id: dataclasses.replace(made.facts[late.ticket_id], duplicate_of=first.ticket_id),
+    }
+    task = dataclasses.replace(made.task, tickets=(first, late, *made.task.tickets[2:]))
+    assert alert_long_after_report(GeneratedTask(task, facts, made.split, made.seed)) == 1
 
 
 def main(per_level: int) -> None:
@@ -260,6 +582,8 @@ def main(per_level: int) -> None:
         print(f"{split}: {len(made)} queues, {len(items(made))} tickets")
         for kind in TICKET_CHECKS:
             print(f"  {len(found(made, kind)):5d}  {kind}")
+        for kind, check in QUEUE_CHECKS.items():
+            print(f"  {sum(check(m) for m in made):5d}  {kind}")
 
 
 if __name__ == "__main__":

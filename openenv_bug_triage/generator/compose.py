@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from functools import cache
 from typing import Annotated, Literal
 
@@ -89,6 +90,8 @@ class Failure(_Model):
     """The failure as a verb phrase, for a title and the last step: "spins and gives up"."""
     error: Line
     """The line the service logs."""
+    error_box: bool = False
+    """The reporter sees an error message (a banner, a 403 page), so a pasted error box fits."""
     component: str | None = None
     """The one component whose surfaces this failure fits, when the handbook routes its evidence
     there whatever the surface (a 502 from the gateway is `api-gateway`); None: any surface."""
@@ -199,6 +202,21 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+_DEVICE = re.compile(r" (?:on|in) (?:my |the )?(?:Android phone|iPhone|iPad|phone|tablet|browser)$")
+"""The device an action names at its end, left out when a platform condition names the device itself."""
+_TABLET = re.compile(r"\b(?:iPad|tablet)\b")
+
+
+def action_of(surface: Surface, condition: Condition | None) -> str:
+    """The surface's action as a symptom tells it: without its device when a platform condition names one."""
+    if condition is not None and condition.platform is not None:
+        return _DEVICE.sub("", surface.action)
+    return surface.action
+
+
+_PHONE = re.compile(r"\bphones?\b|\biPhone\b")
+
+
 def _fill(template: str, values: dict[str, str]) -> str:
     text = " ".join(template.format(**values).split())
     return _cap(text.replace(" ,", ",").replace(" :", ":").replace(" .", "."))
@@ -254,12 +272,13 @@ def composed(partition: Partition, key: Key) -> Defect:
     loss = None if li is None else p.losses[li]
     impact = impact_of(s, f, loss)
     values = {
-        "action": s.action,
+        "action": action_of(s, c),
         "feature": s.feature,
         "says": f.says,
         "short": f.short,
         "when": c.when if c else "",
-        "detail": s.detail,
+        # a platform condition names the device: no phone in a tablet's story, no doubled device
+        "detail": "" if c is not None and _TABLET.search(c.when) and _PHONE.search(s.detail) else s.detail,
         "loss": loss.says.format(object=s.object) if loss and s.object else "",
         "loss_short": loss.short.format(object=s.object) if loss and s.object else "",
     }
@@ -284,6 +303,7 @@ def composed(partition: Partition, key: Key) -> Defect:
             "component": component,
             "partition": partition,
             "impact": impact,
+            "error_box": f.error_box and s.kind not in ("message", "job"),
             "feature": s.feature,
             "global": c is None,
             "segment": [c.who] if c else [],

@@ -8,6 +8,7 @@ leak that cannot be reproduced may still have happened).
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Protocol
@@ -73,6 +74,16 @@ class Teller(Protocol):
     def local(self, text: str, shift: int | None = None) -> str: ...
     def local_to(self, scenario: Defect, text: str) -> str: ...
     def release_day(self) -> str: ...
+
+
+_HEADED = re.compile(r"^[A-Z][\w ,.'-]{0,40}: ")
+"""A wording that opens with a field header ("Layout: German locale, ..."), as a form or a tester writes."""
+_CLOSED = re.compile(r"[.!?)'\"]$")
+
+
+def closed(text: str) -> str:
+    """`text` ending in a full stop when it ends without one (a casual wording, before the next sentence)."""
+    return text if _CLOSED.search(text.rstrip()) else text.rstrip() + "."
 
 
 EXPOSURE_TRAPS: tuple[str, ...] = ("environment", "retest")
@@ -154,6 +165,44 @@ AREA: dict[str, str] = {
 }
 """How a customer names the part of the product they blame (a guess, not evidence)."""
 
+CONFUSABLE: dict[str, tuple[str, ...]] = {
+    "web-ui": ("editor", "search", "permissions"),
+    "editor": ("web-ui", "file-storage", "database"),
+    "ios-app": ("push-notifications", "login", "database"),
+    "android-app": ("push-notifications", "login", "database"),
+    "api-gateway": ("public-api", "login", "database"),
+    "public-api": ("api-gateway", "permissions", "database"),
+    "login": ("sso", "permissions", "email-delivery"),
+    "sso": ("login", "permissions"),
+    "permissions": ("login", "sso"),
+    "payments": ("invoicing", "login"),
+    "invoicing": ("payments", "email-delivery"),
+    "email-delivery": ("push-notifications", "permissions"),
+    "push-notifications": ("email-delivery", "permissions"),
+    "search": ("database", "permissions"),
+    "reporting": ("database", "data-export"),
+    "data-export": ("reporting", "file-storage"),
+    "database": ("api-gateway", "search"),
+    "file-storage": ("database", "editor"),
+}
+"""Per component, the parts a customer who meets its symptom could plausibly blame instead (a form's
+misfiled components aside): the screen next to it, the service behind it, the step before it."""
+
+
+SCREENS: frozenset[str] = frozenset({"web-ui", "editor", "ios-app", "android-app"})
+"""Parts a reader blames for how something looks."""
+
+
+def blame_options(d: Defect) -> list[str]:
+    """What a reporter of `d` may wrongly blame: its misfiled components, else the parts confused with it;
+    for a glitch in how something looks, only a screen when one is among them."""
+    if d.misfiled:
+        return list(d.misfiled)
+    options = [c for c in CONFUSABLE[d.component] if c != d.component]
+    if d.impact == "cosmetic":
+        return [c for c in options if c in SCREENS] or options
+    return options
+
 
 def assign_cases(planner: Drawer, slots: Sequence[SlotLike], defects: list[Defect]) -> None:
     """Draw which bugs to fix are told as a hard case, and which duplicates are re-told.
@@ -165,8 +214,8 @@ def assign_cases(planner: Drawer, slots: Sequence[SlotLike], defects: list[Defec
     r, rates = planner.rng, planner.level.rates
     for s in slots:
         d = s.scenario
-        if s.role == "duplicate":
-            s.retold = r.random() < rates.retold
+        if s.role == "duplicate":  # an alert is never re-told: it fires when the failure its original reports starts
+            s.retold = r.random() < rates.retold and not s.monitoring
             continue
         if not isinstance(d, Defect) or s.role != "fix" or s.monitoring or s.exposure_trap is not None:
             continue
@@ -175,7 +224,7 @@ def assign_cases(planner: Drawer, slots: Sequence[SlotLike], defects: list[Defec
                 s.case = case
                 break
         if s.case == "wrong_cause":
-            s.blamed = r.choice(d.misfiled or [c for c in AREA if c != d.component])
+            s.blamed = r.choice(blame_options(d))
         elif s.case == "two_problems":
             seconds = [x for x in defects if x.impact == "cosmetic" and x.component != d.component]
             if not seconds or d.impact == "cosmetic":
@@ -203,7 +252,8 @@ def case_lines(renderer: Teller, s: SlotLike, evidence: list[tuple[str, str]], t
             lines.append(renderer.pick("case_regression_request"))
     else:
         assert s.second is not None
-        symptom = renderer.local_to(s.second, r.choice(s.second.symptoms))  # its dates, too, before the ticket
+        told = [x for x in s.second.symptoms if not _HEADED.match(x)] or s.second.symptoms  # a sentence, not a form
+        symptom = closed(renderer.local_to(s.second, r.choice(told)))  # its dates, too, before the ticket
         lines = [renderer.pick("case_second_problem", symptom=symptom)]
     evidence.extend((f"case:{s.case}", line) for line in lines)
     traps.append(s.case)

@@ -36,7 +36,7 @@ from .notes import note_platform
 from .personas import Persona
 from .phrasing import compose
 from .plan import Planner, Slot
-from .render import Renderer, platform_of, retime
+from .render import Renderer, device_named, platform_of, retime
 from .voice import client_tags
 
 ARRIVAL_SHARE = 0.6
@@ -212,11 +212,17 @@ class LiveDrawer:
         tags = client_tags(PLATFORM_OF.get(d.component), symptom) | {"bug", "production"}
         if shows_no_error(d):
             tags.add("quiet")
+        if d.error_box:
+            tags.add("error_box")
+        device = device_named(d, variant)
+        if device:
+            tags.add(device)
         if PLATFORM_OF.get(d.component) in ("ios", "android"):
             tags.add("phone_app")
         voice = rd.voice
         voice.cast(persona, tags)
         voice.platform = platform
+        voice.facts = " ".join([symptom, *d.titles])
         scope = self._scope(d)
         said = [symptom]
         support = None

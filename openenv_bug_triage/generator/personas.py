@@ -265,7 +265,8 @@ class People:
                 f"generator personas: every {self.partition} name is taken in this queue and no {tier} customer "
                 "can write again; add names to `people` in data/generator/personas.json"
             )
-        orgs = roomy or sorted(big, key=self._members)[:1]
+        # every one full: the one least over its size, the larger first (a big firm has more people to write)
+        orgs = roomy or sorted(big, key=lambda o: (self._members(o) - members_in_a_queue(o.seats), -o.seats))[:1]
         person = self._new(orgs, technical, self.rng.choice(fresh))
         self.known.append(person)
         self.taken.add(person.first)

@@ -314,7 +314,7 @@ class Planner:
             else:
                 s.retold = False
         for s in slots:  # an alert on a failure already reported fires while it lasts, soon after the report
-            o = s.original  # (a re-told one fires again later, with its own onset)
+            o = s.original  # (an alert is never re-told: see kinds.assign_cases)
             if s.monitoring and not s.retold and o is not None and not o.minute < s.minute <= o.minute + ALERT_LAG:
                 s.minute = min(QUEUE_MINUTES - 1, o.minute + r.randrange(3, ALERT_LAG))
         _room_to_retest(slots)

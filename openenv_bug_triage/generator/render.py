@@ -155,6 +155,30 @@ def own_addresses(log: str, domain: str) -> str:
     return _ADDRESS.sub(moved, log)
 
 
+_CUSTOMER_ORIGIN = re.compile(r"(?P<key>\b[Oo]rigin[=:] ?)https?://(?![\w.-]*(?:larkspur|localhost|example))[\w.-]+")
+"""A web origin in a log that is a customer's own site."""
+TEST_ORIGINS: dict[str, str] = {
+    "staging": "https://qa-web.staging.larkspur.app",
+    "development": "http://localhost:3000",
+}
+"""The page a tester calls a staging or development build from."""
+_TABLET = re.compile(r"\b(?:iPad|tablet)s?\b", re.I)
+_PHONE = re.compile(r"\b(?:iPhone|phone|handset)s?\b", re.I)
+_DEVICE_NAMED: dict[tuple[str, int], str | None] = {}
+
+
+def device_named(scenario: Defect | Story, variant: int = 0) -> str | None:
+    """`tablet` or `phone` when the ticket's wording (a defect's symptom `variant` and steps, a story's
+    texts) names that kind of device and not the other; None otherwise (read once per wording)."""
+    key = (scenario.id, variant)
+    if key not in _DEVICE_NAMED:
+        texts = [scenario.symptoms[variant], *scenario.steps] if isinstance(scenario, Defect) else scenario.texts
+        text = " ".join(texts)
+        tablet, phone = bool(_TABLET.search(text)), bool(_PHONE.search(text))
+        _DEVICE_NAMED[key] = "tablet" if tablet and not phone else "phone" if phone and not tablet else None
+    return _DEVICE_NAMED[key]
+
+
 _OWN_VOICE = re.compile(r"\b(?:I|I'm|I've|I'd)\b|\b(?:[Mm]e|[Mm]y|[Ww]e|[Ww]e're|[Ww]e've|[Uu]s|[Oo]ur|[Oo]urs)\b")
 """First-person words: a customer telling what happened to them, not a tester reporting a run."""
 
@@ -287,10 +311,17 @@ class Renderer:
         facts_text = scenario.symptoms[s.symptom_variant] if isinstance(scenario, Defect) else ""
         named = PLATFORM_OF.get(scenario.component) or (self.platform if self.platform != "web" else None)
         tags = client_tags(named, facts_text)  # a server-side defect seen on a phone or through the API
+        device = device_named(scenario, s.symptom_variant if isinstance(scenario, Defect) else 0)
+        if device:
+            tags.add(device)
+        if s.kind == "feature":
+            tags.add("wish")
         if isinstance(scenario, Defect):
             tags.add("bug")
             if shows_no_error(scenario):
                 tags.add("quiet")
+            if scenario.error_box:
+                tags.add("error_box")
             if PLATFORM_OF.get(scenario.component) in ("ios", "android"):
                 tags.add("phone_app")
         tags.add("production" if s.environment == "production" else "prerelease")
@@ -301,6 +332,7 @@ class Renderer:
             persona = replace(persona, temper=self._temper(persona.name))
         self.voice.cast(persona, tags)
         self.voice.platform = self.platform
+        self.voice.facts = " ".join([facts_text, *scenario.titles]) if isinstance(scenario, Defect) else facts_text
         self.attachments = self.r.choice([0, 0, 0, 1, 1, 2, 3])
 
     def _temper(self, name: str) -> Temper:
@@ -435,6 +467,8 @@ class Renderer:
             self._cast(s, reporter)
             if reporter == "user" and log_excerpt and (org := self.voice.persona.organisation) is not None:
                 log_excerpt = own_addresses(log_excerpt, org.email_domain)
+            if log_excerpt and s.environment != "production":  # a test build is called from the testers' own page
+                log_excerpt = _CUSTOMER_ORIGIN.sub(f"\\g<key>{TEST_ORIGINS[s.environment]}", log_excerpt)
             if self.voice.length == "terse" and s.role != "cannot_reproduce":
                 repro = False  # a terse writer gives no steps
             elif self.voice.length == "long":
@@ -627,6 +661,7 @@ class Renderer:
             symptom = self.voice.shorten(symptom, self.local(d.titles[s.title_variant]))
             if s.original is not None:  # a duplicate's reporter gives the context their own way
                 symptom = retell.drop_said(symptom, set(s.original.said))
+        symptom = kinds.closed(symptom)  # a casual wording without a full stop, before the next sentence
         evidence.append(("critical" if d.impact == "critical" else "symptom", symptom))
         lines: list[str] = []
         if s.role == "wont_fix":
@@ -783,7 +818,9 @@ class Renderer:
 
     def _scope_sentence(self, s: Slot, d: Defect, alert: bool) -> str:
         pool = f"alert_{s.scope}" if alert else self.voice.scope_pool(f"scope_{s.scope}")
-        return self._own_pick(s, pool, **self.voice.own_counts(self._scope_values(s, d)))
+        sentence = self._own_pick(s, pool, **self.voice.own_counts(self._scope_values(s, d)))
+        first = sentence.split(" ", 1)[0]
+        return sentence[:1].upper() + sentence[1:] if first[1:].islower() else sentence  # "{feature} fails..."
 
     def _user_wrap(self, body: str, traps: list[str]) -> str:
         """A customer's framing: quiet opener, claims and planted instructions, then the reporter's voice."""

@@ -76,13 +76,19 @@ def past(step: str) -> str:
     data = load_retelling()
     text = step.rstrip(". ")
     tokens = text.split(" ")
-    first = True
+    first, lead = True, 0
     for i, token in enumerate(tokens):  # the first verb, at the start or after a comma ("In Safari, open...")
         at_clause = i == 0 or tokens[i - 1].endswith(",")
         joined = i > 0 and tokens[i - 1] in ("and", "then") and token not in data.also_nouns  # "... and assign it"
         if ((first and at_clause) or (not first and joined)) and token.lower() in data.past:
+            lead = i if first else lead
             tokens[i] = data.past[token.lower()]
             first = False
+    if lead:  # "In Safari, open X" told after "I": "opened X in Safari"
+        setting = _lower_first(" ".join(tokens[:lead]).rstrip(","))
+        tokens = [*tokens[lead:], setting]
+        if tokens[-2].endswith(","):
+            tokens[-2] = tokens[-2].rstrip(",")
     text = " ".join(tokens)
     text = _OWN.sub(lambda m: data.own[m.group(1).lower()], text)
     return _lower_first(text)

@@ -25,6 +25,7 @@ from ..textstats import self_descriptions
 from .noise import Noise, draw_noise
 from .personas import Persona
 from .phrasing import compose
+from .settings import screen_settings
 
 _CLIENT_WORDS: dict[str, re.Pattern[str]] = {
     "mobile": re.compile(r"\b(?:iphone|ipad|ios|android|phone app|mobile app|mobile)\b", re.I),
@@ -157,6 +158,25 @@ _STEM = 5
 """Letters two words share at their start to count as one word (contractor, contractors)."""
 
 
+_DEVICE_SCREEN = re.compile(r"^(?:Connection|Network|Free storage|Storage free|Space left|Available space):", re.M)
+"""A line of a pasted device or app information screen."""
+_CHOICE = re.compile(r"\{([^{}]*\|[^{}]*)\}")
+
+
+@lru_cache(maxsize=4096)
+def _self_describing(phrase: str) -> bool:
+    """True when some wording of `phrase` (a frame with `{a|b}` choices) says who the writer is."""
+    groups = [m.split("|") for m in _CHOICE.findall(phrase)]
+    pieces = _CHOICE.split(phrase)  # text, choices, text, choices, ..., text
+    for i in range(max((len(g) for g in groups), default=1)):
+        wording = "".join(
+            p if k % 2 == 0 else groups[k // 2][min(i, len(groups[k // 2]) - 1)] for k, p in enumerate(pieces)
+        )
+        if self_descriptions(wording):
+            return True
+    return False
+
+
 def _echoes(name: str, sector: str) -> bool:
     """True when the organisation's `name` already holds a word of its `sector`."""
     stems = {w[:_STEM] for w in re.findall(r"[a-z]{4,}", name.lower())}
@@ -177,12 +197,6 @@ Length = str
 are shorter than a length drawn apart from the truth), or `long` (padded, with pasted output)."""
 
 
-@lru_cache(maxsize=4096)
-def _says_who(phrase: str) -> bool:
-    """Whether a pool phrase has its writer say who they are (read once per phrase and process)."""
-    return bool(self_descriptions(phrase))
-
-
 @dataclass
 class Voice:
     """Draws every phrase of one instance, so that a ticket's phrases fit its reporter."""
@@ -197,6 +211,8 @@ class Voice:
     length: Length = "plain"
     platform: str = "web"
     """The client the ticket is about: what its screen recordings are named by."""
+    facts: str = ""
+    """The ticket's own wording of its facts: what a pasted settings screen agrees with."""
     habits: dict[str, tuple[Noise, str]] = field(default_factory=dict)
     """Each customer's typing (noise) and register (formal or casual), by name, drawn at their first ticket."""
     signature: dict[str, str] = field(init=False)
@@ -257,7 +273,7 @@ class Voice:
     def _once(self, pool: str, anonymous: bool, values: dict[str, object]) -> str | None:
         fresh = [p for p in self.phrases.texts_fitting(pool, self.partition, self.tags) if p not in self.used]
         if anonymous:
-            fresh = [p for p in fresh if not _says_who(p)]
+            fresh = [p for p in fresh if not _self_describing(p)]
         if not fresh:
             return None
         phrase = self.rng.choice(fresh)
@@ -348,9 +364,12 @@ class Voice:
         parts.append(body)
         if length == "long":
             # what the screen showed, once per queue
-            pastes = [p for p in [self.once("pasted_output", **self.paste_values())] if p]
+            values = self.paste_values()  # one device, one build, one session in every paste of a ticket
+            pastes = [p for p in [self.once("pasted_output", **values)] if p]
             if pastes and len(" ".join([*parts, *pastes]).split()) < 180:
-                pastes += [p for p in [self.once("pasted_output", **self.paste_values())] if p]
+                more = self.once("pasted_output", **values)
+                if more and not (_DEVICE_SCREEN.search(pastes[0]) and _DEVICE_SCREEN.search(more)):
+                    pastes.append(more)  # not two device screens that tell the connection and storage twice
             for paste in pastes:
                 if self.noise.markdown:
                     intro, _, rest = paste.partition("\n")
@@ -391,6 +410,7 @@ class Voice:
             "s": r.randrange(11, 59),
             "build": r.randrange(4100, 4700),
             "gb": f"{r.randrange(2, 60)}.{r.randrange(10)}",
+            **screen_settings(self.facts, r),
         }
 
     def attachment_note(self, attachments: int) -> str | None:

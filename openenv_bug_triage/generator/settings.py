@@ -1,0 +1,45 @@
+"""What a pasted settings or diagnostics screen says of the app's look and language: what the ticket says.
+
+A report of a dark-mode defect is written with dark mode on; a report of a defect in one language
+or locale shows that language; any other report shows the language its reporter writes (English).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+LANGUAGES: dict[str, str] = {
+    "Turkish": "tr-TR",
+    "German": "de-DE",
+    "French": "fr-FR",
+    "Spanish": "es-ES",
+    "Portuguese": "pt-PT",
+    "Italian": "it-IT",
+    "Dutch": "nl-NL",
+    "Danish": "da-DK",
+    "Polish": "pl-PL",
+    "Arabic": "ar-SA",
+    "Hebrew": "he-IL",
+    "Japanese": "ja-JP",
+}
+"""Languages a ticket can name, with the locale a device set to each shows."""
+_NAMED = re.compile(r"\b(" + "|".join(LANGUAGES) + r")\b")
+_LOCALE = re.compile(r"\b(" + "|".join(sorted({c.split("-")[0] for c in LANGUAGES.values()})) + r")-[A-Z]{2}\b")
+_BY_CODE = {code.split("-")[0]: name for name, code in LANGUAGES.items()}
+_DARK = re.compile(r"\bdark (?:mode|theme)\b", re.I)
+ENGLISH: tuple[tuple[str, str], ...] = (("English (UK)", "en-GB"), ("English (US)", "en-US"), ("English (UK)", "en-IE"))
+
+
+def screen_settings(text: str, rng: random.Random) -> dict[str, str]:
+    """`dark`, `language` and `locale` for a pasted settings screen of a ticket whose facts read `text`."""
+    named = _NAMED.search(text)
+    code = _LOCALE.search(text)
+    if named:
+        language, locale = named.group(1), LANGUAGES[named.group(1)]
+    elif code:
+        language, locale = _BY_CODE[code.group(1)], code.group(0)
+    else:
+        language, locale = rng.choice(ENGLISH)
+    dark = "on" if _DARK.search(text) else rng.choice(["on", "off", "off"])
+    return {"dark": dark, "language": language, "locale": locale}
