@@ -149,6 +149,7 @@ Tag = Literal[
     "ie",
     "quiet",
     "phone_app",
+    "blocked",
 ]
 """What a phrase can require of, or forbid in, its ticket and reporter.
 
@@ -162,7 +163,8 @@ others; `email`, `form`: the channel; `free`, `pro`, `enterprise`: the customer'
 `chromium`, `safari`, `firefox`, `ie`: a browser the ticket's text names (a pasted console speaks its dialect);
 `quiet`: the defect shows the reporter no error (a message that never arrives, a display glitch, another
 customer's data), so nothing like an error box or a failed request can be pasted; `phone_app`: the defect is
-in a phone app, so nothing only a browser shows (the page, a network tab) can be pasted.
+in a phone app, so nothing only a browser shows (the page, a network tab) can be pasted; `blocked`: the
+customer's facts say they cannot work at all (no way round it), so no opener may call it minor or not urgent.
 """
 
 
@@ -393,8 +395,10 @@ def load_phrases() -> Phrases:
 
 BILLING: frozenset[str] = frozenset({"payments", "invoicing"})
 """Components whose defects only a paying customer meets (charges, renewals, invoices)."""
+PAID_FEATURES: frozenset[str] = BILLING | {"sso"}
+"""Components only paying plans have: billing, and single sign-on through the customer's identity provider."""
 
 
-def paying_only(d: Defect) -> bool:
-    """True when a customer on the free plan could not have reported `d`."""
-    return d.paid or d.component in BILLING
+def paying_only(d: Defect | Story) -> bool:
+    """True when a customer on the free plan could not have reported `d` (a defect or a story)."""
+    return (isinstance(d, Defect) and d.paid) or d.component in PAID_FEATURES
