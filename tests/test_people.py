@@ -86,7 +86,7 @@ NO_SSO = re.compile(r"\b(?:no|don'?t use|do not use|without) (?:SSO|single sign-
 WORKDAY_CLOCK = re.compile(r"\bminutes into the working day\b|\bminutes after I got in\b", re.I)
 REGION = re.compile(r"\bOregon\b|\bus-west-\d\b|\beu-central-\d\b|\bus-east-\d\b", re.I)
 GRAMMAR = re.compile(r"\b(?:a single|one) successful (?:attempts|tries)\b", re.I)
-SPACE_STOP = re.compile(r"\w \.(?=\s|$)")
+SPACE_STOP = re.compile(r"\w [.;](?=\s|$)")
 INTERNAL = re.compile(
     r"\breplica(?:tion)? lag\b|\bsigning key\b|\bconnector update\b|\bWAF\b|\bcache node\b|\bfeature flag\b|"
     r"\bread replica\b|\bAuthKey_\w+|\bshard\b",

@@ -195,7 +195,7 @@ def _cap(text: str) -> str:
 
 def _fill(template: str, values: dict[str, str]) -> str:
     text = " ".join(template.format(**values).split())
-    return _cap(text.replace(" ,", ",").replace(" :", ":").replace(" .", "."))
+    return _cap(text.replace(" ,", ",").replace(" :", ":").replace(" ;", ";").replace(" .", "."))
 
 
 @cache

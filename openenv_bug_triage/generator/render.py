@@ -172,7 +172,7 @@ _LOWER_I = re.compile(r"(?<![\w'.])i(?=['’]\w|\s)")
 def _neutral_title(title: str) -> str:
     """A customer's title as a tester files it: "after renaming our workspace" -> "after renaming the workspace",
     "when i change" -> "when I change"."""
-    title = re.sub(r"\b(?:[Mm]y|[Oo]ur)\b", lambda m: "The" if m[0][0].isupper() else "the", title)
+    title = re.sub(r"\b(?:[Mm]y|[Oo]ur)(?: own)?\b", lambda m: "The" if m[0][0].isupper() else "the", title)
     return _LOWER_I.sub("I", title.replace(" for us", ""))
 
 
