@@ -156,6 +156,7 @@ Tag = Literal[
     "tablet",
     "phone",
     "wish",
+    "blocked",
 ]
 """What a phrase can require of, or forbid in, its ticket and reporter.
 
@@ -172,7 +173,8 @@ customer's data), so nothing like an error box or a failed request can be pasted
 in a phone app, so nothing only a browser shows (the page, a network tab) can be pasted; `error_box`: the defect
 shows the reporter an error message, so one can be pasted from the screen; `tablet`, `phone`: the ticket's wording names
 an iPad or a tablet (or a phone) and not the other kind of device, so nothing said of the other fits it;
-`wish`: a feature request, so nothing said of a fault (retried, reproduced, worked around) fits it.
+`wish`: a feature request, so nothing said of a fault (retried, reproduced, worked around) fits it; `blocked`: the
+customer's facts say they cannot work at all (no way round it), so no opener may call it minor or not urgent.
 """
 
 
@@ -403,8 +405,10 @@ def load_phrases() -> Phrases:
 
 BILLING: frozenset[str] = frozenset({"payments", "invoicing"})
 """Components whose defects only a paying customer meets (charges, renewals, invoices)."""
+PAID_FEATURES: frozenset[str] = BILLING | {"sso"}
+"""Components only paying plans have: billing, and single sign-on through the customer's identity provider."""
 
 
-def paying_only(d: Defect) -> bool:
-    """True when a customer on the free plan could not have reported `d`."""
-    return d.paid or d.component in BILLING
+def paying_only(d: Defect | Story) -> bool:
+    """True when a customer on the free plan could not have reported `d` (a defect or a story)."""
+    return (isinstance(d, Defect) and d.paid) or d.component in PAID_FEATURES

@@ -28,7 +28,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from ..catalogue import Defect, Impact, Line, Partition
+from ..catalogue import PAID_FEATURES, Defect, Impact, Line, Partition
 from ..errors import FixtureError
 from ..rules import drawn_by
 from ..world import DATA_DIR, load_world
@@ -114,6 +114,8 @@ class Condition(_Model):
     """The step of a reproduction that sets it up."""
     context: Line
     """How the log names it ("browser=Safari/17.4")."""
+    paid: bool = False
+    """Only a paying customer meets it (a trial of a paid plan): see `catalogue.paying_only`."""
 
 
 class Loss(_Model):
@@ -219,7 +221,7 @@ _PHONE = re.compile(r"\bphones?\b|\biPhone\b")
 
 def _fill(template: str, values: dict[str, str]) -> str:
     text = " ".join(template.format(**values).split())
-    return _cap(text.replace(" ,", ",").replace(" :", ":").replace(" .", "."))
+    return _cap(text.replace(" ,", ",").replace(" :", ":").replace(" ;", ";").replace(" .", "."))
 
 
 @cache
@@ -306,6 +308,7 @@ def composed(partition: Partition, key: Key) -> Defect:
             "error_box": f.error_box and s.kind not in ("message", "job"),
             "feature": s.feature,
             "global": c is None,
+            "paid": s.component in PAID_FEATURES or bool(c and c.paid),
             "segment": [c.who] if c else [],
             "workaround": list(s.workaround) if impact in ("core", "minor") else [],
             "titles": titles,
@@ -347,6 +350,17 @@ def named(scenario_id: str) -> Defect | None:
     except ValueError:
         return None
     return composed(partition, key) if key in compositions(partition) else None
+
+
+@cache
+def detail_of(scenario_id: str) -> str | None:
+    """The surface's sentence of context in the composed defect `scenario_id` (who uses it, for what:
+    a customer's words, which a tester leaves out), or None for a catalogue defect."""
+    partition, _, rest = scenario_id.partition("-")
+    names = rest.split("--")
+    if partition not in ("train", "validation", "test") or len(names) != 4:
+        return None
+    return next((s.detail for s in load_parts(partition).surfaces if s.id == names[0]), None)
 
 
 QUIET_COMPONENTS: frozenset[str] = frozenset({"email-delivery", "push-notifications"})

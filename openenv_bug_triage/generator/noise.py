@@ -106,7 +106,7 @@ class Noise:
         if not self.run_on or len(sentences) < 2:
             return " ".join(sentences)
         first, second = sentences[0], sentences[1]
-        kept = re.match(r"I\b", second)  # the pronoun keeps its case ("I'm", "I run")
+        kept = re.match(r"I\b|[A-Z]{2}", second)  # the pronoun and an acronym keep their case ("I'm", "IT lead")
         joined = first.rstrip(".!:,") + ", " + (second if kept else second[:1].lower() + second[1:])
         return " ".join([joined, *sentences[2:]])
 

@@ -10,7 +10,17 @@ from datetime import datetime
 from functools import lru_cache
 
 from .. import rules
-from ..catalogue import Catalogue, Defect, Partition, Phrases, Story, load_catalogue, load_phrases, paying_only
+from ..catalogue import (
+    PAID_FEATURES,
+    Catalogue,
+    Defect,
+    Partition,
+    Phrases,
+    Story,
+    load_catalogue,
+    load_phrases,
+    paying_only,
+)
 from ..models import Disposition, Environment, Tier
 from ..world import World, load_world
 from . import compose, kinds, notes
@@ -358,11 +368,17 @@ def _needed_seats(s: Slot) -> int:
     return defect_seats(d) if isinstance(d, Defect) else 0
 
 
+def _paid(s: Slot) -> bool:
+    """True when only a paying customer could write the report of `s`: its defect or story, its second
+    problem, or the feature its reporter blames is one only paying plans have."""
+    return paying_only(s.scenario) or (s.second is not None and paying_only(s.second)) or s.blamed in PAID_FEATURES
+
+
 def _paying(slots: list[Slot]) -> None:
     """Give each report that only a paying customer could make a paid plan, and each that only a
     large organisation could make a plan that has them, swapping tiers with a ticket that needs
     neither (in queue order, so the swap is deterministic)."""
-    needs = [s for s in slots if isinstance(s.scenario, Defect) and paying_only(s.scenario)]
+    needs = [s for s in slots if _paid(s)]
     spare = [s for s in slots if s not in needs and s.tier != "free"]
     for s in needs:
         if s.tier == "free" and spare:

@@ -16,6 +16,7 @@ from ..chronology import display
 from ..models import Platform, ReporterType
 from . import comments, kinds, notes, retell, titles
 from . import compose as composing
+from .binding import own_text
 from .compose import quiet as shows_no_error
 from .facts import PLATFORM_OF, TicketFacts
 from .personas import People, Temper, defect_seats
@@ -179,19 +180,30 @@ def device_named(scenario: Defect | Story, variant: int = 0) -> str | None:
     return _DEVICE_NAMED[key]
 
 
-_OWN_VOICE = re.compile(r"\b(?:I|I'm|I've|I'd)\b|\b(?:[Mm]e|[Mm]y|[Ww]e|[Ww]e're|[Ww]e've|[Uu]s|[Oo]ur|[Oo]urs)\b")
-"""First-person words: a customer telling what happened to them, not a tester reporting a run."""
+_OWN_VOICE = re.compile(
+    r"\b(?:I|I'm|I've|I'd)\b|(?<![\w'.])i(?=['’]\w|\s)|\b(?:[Mm]e|[Mm]y|[Ww]e|[Ww]e're|[Ww]e've|[Uu]s|[Oo]ur|[Oo]urs)\b"
+)
+"""First-person words (the pronoun typed in lower case too): a customer telling what happened to them,
+not a tester reporting a run."""
 
 
 _POSSESSIVE = re.compile(r"\b(?:[Mm]y|[Oo]ur) (?!test\b|seeded\b|matrix\b|runs?\b|environment\b)")
 """A customer's own things ("my phone", "our team"), as a tester's own ("our test accounts") are not."""
 
 
+_LOWER_I = re.compile(r"(?<![\w'.])i(?=['’]\w|\s)")
+"""The pronoun typed in lower case ("when i change")."""
+
+
 def _neutral_title(title: str) -> str:
-    """A customer's title as a tester files it: "after renaming our workspace" -> "after renaming the workspace"."""
-    return re.sub(r"\b(?:[Mm]y|[Oo]ur)\b", lambda m: "The" if m[0][0].isupper() else "the", title).replace(
-        " for us", ""
-    )
+    """A customer's title as a tester files it: "after renaming our workspace" -> "after renaming the workspace",
+    "when I change" -> "when trying to change"."""
+    title = re.sub(r"\b(?:[Mm]y|[Oo]ur)(?: own)?\b", lambda m: "The" if m[0][0].isupper() else "the", title)
+    title = _WHEN_I.sub(lambda m: f"{m[1]}hen trying to ", title)  # "when I sign in": a customer's doing
+    return _LOWER_I.sub("I", title.replace(" for us", ""))
+
+
+_WHEN_I = re.compile(r"\b([Ww])hen (?:I|i|we) ")
 
 
 _TESTER_VOICE = re.compile(r"(?:Expected|Actual)(?: result)?:")
@@ -199,9 +211,12 @@ _TESTER_VOICE = re.compile(r"(?:Expected|Actual)(?: result)?:")
 
 
 _CUSTOMER_CONTEXT = re.compile(
-    r"\b(?:[Mm]y|[Oo]ur) (?!test\b|seeded\b|matrix\b|runs?\b|environment\b)|\b[Ww]e (?:rely|use)\b"
+    r"\b(?:[Mm]y|[Oo]ur) (?!test\b|seeded\b|matrix\b|runs?\b|environment\b)|\b[Ww]e (?:rely|use)\b|\b(?:ours|theirs)\b"
+    r"|(?<![\w'.])i(?=['’]\w|\s)"
 )
 """A sentence about the writer's own things or habits: context only a customer gives."""
+_OURS = re.compile(r"\b(?:ours|theirs)\b")
+"""Whose data is whose, as a customer who has seen another's says it."""
 _HABIT = re.compile(r"\b[Ww]e (?:rely|use)\b")
 """A sentence about how the writer's team works, which no tester writes."""
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Za-z'])")
@@ -214,12 +229,27 @@ def _tester_words(symptom: str, lines: list[str], evidence: list[tuple[str, str]
     sentences = _SENTENCE.split(symptom)
     kept = " ".join(
         [x for x in sentences if not _CUSTOMER_CONTEXT.search(x)]
+        or [x for x in sentences if not _HABIT.search(x) and not _OURS.search(x)]
         or [x for x in sentences if not _HABIT.search(x)]
         or sentences
     )
     changed = {symptom: _neutral_title(kept)} | {x: _neutral_title(x) for x in lines}
     evidence[:] = [(rule, changed.get(text, text)) for rule, text in evidence]
     return changed[symptom], [changed[x] for x in lines]
+
+
+_SPACES = re.compile(r" {2,}")
+
+
+def _without_detail(symptom: str, scenario_id: str, evidence: list[tuple[str, str]]) -> str:
+    """A tester's symptom: without the composed surface's sentence of context (who uses it and
+    what for, which only a customer says); the evidence records the words the ticket then holds."""
+    detail = composing.detail_of(scenario_id)
+    if not detail or detail not in symptom or symptom.strip() == detail:
+        return symptom
+    kept = _SPACES.sub(" ", symptom.replace(detail, "")).strip()
+    evidence[:] = [(rule, kept if text == symptom else text) for rule, text in evidence]
+    return kept
 
 
 def _own_voice(text: str) -> int:
@@ -257,6 +287,13 @@ def _wording_voice(wording: str) -> int:
     """`_own_voice` of a catalogue wording (counted once per process)."""
     return _own_voice(wording)
 
+
+BLOCKED = re.compile(
+    r"\bno other way\b|\b(?:we(?:'re| are)|so we are|company is) stuck\b|\bnothing to fall back on\b|\bno way around it\b|"
+    r"\bno detour\b|\bcan't do it at all\b|\bnothing else that does the same job\b|\bno workaround\b",
+    re.I,
+)
+"""A customer's words saying they cannot get the work done at all."""
 
 TEMPER_SHOWS = 0.8
 """Share of a quiet or pressing customer's tickets that say so in a line of their own."""
@@ -325,6 +362,8 @@ class Renderer:
             if PLATFORM_OF.get(scenario.component) in ("ios", "android"):
                 tags.add("phone_app")
         tags.add("production" if s.environment == "production" else "prerelease")
+        if isinstance(scenario, Defect) and s.environment == "production" and s.scope in ("everyone", "segment"):
+            tags.add("blocked")  # its scope sentence says there is no way round it
         # an API is called by technical people; a defect of large workspaces is met in one
         seats = defect_seats(scenario) if isinstance(scenario, Defect) else 0
         persona = self.people.draw(reporter, s.tier, technical="api" in tags, seats=seats)
@@ -495,12 +534,21 @@ class Renderer:
             title = titles.dress(
                 self._feature_title(s), self.reported, self.voice.persona, r, self.pick, lv.rates, traps
             )
+        if reporter == "qa":  # a subject re-drawn to tell a duplicate apart is a customer's wording too
+            title = _neutral_title(title)
         s.title = title
         candidates = kinds.blamed_first(s, self._candidates(s.scenario.component, s.scenario.misfiled, traps))
         attachments = self.attachments
         if reporter != "user":
             note = self.voice.attachment_note(attachments)
             body = f"{body}\n\n{note}" if note else body
+        if reporter == "user" and (own := self.voice.persona.organisation) is not None:
+            # example addresses and domains of the catalogue's wordings become the writer's own
+            name = self.voice.persona.name
+            title, body = own_text(title, own.email_domain, name), own_text(body, own.email_domain, name)
+            evidence = [(rule, own_text(text, own.email_domain, name)) for rule, text in evidence]
+            if self.follow_up:
+                self.follow_up = own_text(self.follow_up, own.email_domain, name)
         noise = self.voice.noise
         typed = noise.apply(body)
         if id(s) in self.retold or not self.slots:  # a ticket no duplicate retells keeps `said` empty
@@ -702,6 +750,7 @@ class Renderer:
         if reporter == "qa":
             title = _neutral_title(title)
         if reporter == "qa":
+            symptom = _without_detail(symptom, d.id, evidence)
             steps = [self.local(step) for step in d.steps]
             # QA states behaviour and the run's set-up; the mechanism stays in the log
             self.voice.tags |= browsers_named(" ".join([symptom, *lines, *steps]))  # a run names no other browser
@@ -828,6 +877,8 @@ class Renderer:
         temper = self.voice.persona.temper  # one temper per person: the claims below never pull two ways
         opener = None
         if temper == "quiet" and r.random() < TEMPER_SHOWS:
+            if BLOCKED.search(body):  # a writer who cannot work at all is polite about it, not dismissive
+                self.voice.tags |= {"blocked"}
             opener = self.pick("quiet_opener")
             traps.append("quiet")
         extra: list[str] = []

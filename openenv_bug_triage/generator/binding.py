@@ -1,0 +1,74 @@
+"""A customer's words bound to the customer: example addresses and domains made their own.
+
+Catalogue wordings name example people and organisations ("My address is anna.berg@eu.norrfield.com",
+"verify a subdomain such as eu.example.com"); in a customer's ticket each becomes the writer's own
+address and their organisation's domain (a subdomain's first label kept), so one ticket names one
+organisation and one person. Third-party services' hosts (a payment provider, Microsoft's sign-in
+page, Larkspur's own) and public mail providers stay as they are.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import cache
+
+_ADDRESS = re.compile(r"(?P<local>[\w.+'*-]+)@(?P<domain>[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,})", re.I)
+_EXAMPLE = re.compile(
+    r"\b(?:(?P<sub>[a-z0-9-]+)\.)?(?P<org>[a-z0-9-]+\.example|example\.(?:com|org|net)|ourcompany\.(?:com|io)|"
+    r"ourfirm\.com|company\.com|examplecorp\.com|norrfield\.com|tallisgroup\.co\.uk|ferrowind\.com|"
+    r"hollis-freight\.com|lumenbrook\.com|acme-labs\.io)\b(?![.-]\w)",
+    re.I,
+)
+"""A domain an example organisation of the catalogue uses, with the subdomain in front of it if any."""
+_KEEP = frozenset({"gmail.com", "hotmail.com", "outlook.com", "live.com", "yahoo.com", "icloud.com", "proton.me"})
+_ROLE_LOCALS = frozenset(
+    {"billing", "accounts", "accounting", "invoices", "finance", "admin", "it", "ops", "support", "noreply", "team"}
+)
+"""Mailboxes of a function, not a person: kept as they are at the customer's domain."""
+
+
+def _ascii(text: str) -> str:
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+
+
+@cache
+def _mailbox(name: str) -> tuple[str, str]:
+    """`name`'s first name and first.last, as a mailbox ("Hélène Marchand" -> helene, helene.marchand)."""
+    words = [re.sub(r"[^a-z-]", "", _ascii(w)) for w in name.split()]
+    return words[0], ".".join(words)
+
+
+def _third_party(domain: str) -> bool:
+    d = domain.lower()
+    return d in _KEEP or d.endswith(("larkspur.io", "larkspur.app", "larkspur.example"))
+
+
+def own_text(text: str, domain: str, name: str) -> str:
+    """`text` with every example address and domain made the writer's (`name` at `domain`)."""
+    if "@" not in text and "." not in text:
+        return text
+    first, full = _mailbox(name)
+
+    def org(m: re.Match[str]) -> str:
+        sub = m["sub"]
+        return f"{sub}.{domain}" if sub and sub.lower() not in ("www",) else domain
+
+    def address(m: re.Match[str]) -> str:
+        theirs = m["domain"]
+        if _third_party(theirs):
+            return m[0]
+        local = m["local"]
+        head, plus, tag = local.partition("+")
+        if head.lower() not in _ROLE_LOCALS:
+            head = full if "." in head else first
+        bound = _EXAMPLE.sub(org, theirs) if _EXAMPLE.fullmatch(theirs) else domain
+        return f"{head}{plus}{tag}@{bound}"
+
+    text = _ADDRESS.sub(address, text)
+
+    def bare(m: re.Match[str]) -> str:
+        at = m.start()
+        return m[0] if at > 1 and text[at - 1] == "@" and not text[at - 2].isspace() else org(m)
+
+    return _EXAMPLE.sub(bare, text)

@@ -1,0 +1,263 @@
+"""One person behind each ticket: their plan, their organisation, their voice, counted over many queues.
+
+A checker that reads generated queues as a support lead would and counts each kind of seam
+between a ticket and the person said to write it: a pressing line that claims a blockage the
+ticket denies (a workaround, a cosmetic glitch) or follows an opener that plays it down, a
+tester who writes as a customer, a customer quoting another organisation's address, a free
+plan on a feature only paying customers have, a stock line that readers quote back (a clock
+counted from the start of the working day, a hosting region, a grammar slip, a space before a
+full stop), and a customer naming the service's internal mechanisms. Every count must be zero;
+the planted examples show that each check can fail. Run as a script to print the counts per split:
+
+    .venv/bin/python tests/test_people.py [instances per level]
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable
+from functools import cache
+
+import planting
+import pytest
+
+from openenv_bug_triage.generator import GeneratedTask, TicketFacts, generate, load_levels
+from openenv_bug_triage.generator.personas import load_personas
+from openenv_bug_triage.models import Ticket
+
+LEVELS = tuple(level.task_id for level in load_levels().levels if level.dynamics is None)
+SPLITS = ("train", "validation", "test")
+PER_LEVEL = 15
+
+Item = tuple[Ticket, TicketFacts]
+
+BLOCKED = re.compile(
+    r"\bdead in the water\b|\bcompletely stuck\b|\bwe(?:'re| are) stuck\b|\bno other way\b|\bnothing to fall back on\b|"
+    r"\bno way around it\b|\bno detour\b|\bcan't do it at all\b|\bit's blocking\b|\bwhole company is stuck\b|"
+    r"\bnothing else that does the same job\b|\bcan't do it (?:another|any other) way\b|\bfound none\b|"
+    r"\bno alternative\b|\bno way round it\b|\bnothing gets us past it\b|\bwe are stopped\b|\bblocks us completely\b|"
+    r"\bno workaround\b|\bdoes not work for us at all\b",
+    re.I,
+)
+"""A writer saying they cannot get their work done at all."""
+URGENT = re.compile(
+    r"\burgent\b(?! (?:items|tasks|things))|\bASAP\b|\bescalate\b|\bP0\b|\bsev0\b|\bemergency\b|\bdrop everything\b|\bcritical\b|"
+    r"\bprioriti[sz]e\b|\bplease hurry\b|\bcannot wait\b|\bcan't wait\b",
+    re.I,
+)
+PLAYED_DOWN = re.compile(
+    r"\bnot a big deal\b|\bno urgency\b|\bno rush\b|\bnot urgent\b|\bnothing urgent\b|\bhardly urgent\b|"
+    r"\btrivial\b|(?<!high or )\blow priority\b|\bno hurry\b|\bnothing pressing\b|\bnot pressing\b|\bthis can wait\b",
+    re.I,
+)
+PLANTED = re.compile(
+    r"\btriag\w*|\bclassify\b|\bpriority override\b|\boverride\b|\bINSTRUCTIONS\b|\bAI\b|\bsystem>|\bpre-approved\b|\bwithout further\b|"
+    r"\bno longer applies\b|\bskip the (?:handbook|rules)\b"
+)
+"""An instruction planted for the triager, which is no part of the writer's temper."""
+ASIDE = re.compile(r"\bon that one\b", re.I)
+"""Played down about a request attached to the report, not about the report."""
+EASED = frozenset({"cosmetic"})
+
+QA_AS_CUSTOMER = re.compile(
+    r"\b(?:ours|theirs)\b|\bour (?:workspace|team|company|office|account|organi[sz]ation|staff|clients|managers?|"
+    r"members|people|users|business)\b|\bI sign in\b|\bmanagers read\b|\bover coffee\b|\bwe (?:rely|cope|use)\b|"
+    r"\b(?:frustrat|annoy|worr)\w*\b",
+    re.I,
+)
+"""A customer's stake in their own workspace, or a customer's feelings, in a tester's text."""
+LOWER_I = re.compile(r"(?<![\w'’.])(?<!dotted )i(?=['’]\w|\s)")
+"""The pronoun typed in lower case: a customer's careless typing, which a tester's report does not show."""
+
+ADDRESS = re.compile(r"(?P<local>[\w.+'-]+)@(?P<domain>[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,})", re.I)
+DOMAIN = re.compile(r"\b(?:[a-z0-9-]+\.)+(?:com|org|net|io|co\.uk|org\.uk|de|fr|nl|se|no|dk)\b", re.I)
+PUBLIC_MAIL = frozenset({"gmail.com", "hotmail.com", "outlook.com", "live.com", "yahoo.com", "icloud.com", "proton.me"})
+THIRD_PARTY = ("payments-provider.com", "microsoftonline.com", "dropbox.com", "google.com")
+"""Services a customer's ticket may name whatever their organisation."""
+
+PAID_WORDS = re.compile(
+    r"\bSSO\b|\bsingle sign-on\b|\bSAML\b|\bOkta\b|\bAzure AD\b|\bidentity provider\b|\btrial\b|\bSCIM\b", re.I
+)
+"""Features only paying customers have (single sign-on, a trial of a paid plan)."""
+NO_SSO = re.compile(r"\b(?:no|don'?t use|do not use|without) (?:SSO|single sign-on)\b", re.I)
+"""A writer saying they have none."""
+
+WORKDAY_CLOCK = re.compile(r"\bminutes into the working day\b|\bminutes after I got in\b", re.I)
+REGION = re.compile(r"\bOregon\b|\bus-west-\d\b|\beu-central-\d\b|\bus-east-\d\b", re.I)
+GRAMMAR = re.compile(r"\b(?:a single|one) successful (?:attempts|tries)\b", re.I)
+SPACE_STOP = re.compile(r"\w [.;](?=\s|$)")
+INTERNAL = re.compile(
+    r"\breplica(?:tion)? lag\b|\bsigning key\b|\bconnector update\b|\bWAF\b|\bcache node\b|\bfeature flag\b|"
+    r"\bread replica\b|\bAuthKey_\w+|\bshard\b",
+    re.I,
+)
+"""The service's own mechanisms, which only its engineers, QA, alerts and logs can name."""
+
+
+def _own(t: Ticket) -> str:
+    """What the reporter wrote: title, description and their own follow-ups (not quoted lines)."""
+    lines = [x for x in t.description.split("\n") if not x.startswith(">")]
+    return "\n".join([t.title, *lines, *(c.text for c in t.comments if c.role == "reporter")])
+
+
+def blockage_against_ticket(t: Ticket, f: TicketFacts) -> bool:
+    """A customer says they are stuck on a ticket that gives a workaround or tells a cosmetic glitch."""
+    eased = f.scope == "workaround" or f.impact in EASED
+    return t.reporter_type == "user" and eased and bool(BLOCKED.search(t.description))
+
+
+def played_down_then_pressed(t: Ticket, f: TicketFacts) -> bool:
+    """A customer plays the ticket down and then presses, or claims a total blockage."""
+    if t.reporter_type != "user":
+        return False
+    sentences = re.split(r"(?<=[.!?])\s+|\n+", t.description)
+    calm = [x for x in sentences if PLAYED_DOWN.search(x) and not ASIDE.search(x)]
+    rest = " ".join(x for x in sentences if x not in calm and not PLANTED.search(x))
+    return bool(calm) and bool(URGENT.search(rest) or BLOCKED.search(rest))
+
+
+def qa_as_customer(t: Ticket, f: TicketFacts) -> bool:
+    """A tester writes about their own workspace, team or feelings, as a customer does."""
+    own = "\n".join(line for line in t.description.split("\n") if not line.startswith(">"))
+    text = f"{t.title}\n{own}"
+    return t.reporter_type == "qa" and bool(QA_AS_CUSTOMER.search(text) or LOWER_I.search(text))
+
+
+@cache
+def _domains() -> dict[str, str]:
+    return {o.name: o.email_domain for o in load_personas().organisations}
+
+
+def _foreign(domain: str, own: str) -> bool:
+    d = domain.lower()
+    return not (d == own or d.endswith("." + own) or d in PUBLIC_MAIL or d.endswith(("larkspur.io", "larkspur.app", *THIRD_PARTY)))
+
+
+def another_organisations_address(t: Ticket, f: TicketFacts) -> bool:
+    """A customer's own words carry a mail address or domain of another organisation, or an address
+    named for someone else of their own ("My address is anna.berg@..." signed Carmen)."""
+    if t.reporter_type != "user" or f.organisation is None or f.person is None:
+        return False
+    own, text = _domains()[f.organisation], _own(t)
+    first = f.person[0].split()[0].lower()
+    for m in ADDRESS.finditer(text):
+        if _foreign(m["domain"], own):
+            return True
+        local = m["local"].lower()
+        if re.search(r"\b(?:my|My) (?:address|email|login)\b", text) and "." in local and not local.startswith(first):
+            return True
+    return any(_foreign(m[0], own) for m in DOMAIN.finditer(ADDRESS.sub("", text)))
+
+
+def free_plan_on_paid_feature(t: Ticket, f: TicketFacts) -> bool:
+    """A customer on the free plan reports a feature only paying customers have."""
+    if t.reporter_type != "user" or t.customer_tier != "free":
+        return False
+    return f.component == "sso" or bool(PAID_WORDS.search(NO_SSO.sub("", t.description)))
+
+
+def workday_clock(t: Ticket, f: TicketFacts) -> bool:
+    """A stock clock: "about 52 minutes into the working day"."""
+    return bool(WORKDAY_CLOCK.search(t.description))
+
+
+def customer_names_region(t: Ticket, f: TicketFacts) -> bool:
+    """A customer names the data center their workspace runs in."""
+    return t.reporter_type == "user" and bool(REGION.search(_own(t)))
+
+
+def grammar_slip(t: Ticket, f: TicketFacts) -> bool:
+    """A stock sentence whose choices make a wrong number ("Not a single successful attempts")."""
+    return bool(GRAMMAR.search(t.description))
+
+
+def space_before_stop(t: Ticket, f: TicketFacts) -> bool:
+    """A space before a full stop, more than once in a ticket (once is a slip; twice is a pattern)."""
+    return len(SPACE_STOP.findall(t.description)) > 1
+
+
+def customer_names_internals(t: Ticket, f: TicketFacts) -> bool:
+    """A customer names the service's internal mechanism (replica lag, a signing key, a WAF rule)."""
+    return t.reporter_type == "user" and bool(INTERNAL.search(_own(t)))
+
+
+TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
+    "a blockage the ticket denies": blockage_against_ticket,
+    "played down, then pressed": played_down_then_pressed,
+    "a tester writing as a customer": qa_as_customer,
+    "another organisation's address": another_organisations_address,
+    "free plan on a paid feature": free_plan_on_paid_feature,
+    "a working-day clock": workday_clock,
+    "a customer names a hosting region": customer_names_region,
+    "a grammar slip in a stock line": grammar_slip,
+    "spaces before full stops": space_before_stop,
+    "a customer names internals": customer_names_internals,
+}
+
+
+@cache
+def instances(split: str, per_level: int = PER_LEVEL) -> tuple[GeneratedTask, ...]:
+    return tuple(generate(level, seed, split) for level in LEVELS for seed in range(per_level))
+
+
+def items(made: tuple[GeneratedTask, ...]) -> list[Item]:
+    return [(t, m.facts[t.ticket_id]) for m in made for t in m.task.tickets]
+
+
+def found(made: tuple[GeneratedTask, ...], kind: str) -> list[str]:
+    return [t.ticket_id for t, f in items(made) if TICKET_CHECKS[kind](t, f)]
+
+
+@pytest.mark.parametrize("split", SPLITS)
+@pytest.mark.parametrize("kind", list(TICKET_CHECKS))
+def test_no_seam_of_this_kind(split: str, kind: str) -> None:
+    hits = found(instances(split), kind)
+    assert not hits, (kind, len(hits), hits[:5])
+
+
+def test_each_check_finds_a_planted_seam() -> None:
+    t, f = planting.ticket, planting.facts
+    workaround = f(scope="workaround", impact="core")
+    urgent = "Downloading it by hand works. We're dead in the water until this is fixed, urgent!"
+    assert blockage_against_ticket(t(description=urgent), workaround)
+    assert not blockage_against_ticket(t(description="Downloading it by hand works. Please prioritise."), workaround)
+    assert blockage_against_ticket(t(description="Can't do it at all, no other way."), f(impact="cosmetic"))
+    assert not blockage_against_ticket(t(description="Can't do it at all, no other way."), f(impact="minor"))
+    assert not played_down_then_pressed(t(description="No hurry. Our team marks urgent items with a flag."), f())
+    assert played_down_then_pressed(t(description="Not a big deal, just letting you know. Please escalate ASAP."), f())
+    assert not played_down_then_pressed(t(description="Not a big deal, just letting you know."), f())
+    assert qa_as_customer(t(reporter_type="qa", description="And if we can see theirs, someone can see ours."), f())
+    assert qa_as_customer(t(reporter_type="qa", description="Managers read the digest over coffee."), f())
+    assert not qa_as_customer(t(reporter_type="qa", description="Expected: a digest.\nActual: none."), f())
+    assert qa_as_customer(t(reporter_type="qa", description="not in junk, not anywhere. so i'm stuck outside"), f())
+    carmen = f(organisation="Hollowell Bike Repair", person=("Carmen Ruiz", "systems administrator"))
+    own = _domains()["Hollowell Bike Repair"]
+    assert another_organisations_address(t(description="My address is anna.berg@eu.norrfield.com."), carmen)
+    assert another_organisations_address(t(description=f"My address is anna.berg@{own}."), carmen)
+    assert another_organisations_address(t(description="Verify a subdomain such as eu.example.com first."), carmen)
+    assert not another_organisations_address(t(description=f"My address is carmen.ruiz@{own}."), carmen)
+    assert free_plan_on_paid_feature(t(customer_tier="free", description="Okta sign-in fails."), f(component="sso"))
+    assert free_plan_on_paid_feature(t(customer_tier="free", description="Our trial organisation."), f())
+    assert not free_plan_on_paid_feature(t(customer_tier="pro", description="Okta sign-in fails."), f(component="sso"))
+    assert workday_clock(t(description="First seen about 52 minutes into the working day."), f())
+    assert customer_names_region(t(description="Use a workspace hosted in us-west-2 (Oregon)."), f())
+    assert not customer_names_region(t(reporter_type="qa", description="Workspace in us-west-2."), f())
+    assert grammar_slip(t(description="Not a single successful attempts here."), f())
+    assert not grammar_slip(t(description="Not a single successful attempt here."), f())
+    assert space_before_stop(t(description="Thanks for taking a look at this . Sorry it took a while ."), f())
+    assert not space_before_stop(t(description="Thanks for taking a look at this."), f())
+    assert customer_names_internals(t(description="Probably replica lag on your side."), f())
+    assert not customer_names_internals(t(reporter_type="qa", description="Replica lag on eu-2."), f())
+
+
+def main(per_level: int) -> None:
+    """Print each seam count per split over `per_level` instances of every static level."""
+    made = {split: instances(split, per_level) for split in SPLITS}
+    print(f"seams over {per_level} instances per static level and split ({len(items(made['test']))} tickets in test)")
+    for kind in TICKET_CHECKS:
+        print(f"  {kind:<40}" + "".join(f"{s} {len(found(made[s], kind)):>4}   " for s in SPLITS))
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else PER_LEVEL)
