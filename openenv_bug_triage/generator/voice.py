@@ -367,9 +367,11 @@ class Voice:
             values = self.paste_values()  # one device, one build, one session in every paste of a ticket
             pastes = [p for p in [self.once("pasted_output", **values)] if p]
             if pastes and len(" ".join([*parts, *pastes]).split()) < 180:
-                more = self.once("pasted_output", **values)
-                if more and not (_DEVICE_SCREEN.search(pastes[0]) and _DEVICE_SCREEN.search(more)):
-                    pastes.append(more)  # not two device screens that tell the connection and storage twice
+                for _ in range(2):  # not two device screens that tell the connection and storage twice
+                    more = self.once("pasted_output", **values)
+                    if more and not (_DEVICE_SCREEN.search(pastes[0]) and _DEVICE_SCREEN.search(more)):
+                        pastes.append(more)
+                        break
             for paste in pastes:
                 if self.noise.markdown:
                     intro, _, rest = paste.partition("\n")
