@@ -192,6 +192,9 @@ LANGUAGE_CODES = {
     "tr": "Turkish",
     "da": "Danish",
     "pl": "Polish",
+    "ar": "Arabic",
+    "he": "Hebrew",
+    "ja": "Japanese",
 }
 
 
@@ -227,7 +230,7 @@ def box_speaks_of_changes(t: Ticket, f: TicketFacts) -> bool:
 
 
 def _languages(text: str) -> set[str]:
-    return {lang for lang in LANGUAGE_CODES.values() if re.search(rf"\b{lang}\b", text)}
+    return {lang for lang in LANGUAGE_CODES.values() if re.search(rf"\b{lang}\b", text, re.I)}  # typed in lower case too
 
 
 def diagnostics_contradict(t: Ticket, f: TicketFacts) -> bool:
@@ -319,8 +322,8 @@ def customer_origin_off_production(t: Ticket, f: TicketFacts) -> bool:
 
 
 SCREENS = frozenset({"web-ui", "editor", "ios-app", "android-app"})
-BUILD = re.compile(r"(?<![\w.-])(?:\d{4}\.\d{1,2}\.\d{1,2}|\d\.\d{1,2}(?:\.\d)?)(?![\w.]| ?(?:days|hours|h|%))")
-"""An app or web build as a title names it (5.14, 5.12.0, 2026.9.0)."""
+BUILD = re.compile(r"(?<![\w.-])(?:\d{4}\.\d{1,2}\.\d{1,2}|[1-9]\.\d{1,2}(?:\.\d)?)(?![\w.]| ?(?:days|hours|h|%))")
+"""An app or web build as a title names it (5.14, 5.12.0, 2026.9.0; an amount such as 0.00 is none)."""
 
 
 def title_names_two_builds(t: Ticket, f: TicketFacts) -> bool:
@@ -562,6 +565,7 @@ def test_the_wish_check_finds_a_planted_seam() -> None:
 def test_the_build_and_alert_checks_find_planted_seams() -> None:
     assert title_names_two_builds(_ticket(title="5.11.1: iOS 5.14: crash"), _facts())
     assert not title_names_two_builds(_ticket(title="[5.11.1] iOS: crash on task detail"), _facts())
+    assert not title_names_two_builds(_ticket(title="Australian invoices show 'Tax: 0.00' [2026.2.1]"), _facts())
     made = instances("test", 1)[-1]
     assert alert_long_after_report(made) == 0
     first, second = made.task.tickets[:2]

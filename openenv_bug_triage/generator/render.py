@@ -174,10 +174,14 @@ def device_named(scenario: Defect | Story, variant: int = 0) -> str | None:
     key = (scenario.id, variant)
     if key not in _DEVICE_NAMED:
         texts = [scenario.symptoms[variant], *scenario.steps] if isinstance(scenario, Defect) else scenario.texts
-        text = " ".join(texts)
-        tablet, phone = bool(_TABLET.search(text)), bool(_PHONE.search(text))
-        _DEVICE_NAMED[key] = "tablet" if tablet and not phone else "phone" if phone and not tablet else None
+        # the symptom the reporter writes decides first ("on my phone"), then with the steps
+        _DEVICE_NAMED[key] = _one_kind(texts[0]) or _one_kind(" ".join(texts))
     return _DEVICE_NAMED[key]
+
+
+def _one_kind(text: str) -> str | None:
+    tablet, phone = bool(_TABLET.search(text)), bool(_PHONE.search(text))
+    return "tablet" if tablet and not phone else "phone" if phone and not tablet else None
 
 
 _OWN_VOICE = re.compile(
@@ -713,6 +717,9 @@ class Renderer:
         evidence.append(("critical" if d.impact == "critical" else "symptom", symptom))
         lines: list[str] = []
         if s.role == "wont_fix":
+            kind = _one_kind(symptom)  # the device the words as told name ("on my phone"): the old one is that kind
+            if kind is not None:
+                self.voice.tags = (self.voice.tags - {"phone", "tablet"}) | {kind}
             sentence = self.pick(f"unsupported_{platform}")
             evidence.append(("unsupported", sentence))
             lines.append(sentence)

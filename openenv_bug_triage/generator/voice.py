@@ -231,7 +231,7 @@ class Voice:
         extra = set()
         if persona.reporter == "user":
             x = r.random()
-            self.length = "terse" if x < 0.3 else "plain" if x < 0.72 else "long"
+            self.length = "terse" if x < 0.3 else "plain" if x < 0.67 else "long"
             first = persona.name not in self.habits
             if first:  # how a person types and their register: the same in each ticket they write
                 noise = draw_noise(r, persona.nonnative, persona.tags() | frozenset(ticket_tags))
@@ -363,15 +363,18 @@ class Voice:
         parts = [self.noise.join([own_role(h, self.persona) for h in head])] if head else []
         parts.append(body)
         if length == "long":
-            # what the screen showed, once per queue
-            values = self.paste_values()  # one device, one build, one session in every paste of a ticket
-            pastes = [p for p in [self.once("pasted_output", **values)] if p]
-            if pastes and len(" ".join([*parts, *pastes]).split()) < 180:
-                for _ in range(2):  # not two device screens that tell the connection and storage twice
-                    more = self.once("pasted_output", **values)
-                    if more and not (_DEVICE_SCREEN.search(pastes[0]) and _DEVICE_SCREEN.search(more)):
-                        pastes.append(more)
-                        break
+            # what the screen showed, once per queue where the pool allows, else words drawn anew
+            values = self.paste_values(body)  # one device, one build, one session in every paste of a ticket
+            first = self.once("pasted_output", **values)
+            if first is None and self.phrases.texts_fitting("pasted_output", self.partition, self.tags):
+                first = self.pick("pasted_output", **values)
+            pastes = [p for p in [first] if p]
+            for _ in range(3):  # more while the ticket is short of a long one's length
+                if not pastes or len(" ".join([*parts, *pastes]).split()) >= 230:
+                    break
+                more = self.once("pasted_output", **values)
+                if more and not (_DEVICE_SCREEN.search(more) and any(_DEVICE_SCREEN.search(p) for p in pastes)):
+                    pastes.append(more)  # not two device screens that tell the connection and storage twice
             for paste in pastes:
                 if self.noise.markdown:
                     intro, _, rest = paste.partition("\n")
@@ -398,8 +401,9 @@ class Voice:
             return found
         return [f for f in found if "{sector}" not in f] or found
 
-    def paste_values(self) -> dict[str, object]:
-        """What differs from one paste to the next: the bundle hash, error reference, ids, timings, sizes."""
+    def paste_values(self, told: str = "") -> dict[str, object]:
+        """What differs from one paste to the next: the bundle hash, error reference, ids, timings, sizes; and
+        settings that agree with the ticket's facts and what else it `told` (a second problem's language)."""
         r = self.rng
         hexes = [f"{r.getrandbits(48):012x}" for _ in range(4)]
         return {
@@ -412,7 +416,7 @@ class Voice:
             "s": r.randrange(11, 59),
             "build": r.randrange(4100, 4700),
             "gb": f"{r.randrange(2, 60)}.{r.randrange(10)}",
-            **screen_settings(self.facts, r),
+            **screen_settings(f"{self.facts} {told}", r),
         }
 
     def attachment_note(self, attachments: int) -> str | None:
