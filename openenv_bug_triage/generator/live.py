@@ -26,6 +26,7 @@ from ..chronology import display
 from ..models import InfoItem, LiveQueue, Platform, Release, ReporterReply, Tier, TrackerEntry, Truth
 from ..world import World
 from . import retell
+from .binding import own_text
 from .browsers import move_versions
 from .comments import fits_clock, still
 from .compose import composed, compositions
@@ -36,7 +37,7 @@ from .notes import note_platform
 from .personas import Persona
 from .phrasing import compose
 from .plan import Planner, Slot
-from .render import Renderer, device_named, platform_of, retime
+from .render import Renderer, device_named, own_addresses, platform_of, retime
 from .voice import client_tags
 
 ARRIVAL_SHARE = 0.6
@@ -254,15 +255,27 @@ class LiveDrawer:
             author=persona.name or "Reporter",
             delay=delay,
             opener=noise.apply(voice.pick("reply_opener")),
-            has={item: move_versions(noise.apply(text), created) for item, text in has.items()},
+            has={item: self._own(persona, move_versions(noise.apply(text), created)) for item, text in has.items()},
             nothing=noise.apply(voice.pick("reply_nothing")),
             settles=["repro"],
             truth=self.reply_truth(tid, d, scope),
-            log_excerpt=move_versions(log, created) if log else None,
+            log_excerpt=self._own_log(persona, move_versions(log, created)) if log else None,
             version=version,
             support=support,
             support_author=r.choice(rd.phrases.pool("comment_author", rd.partition)) if support else None,
         )
+
+    @staticmethod
+    def _own(persona: Persona, text: str) -> str:
+        """A customer's reply with the catalogue's example addresses and domains made the writer's own."""
+        if persona.organisation is None or not persona.name:
+            return text
+        return own_text(text, persona.organisation.email_domain, persona.name)
+
+    @staticmethod
+    def _own_log(persona: Persona, log: str) -> str:
+        """A customer's log with the addresses in it at their own organisation's domain."""
+        return own_addresses(log, persona.organisation.email_domain) if persona.organisation is not None else log
 
     def _delay(self, persona: Persona) -> int | None:
         """Queue steps from an ask to the reply, by the reporter's temper; None for one who never answers."""
