@@ -232,11 +232,11 @@ def main() -> None:
     for label in LABELS:
         print(f"  {label:<14}" + "".join(f"{accuracy[label][split]:>12.3f}" for split in SPLITS))
     print(f"\nmean episode score over {args.episodes} episodes per level and split")
-    print(f"  {'policy':<11}{'split':<12}" + "".join(f"{task_id:>18}" for task_id in levels) + f"{'mean':>10}")
+    print(f"  {'policy':<11}{'split':<12}" + "".join(f"{task_id:>22}" for task_id in levels) + f"{'mean':>10}")
     for split in SPLITS:
         for name, by_split in scores.items():
             row = by_split[split]
-            cells = "".join(f"{row[task_id]:>18.3f}" for task_id in levels)
+            cells = "".join(f"{row[task_id]:>22.3f}" for task_id in levels)
             print(f"  {name:<11}{split:<12}{cells}{statistics.fmean(row.values()):>10.3f}")
 
 
