@@ -22,17 +22,15 @@ from functools import cache
 
 import planting
 import pytest
+import sweeps
 
 from openenv_bug_triage.catalogue import Defect, load_catalogue
-from openenv_bug_triage.generator import GeneratedTask, TicketFacts, generate, load_levels
+from openenv_bug_triage.generator import GeneratedTask, TicketFacts
 from openenv_bug_triage.generator.compose import named, quiet
 from openenv_bug_triage.generator.kinds import AREA, CONFUSABLE
 from openenv_bug_triage.generator.personas import load_personas, seats_needed
 from openenv_bug_triage.models import Ticket
 
-LEVELS = tuple(level.task_id for level in load_levels().levels if level.dynamics is None)
-"""The static levels: a live level's queue is drawn by the same code as hard's and expert's (its replies and
-history are checked in test_live_generator)."""
 SPLITS = ("train", "validation", "test")
 PER_LEVEL = 15
 
@@ -409,17 +407,12 @@ QUEUE_CHECKS: dict[str, Callable[[GeneratedTask], int]] = {
 # --------------------------------------------------------------------------- counting
 
 
-@cache
 def instances(split: str, per_level: int = PER_LEVEL) -> tuple[GeneratedTask, ...]:
-    return tuple(generate(level, seed, split) for level in LEVELS for seed in range(per_level))
-
-
-def items(made: tuple[GeneratedTask, ...]) -> list[Item]:
-    return [(t, m.facts[t.ticket_id]) for m in made for t in m.task.tickets]
+    return sweeps.instances(split, per_level)
 
 
 def found(made: tuple[GeneratedTask, ...], kind: str) -> list[str]:
-    return [t.ticket_id for t, f in items(made) if TICKET_CHECKS[kind](t, f)]
+    return [t.ticket_id for t, f in sweeps.items(made) if TICKET_CHECKS[kind](t, f)]
 
 
 OPEN: frozenset[tuple[str, str]] = frozenset()
@@ -583,7 +576,7 @@ def test_the_build_and_alert_checks_find_planted_seams() -> None:
 def main(per_level: int) -> None:
     for split in SPLITS:
         made = instances(split, per_level)
-        print(f"{split}: {len(made)} queues, {len(items(made))} tickets")
+        print(f"{split}: {len(made)} queues, {len(sweeps.items(made))} tickets")
         for kind in TICKET_CHECKS:
             print(f"  {len(found(made, kind)):5d}  {kind}")
         for kind, check in QUEUE_CHECKS.items():

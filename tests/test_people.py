@@ -21,12 +21,12 @@ from functools import cache
 
 import planting
 import pytest
+import sweeps
 
-from openenv_bug_triage.generator import GeneratedTask, TicketFacts, generate, load_levels
+from openenv_bug_triage.generator import GeneratedTask, TicketFacts
 from openenv_bug_triage.generator.personas import load_personas
 from openenv_bug_triage.models import Ticket
 
-LEVELS = tuple(level.task_id for level in load_levels().levels if level.dynamics is None)
 SPLITS = ("train", "validation", "test")
 PER_LEVEL = 15
 
@@ -196,17 +196,12 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
 }
 
 
-@cache
 def instances(split: str, per_level: int = PER_LEVEL) -> tuple[GeneratedTask, ...]:
-    return tuple(generate(level, seed, split) for level in LEVELS for seed in range(per_level))
-
-
-def items(made: tuple[GeneratedTask, ...]) -> list[Item]:
-    return [(t, m.facts[t.ticket_id]) for m in made for t in m.task.tickets]
+    return sweeps.instances(split, per_level)
 
 
 def found(made: tuple[GeneratedTask, ...], kind: str) -> list[str]:
-    return [t.ticket_id for t, f in items(made) if TICKET_CHECKS[kind](t, f)]
+    return [t.ticket_id for t, f in sweeps.items(made) if TICKET_CHECKS[kind](t, f)]
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -254,7 +249,7 @@ def test_each_check_finds_a_planted_seam() -> None:
 def main(per_level: int) -> None:
     """Print each seam count per split over `per_level` instances of every static level."""
     made = {split: instances(split, per_level) for split in SPLITS}
-    print(f"seams over {per_level} instances per static level and split ({len(items(made['test']))} tickets in test)")
+    print(f"seams over {per_level} instances per static level and split ({len(sweeps.items(made['test']))} tickets in test)")
     for kind in TICKET_CHECKS:
         print(f"  {kind:<40}" + "".join(f"{s} {len(found(made[s], kind)):>4}   " for s in SPLITS))
 
