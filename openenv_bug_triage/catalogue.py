@@ -157,6 +157,11 @@ Tag = Literal[
     "phone",
     "wish",
     "blocked",
+    "one_user",
+    "one_object",
+    "relogin_helps",
+    "reload_helps",
+    "changed_setting",
 ]
 """What a phrase can require of, or forbid in, its ticket and reporter.
 
@@ -174,7 +179,11 @@ in a phone app, so nothing only a browser shows (the page, a network tab) can be
 shows the reporter an error message, so one can be pasted from the screen; `tablet`, `phone`: the ticket's wording names
 an iPad or a tablet (or a phone) and not the other kind of device, so nothing said of the other fits it;
 `wish`: a feature request, so nothing said of a fault (retried, reproduced, worked around) fits it; `blocked`: the
-customer's facts say they cannot work at all (no way round it), so no opener may call it minor or not urgent.
+customer's facts say they cannot work at all (no way round it), so no opener may call it minor or not urgent;
+`one_user`, `one_object`: the defect hits one person (or a few) or one object, so no one may say a colleague or another
+object shows it too; `relogin_helps`, `reload_helps`: a way round it is signing in again or reloading (restarting the
+app), so no one may say that changed nothing; `changed_setting`: the facts tell of a setting changed, so no one may say
+nothing was changed.
 """
 
 
@@ -329,6 +338,8 @@ REQUIRED_POOLS: tuple[str, ...] = (
     "attachment_note",
     "self_intro",
     "pasted_output",
+    "checklist_head",
+    "checklist_item",
     "title_template",
     "terse_title",
     "title_affix",

@@ -227,8 +227,13 @@ def box_speaks_of_changes(t: Ticket, f: TicketFacts) -> bool:
     return bool(BOX_OF_CHANGES.search(t.description))
 
 
+ENDONYMS = {"Türkçe": "Turkish", "Deutsch": "German", "Français": "French", "Español": "Spanish", "Polski": "Polish"}
+"""A language as its own speakers name it (a phone "set to Türkçe"): a reader knows it is Turkish."""
+
+
 def _languages(text: str) -> set[str]:
-    return {lang for lang in LANGUAGE_CODES.values() if re.search(rf"\b{lang}\b", text, re.I)}  # typed in lower case too
+    named = {lang for lang in LANGUAGE_CODES.values() if re.search(rf"\b{lang}\b", text, re.I)}  # lower case too
+    return named | {lang for own, lang in ENDONYMS.items() if own in text}
 
 
 def diagnostics_contradict(t: Ticket, f: TicketFacts) -> bool:
@@ -359,6 +364,56 @@ def two_device_screens(t: Ticket, f: TicketFacts) -> bool:
     return len(DEVICE_SCREEN.findall(t.description)) > 2
 
 
+COLLEAGUE_TOO = re.compile(
+    r"\bcolleague(?:'s (?:account|login)| on their own account)\b[^\n]{0,12}(?:same|also broken)"
+    r"|\b(?:asked|had) a colleague (?:try|check): same|tried the same thing and got the same\b"
+    r"|\bconfirmed it on their (?:machine|computer|laptop) too\b|\bon a colleague's, with the same\b"
+    r"|\bcolleagues: .{0,60}\bfails for all of them\b|\bcolleague's login: (?:none of it|we tried all)",
+    re.I,
+)
+OTHER_OBJECT_TOO = re.compile(r"\b(?:another|a second|a different) project\b[^\n]{0,6}(?:same|no difference)", re.I)
+RETRIED_IN_VAIN = {
+    "reload": re.compile(
+        r"\b(?:reload(?:ed|ing) the (?:page|tab)|hard refresh|force-quit the app|closed and reopened the app|"
+        r"closing and reopening the app)\b[^\n]{0,6}(?:no change|same|no difference|nothing changed)"
+        r"|\brestarted (?:the app|my phone)\b[^\n]{0,60}\b(?:no change|no difference|same thing|made no)\b"
+        r"|\bcleared my (?:browser cache|cache and cookies|browser's cache)\b",
+        re.I,
+    ),
+    "sign": re.compile(
+        r"\b(?:signed out and back in|logged out and in again|signing out and in again)\b[^\n]{0,6}"
+        r"(?:no change|same|still broken|no difference|nothing changed)"
+        r"|\bsigned in again (?:first|beforehand)\b|\blogged out and in again on my phone first\b",
+        re.I,
+    ),
+}
+WAY_ROUND = {
+    "reload": re.compile(r"\b(?:reload\w*|refresh\w*|restart\w*|reopen\w*|force[- ]quit\w*)\b", re.I),
+    "sign": re.compile(r"\b(?:sign(?:ing)? (?:in|out)|log(?:ging)? (?:in|out)|fresh login)\b", re.I),
+}
+
+
+def others_share_a_lone_defect(t: Ticket, f: TicketFacts) -> bool:
+    """A list of checks saying a colleague's account (or another project) shows a defect that hits one
+    person or a few (or one object)."""
+    d = _defect(f)
+    if f.kind != "defect" or d is None:
+        return False
+    lone = d.reach == "user" or f.scope == "few"
+    return (lone and bool(COLLEAGUE_TOO.search(t.description))) or (
+        d.reach == "object" and bool(OTHER_OBJECT_TOO.search(t.description))
+    )
+
+
+def way_round_tried_in_vain(t: Ticket, f: TicketFacts) -> bool:
+    """A check that reloading (or signing in again) changed nothing, where that is the defect's way round."""
+    d = _defect(f)
+    if f.kind != "defect" or d is None:
+        return False
+    ways = " ".join(d.workaround)
+    return any(WAY_ROUND[k].search(ways) and tried.search(t.description) for k, tried in RETRIED_IN_VAIN.items())
+
+
 TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "browser symptom in a phone app": browser_symptom_in_app,
     "screen symptom on an email or push": screen_symptom_on_message,
@@ -383,6 +438,8 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "fault talk on a feature request": fault_talk_on_a_wish,
     "console errors on a defect that works": console_errors_on_a_quiet_defect,
     "two device screens in one ticket": two_device_screens,
+    "a colleague or another object shows a lone defect": others_share_a_lone_defect,
+    "a way round said to change nothing": way_round_tried_in_vain,
 }
 
 ALERT_AFTER_REPORT_HOURS = 6
@@ -501,6 +558,8 @@ def test_each_fit_check_finds_a_planted_seam() -> None:
     assert not diagnostics_contradict(
         _ticket(description=f"With the app in Portuguese it crashes.\n\n{spoken}"), _facts()
     )
+    endonym = "Copied from the About screen:\nLanguage: Turkish"
+    assert not diagnostics_contradict(_ticket(description=f"My phone is set to Türkçe.\n\n{endonym}"), _facts())
     turkish = "Device details:\nLocale: de-DE"
     assert diagnostics_contradict(_ticket(description=f"Set to Turkish, Save fails.\n\n{turkish}"), _facts())
     export = [("case:wrong_cause", "We think the export feature started failing again.")]
@@ -545,6 +604,25 @@ def test_the_console_and_device_checks_find_planted_seams() -> None:
     help_ = "Device details:\nConnection: home Wi-Fi\nStorage free: 30.2 GB"
     assert two_device_screens(_ticket(description=f"{about}\n\n{help_}"), _facts())
     assert not two_device_screens(_ticket(description=about), _facts())
+
+
+def test_the_checklist_checks_find_planted_seams() -> None:
+    colleague = _ticket(description="Things I ruled out, in order:\n1. A colleague's login (same for them)")
+    assert others_share_a_lone_defect(colleague, _facts(scenario="sso-google-mixed-case-email"))
+    assert others_share_a_lone_defect(colleague, _facts(scenario="login-password-signin-500", scope="few"))
+    assert not others_share_a_lone_defect(colleague, _facts(scenario="login-password-signin-500"))
+    project = _ticket(description="Checked first:\n- A second project: same result")
+    assert others_share_a_lone_defect(project, _facts(scenario="editor-table-docs-saved-empty"))
+    assert not others_share_a_lone_defect(project, _facts(scenario="login-password-signin-500"))
+    reload = _ticket(description="Stuff I tried already:\n* hard refresh: no difference")
+    assert way_round_tried_in_vain(reload, _facts(scenario="database-replica-lag-stale-reads"))
+    assert not way_round_tried_in_vain(reload, _facts(scenario="editor-table-docs-saved-empty"))
+    filler = _ticket(description="A colleague at the next desk tried the same thing and got the same error.")
+    assert others_share_a_lone_defect(filler, _facts(scenario="sso-google-mixed-case-email"))
+    restarted = _ticket(description="I restarted my phone before writing in, which made no difference.")
+    assert way_round_tried_in_vain(restarted, _facts(scenario="database-replica-lag-stale-reads"))
+    sign = _ticket(description="What I checked:\n- Signed out and back in: still broken")
+    assert way_round_tried_in_vain(sign, _facts(scenario="android-app-logged-out-on-resume"))
 
 
 def test_the_wish_check_finds_a_planted_seam() -> None:

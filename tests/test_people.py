@@ -131,7 +131,12 @@ def _domains() -> dict[str, str]:
 
 def _foreign(domain: str, own: str) -> bool:
     d = domain.lower()
-    return not (d == own or d.endswith("." + own) or d in PUBLIC_MAIL or d.endswith(("larkspur.io", "larkspur.app", *THIRD_PARTY)))
+    return not (
+        d == own
+        or d.endswith("." + own)
+        or d in PUBLIC_MAIL
+        or d.endswith(("larkspur.io", "larkspur.app", *THIRD_PARTY))
+    )
 
 
 def another_organisations_address(t: Ticket, f: TicketFacts) -> bool:
@@ -249,7 +254,9 @@ def test_each_check_finds_a_planted_seam() -> None:
 def main(per_level: int) -> None:
     """Print each seam count per split over `per_level` instances of every static level."""
     made = {split: instances(split, per_level) for split in SPLITS}
-    print(f"seams over {per_level} instances per static level and split ({len(sweeps.items(made['test']))} tickets in test)")
+    print(
+        f"seams over {per_level} instances per static level and split ({len(sweeps.items(made['test']))} tickets in test)"
+    )
     for kind in TICKET_CHECKS:
         print(f"  {kind:<40}" + "".join(f"{s} {len(found(made[s], kind)):>4}   " for s in SPLITS))
 

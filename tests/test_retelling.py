@@ -57,7 +57,9 @@ def test_hard_case_tickets_carry_no_stock_marker_phrase(split: str) -> None:
 
 def test_steps_in_the_past_speak_for_the_reporter() -> None:
     assert past("Open your profile and click Save.") == "opened my profile and clicked Save"
-    assert past("In Safari on an iPhone, open any web page") == "opened any web page in Safari on an iPhone"  # setting last
+    assert (
+        past("In Safari on an iPhone, open any web page") == "opened any web page in Safari on an iPhone"
+    )  # setting last
     assert past("GET the task again") == "got the task again"
     assert past("Open the search and export dialog") == "opened the search and export dialog"
 

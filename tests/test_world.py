@@ -41,7 +41,11 @@ Item = tuple[Ticket, TicketFacts, tuple[Release, ...]]
 
 FAULT = re.compile(r"\b(?:ERROR|WARN|FATAL|CRIT\w*|E|W)\b|\b(?:fail\w*|error|impaired|timeout|denied|-> 5\d\d)\b")
 """A log line that shows something going wrong (a level or a failure word)."""
-CAUSE = re.compile(r"\b(?:deploy\w*|rolled out|rollout|migration \S+ (?:started|applied)|config \S+ applied)\b", re.I)
+CAUSE = re.compile(
+    r"\b(?:deploy\w*|rolled out|rollout|migration \S+ (?:started|applied)|config \S+ applied"
+    r"|migration from \S+ marked complete)\b",
+    re.I,
+)
 """A log line that records a change: a deploy, a rollout, a migration."""
 FIRED = re.compile(r"\b(?P<H>[0-2]\d):(?P<M>[0-5]\d) UTC\b")
 """The time an alert says its condition was met (`HH:MM UTC`)."""

@@ -179,6 +179,32 @@ def device_named(scenario: Defect | Story, variant: int = 0) -> str | None:
     return _DEVICE_NAMED[key]
 
 
+_RELOGIN = re.compile(r"\b(?:sign(?:ing)? (?:in|out)|log(?:ging)? (?:in|out)|fresh login)\b", re.I)
+_RELOAD = re.compile(r"\b(?:reload\w*|refresh\w*|restart\w*|reopen\w*|force[- ]quit\w*)\b", re.I)
+_CHANGED = re.compile(r"\b(?:changed|switched|turned (?:on|off)|enabled|disabled|set (?:our|the|my))\b", re.I)
+
+
+def defect_tags(d: Defect, variant: int, scope: str | None) -> set[str]:
+    """What a reporter may not say of defect `d` as told in wording `variant`: that a colleague or
+    another object shows it too (it hits one person, a few, or one object), that signing in again or
+    reloading changed nothing (a way round it does just that), that nothing was changed (its facts
+    tell of a setting changed), or that another browser fails alike (it names its browser)."""
+    told = " ".join([d.symptoms[variant], *d.titles, *d.steps])
+    tags = browsers_named(told)
+    ways = " ".join(d.workaround)
+    if d.reach == "user" or scope == "few":
+        tags.add("one_user")
+    if d.reach == "object":
+        tags.add("one_object")
+    if _RELOGIN.search(ways):
+        tags.add("relogin_helps")
+    if _RELOAD.search(ways):
+        tags.add("reload_helps")
+    if _CHANGED.search(told):
+        tags.add("changed_setting")
+    return tags
+
+
 def _one_kind(text: str) -> str | None:
     tablet, phone = bool(_TABLET.search(text)), bool(_PHONE.search(text))
     return "tablet" if tablet and not phone else "phone" if phone and not tablet else None
@@ -353,6 +379,8 @@ class Renderer:
         named = PLATFORM_OF.get(scenario.component) or (self.platform if self.platform != "web" else None)
         tags = client_tags(named, facts_text)  # a server-side defect seen on a phone or through the API
         device = device_named(scenario, s.symptom_variant if isinstance(scenario, Defect) else 0)
+        if device is None and isinstance(scenario, Defect):  # else the subject's device ("on my phone")
+            device = _one_kind(scenario.titles[s.title_variant])
         if device:
             tags.add(device)
         if s.kind == "feature":
@@ -365,6 +393,7 @@ class Renderer:
                 tags.add("error_box")
             if PLATFORM_OF.get(scenario.component) in ("ios", "android"):
                 tags.add("phone_app")
+            tags |= defect_tags(scenario, s.symptom_variant, s.scope)
         tags.add("production" if s.environment == "production" else "prerelease")
         if isinstance(scenario, Defect) and s.environment == "production" and s.scope in ("everyone", "segment"):
             tags.add("blocked")  # its scope sentence says there is no way round it
@@ -500,6 +529,7 @@ class Renderer:
                 self._impersonal(s, d)
             elif reporter == "user" and _TESTER_VOICE.match(d.symptoms[s.symptom_variant]):
                 self._customer_wording(s, d)
+            self._title_on_device(s, d)
             repro = reporter != "monitoring" and r.random() < (0.85 if reporter == "qa" else 0.45)
             logs = reporter == "monitoring" or r.random() < (0.4 if reporter == "qa" else 0.2)
             if s.role == "cannot_reproduce":  # retried with steps, and nothing in the logs shows it
@@ -645,6 +675,19 @@ class Renderer:
             s.symptom_variant = min(symptoms, key=lambda i: (_wording_voice(d.symptoms[i]), i != s.symptom_variant))
         if titles:
             s.title_variant = min(titles, key=lambda i: (_wording_voice(d.titles[i]), i != s.title_variant))
+
+    def _title_on_device(self, s: Slot, d: Defect) -> None:
+        """Give a report whose symptom names a tablet (or a phone) a title that does not name the other
+        kind of device ("i tick things off on my phone" over an iPad's symptom), one no other ticket of
+        the defect uses where there is one."""
+        device = device_named(d, s.symptom_variant)
+        other = {"tablet": _PHONE, "phone": _TABLET}.get(device or "")
+        if other is None or not other.search(d.titles[s.title_variant]):
+            return
+        kin = {o.title_variant for o in self.slots if o is not s and o.scenario is d}
+        fitting = [i for i in range(len(d.titles)) if not other.search(d.titles[i])]
+        if fitting:
+            s.title_variant = next((i for i in fitting if i not in kin), fitting[0])
 
     def _customer_wording(self, s: Slot, d: Defect) -> None:
         """Give a customer's report a symptom wording that is not a tester's expected/actual,

@@ -335,7 +335,7 @@ class Voice:
             if not sign and self.persona.channel == "email" and self.persona.first:
                 sign = [f"- {self.persona.first}"]  # a short email still carries its sender's name
             return "\n\n".join([" ".join([*head, body]), *([" ".join(extra)] if extra else []), *sign])
-        if length == "plain" and len(body) < r.randrange(100, 560):
+        if length == "plain" and len(body) < r.randrange(100, 480):
             length = self.length = "padded"  # towards a length drawn apart from the truth: length says nothing of it
         told = bool(self_descriptions(body))  # one writer says who they are at most once
         if opener is None and r.random() < 0.75:
@@ -366,13 +366,17 @@ class Voice:
             # what the screen showed, once per queue where the pool allows, else words drawn anew
             values = self.paste_values(body)  # one device, one build, one session in every paste of a ticket
             first = self.once("pasted_output", **values)
-            if first is None and self.phrases.texts_fitting("pasted_output", self.partition, self.tags):
-                first = self.pick("pasted_output", **values)
+            listed = first is None  # else a list of what was tried may follow: one list a ticket
+            if listed:
+                first = self.checklist()
             pastes = [p for p in [first] if p]
             for _ in range(3):  # more while the ticket is short of a long one's length
                 if not pastes or len(" ".join([*parts, *pastes]).split()) >= 230:
                     break
                 more = self.once("pasted_output", **values)
+                if more is None and not listed:
+                    more = self.checklist()
+                    listed = True
                 if more and not (_DEVICE_SCREEN.search(more) and any(_DEVICE_SCREEN.search(p) for p in pastes)):
                     pastes.append(more)  # not two device screens that tell the connection and storage twice
             for paste in pastes:
@@ -391,6 +395,22 @@ class Voice:
         if r.random() < 0.7:
             parts.append(self.pick("closer_user"))
         return "\n\n".join(parts)
+
+    def checklist(self) -> str | None:
+        """What a writer tried before writing in, as a list of their own: three to five checks that fit
+        the ticket and that no other ticket of the queue listed, under a heading; None when too few are left."""
+        r = self.rng
+        fresh = [
+            p for p in self.phrases.texts_fitting("checklist_item", self.partition, self.tags) if p not in self.used
+        ]
+        if len(fresh) < 3:
+            return None
+        checks = r.sample(fresh, min(len(fresh), r.randrange(3, 6)))
+        self.used.update(checks)
+        marks = r.choice(["- ", "* ", "#"])
+        lines = [f"{i}. " if marks == "#" else marks for i in range(1, len(checks) + 1)]
+        head = self.pick("checklist_head")
+        return "\n".join([head, *(mark + compose(check, r) for mark, check in zip(lines, checks, strict=True))])
 
     def _intros(self) -> Sequence[str]:
         """Self-introductions that fit, less those naming the sector when the organisation's name
