@@ -414,6 +414,17 @@ def way_round_tried_in_vain(t: Ticket, f: TicketFacts) -> bool:
     return any(WAY_ROUND[k].search(ways) and tried.search(t.description) for k, tried in RETRIED_IN_VAIN.items())
 
 
+LOG_FILES_ATTACHED = re.compile(
+    r"\blog files attached\b|\b(?:log file|runner log|test log) \S+ attached\b|\b(?:the test log|the runner's log) \S+\.",
+    re.I,
+)
+
+
+def log_files_without_a_log(t: Ticket, f: TicketFacts) -> bool:
+    """A note that log files are attached on a ticket that carries no log (`logs_present` false)."""
+    return not t.logs_present and bool(LOG_FILES_ATTACHED.search(t.description))
+
+
 TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "browser symptom in a phone app": browser_symptom_in_app,
     "screen symptom on an email or push": screen_symptom_on_message,
@@ -440,6 +451,7 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "two device screens in one ticket": two_device_screens,
     "a colleague or another object shows a lone defect": others_share_a_lone_defect,
     "a way round said to change nothing": way_round_tried_in_vain,
+    "log files said attached without a log": log_files_without_a_log,
 }
 
 ALERT_AFTER_REPORT_HOURS = 6
@@ -623,6 +635,14 @@ def test_the_checklist_checks_find_planted_seams() -> None:
     assert way_round_tried_in_vain(restarted, _facts(scenario="database-replica-lag-stale-reads"))
     sign = _ticket(description="What I checked:\n- Signed out and back in: still broken")
     assert way_round_tried_in_vain(sign, _facts(scenario="android-app-logged-out-on-resume"))
+
+
+def test_the_log_file_check_finds_a_planted_seam() -> None:
+    run = "Recording of the red run clip12.mp4 and log files attached."
+    assert log_files_without_a_log(_ticket(reporter_type="qa", description=run), _facts())
+    assert not log_files_without_a_log(_ticket(reporter_type="qa", description=run, logs_present=True), _facts())
+    runner = "Run video capture-4.mp4 and runner log run-17.txt attached."
+    assert log_files_without_a_log(_ticket(reporter_type="qa", description=runner), _facts())
 
 
 def test_the_wish_check_finds_a_planted_seam() -> None:

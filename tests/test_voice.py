@@ -15,6 +15,7 @@ planted examples show that each check can fail. Run as a script to print the cou
 from __future__ import annotations
 
 import dataclasses
+import random
 import re
 import sys
 from collections import Counter, defaultdict
@@ -30,7 +31,7 @@ from openenv_bug_triage.generator import GeneratedTask, TicketFacts, generate, l
 from openenv_bug_triage.generator.personas import Persona, load_personas
 from openenv_bug_triage.generator.phrasing import pattern
 from openenv_bug_triage.generator.render import own_addresses
-from openenv_bug_triage.generator.voice import _BROWSERS, browsers_named, own_role
+from openenv_bug_triage.generator.voice import _BROWSERS, Voice, browsers_named, own_role
 from openenv_bug_triage.models import Ticket
 
 LEVELS = tuple(level.task_id for level in load_levels().levels)
@@ -474,3 +475,17 @@ if __name__ == "__main__":
 def test_browsers_named_finds_what_each_family_pattern_finds(text: str, families: set[str]) -> None:
     """The substring test before each family's pattern never hides a name the pattern reads."""
     assert browsers_named(text) == families == {n for n, p in _BROWSERS.items() if p.search(text)}
+
+
+def test_a_terse_writer_keeps_the_failure_when_the_first_sentence_only_sets_the_scene() -> None:
+    voice = Voice(load_phrases(), "train", random.Random(0), length="terse")
+    scene = "Our workspace time zone is America/Chicago. Due dates set on the web show a day early in the app. More."
+    assert voice.shorten(scene, "Due dates a day early in the app") == (
+        "Our workspace time zone is America/Chicago. Due dates set on the web show a day early in the app."
+    )
+    told = "Due dates show a day early in the app. Our time zone is America/Chicago."
+    assert (
+        voice.shorten(told, "Due dates a day early in the app on Chicago time")
+        == "Due dates show a day early in the app."
+    )
+    assert voice.shorten("Nothing in common. Nor here.", "The monthly export fails every time") == "Nothing in common."

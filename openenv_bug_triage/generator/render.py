@@ -538,6 +538,8 @@ class Renderer:
                 log_excerpt = self._log(s, d, reporter)
                 logs = log_excerpt is not None
             self._cast(s, reporter)
+            if logs:  # a tester says the run's log files are attached only when they are
+                self.voice.tags |= {"logged"}
             if reporter == "user" and log_excerpt and (org := self.voice.persona.organisation) is not None:
                 log_excerpt = own_addresses(log_excerpt, org.email_domain)
             if log_excerpt and s.environment != "production":  # a test build is called from the testers' own page

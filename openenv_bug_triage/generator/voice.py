@@ -177,10 +177,18 @@ def _self_describing(phrase: str) -> bool:
     return False
 
 
+def _stems(text: str) -> set[str]:
+    return {w[:_STEM] for w in re.findall(r"[a-z]{4,}", text.lower())}
+
+
+def _shares_a_word(sentence: str, headline: str) -> bool:
+    """True when `sentence` holds a word (of four letters or more) of `headline`, read by its stem."""
+    return bool(_stems(sentence) & _stems(headline))
+
+
 def _echoes(name: str, sector: str) -> bool:
     """True when the organisation's `name` already holds a word of its `sector`."""
-    stems = {w[:_STEM] for w in re.findall(r"[a-z]{4,}", name.lower())}
-    return any(w[:_STEM] in stems for w in re.findall(r"[a-z]{4,}", sector.lower()))
+    return _shares_a_word(sector, name)
 
 
 RECORDING_PREFIXES: dict[str, tuple[str, ...]] = {
@@ -287,12 +295,18 @@ class Voice:
         return pool
 
     def shorten(self, symptom: str, headline: str = "") -> str:
-        """A terse writer's symptom: its first sentence, or the scenario's headline if that is shorter."""
+        """A terse writer's symptom: its first sentence, or the scenario's headline if that is shorter.
+        A first sentence that only sets the scene ("Our workspace time zone is America/Chicago.") keeps
+        the sentences up to the first that tells of what the headline names."""
         if self.length != "terse":
             return symptom
-        first = _SENTENCE_END.split(symptom, maxsplit=1)[0]
+        said = _SENTENCE_END.split(symptom)
+        first = said[0]
         if headline and len(headline.split()) < len(first.split()):
             return headline.rstrip(".") + "."
+        if headline and len(said) > 1 and not _shares_a_word(first, headline):
+            upto = next((i for i, sentence in enumerate(said[1:3], 1) if _shares_a_word(sentence, headline)), 0)
+            return " ".join(said[: upto + 1])
         return first
 
     def shorten_request(self, text: str) -> str:
