@@ -163,6 +163,7 @@ Tag = Literal[
     "reload_helps",
     "changed_setting",
     "logged",
+    "frontend",
 ]
 """What a phrase can require of, or forbid in, its ticket and reporter.
 
@@ -184,7 +185,8 @@ customer's facts say they cannot work at all (no way round it), so no opener may
 `one_user`, `one_object`: the defect hits one person (or a few) or one object, so no one may say a colleague or another
 object shows it too; `relogin_helps`, `reload_helps`: a way round it is signing in again or reloading (restarting the
 app), so no one may say that changed nothing; `changed_setting`: the facts tell of a setting changed, so no one may say
-nothing was changed; `logged`: the ticket carries a log excerpt, so its reporter may say log files are attached.
+nothing was changed; `logged`: the ticket carries a log excerpt, so its reporter may say log files are attached;
+`frontend`: the defect is in the web app's own code (web UI, editor), so a browser console can show its script errors.
 """
 
 

@@ -359,6 +359,12 @@ def console_errors_on_a_quiet_defect(t: Ticket, f: TicketFacts) -> bool:
     return f.kind == "defect" and d is not None and quiet(d) and bool(CONSOLE_ERROR.search(t.description))
 
 
+def script_errors_on_a_server_defect(t: Ticket, f: TicketFacts) -> bool:
+    """A console of the web app's script errors pasted for a defect of a server-side component (a storage
+    error page, a failed sign-in): the page's own code did not fail."""
+    return f.kind == "defect" and f.component not in ("web-ui", "editor") and bool(CONSOLE_ERROR.search(t.description))
+
+
 def two_device_screens(t: Ticket, f: TicketFacts) -> bool:
     """Two pasted device screens in one ticket, each telling its own connection and storage."""
     return len(DEVICE_SCREEN.findall(t.description)) > 2
@@ -449,6 +455,7 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "fault talk on a feature request": fault_talk_on_a_wish,
     "console errors on a defect that works": console_errors_on_a_quiet_defect,
     "two device screens in one ticket": two_device_screens,
+    "script errors on a server-side defect": script_errors_on_a_server_defect,
     "a colleague or another object shows a lone defect": others_share_a_lone_defect,
     "a way round said to change nothing": way_round_tried_in_vain,
     "log files said attached without a log": log_files_without_a_log,
@@ -612,6 +619,8 @@ def test_the_console_and_device_checks_find_planted_seams() -> None:
     console = _ticket(description="Console output:\nTypeError: null is not an object (evaluating 'this.view.id')")
     assert console_errors_on_a_quiet_defect(console, _facts(scenario="data-export-csv-status-keys"))
     assert not console_errors_on_a_quiet_defect(console, _facts(scenario="login-password-signin-500"))
+    assert script_errors_on_a_server_defect(console, _facts(component="file-storage"))
+    assert not script_errors_on_a_server_defect(console, _facts(component="web-ui"))
     about = "From the About screen:\nNetwork: 5G\nFree storage: 12.1 GB"
     help_ = "Device details:\nConnection: home Wi-Fi\nStorage free: 30.2 GB"
     assert two_device_screens(_ticket(description=f"{about}\n\n{help_}"), _facts())

@@ -393,6 +393,8 @@ class Renderer:
                 tags.add("error_box")
             if PLATFORM_OF.get(scenario.component) in ("ios", "android"):
                 tags.add("phone_app")
+            elif PLATFORM_OF.get(scenario.component) == "web":
+                tags.add("frontend")
             tags |= defect_tags(scenario, s.symptom_variant, s.scope)
         tags.add("production" if s.environment == "production" else "prerelease")
         if isinstance(scenario, Defect) and s.environment == "production" and s.scope in ("everyone", "segment"):
