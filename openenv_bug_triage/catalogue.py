@@ -164,6 +164,10 @@ Tag = Literal[
     "changed_setting",
     "logged",
     "frontend",
+    "shot_per_step",
+    "several_files",
+    "development",
+    "fresh",
 ]
 """What a phrase can require of, or forbid in, its ticket and reporter.
 
@@ -186,7 +190,10 @@ customer's facts say they cannot work at all (no way round it), so no opener may
 object shows it too; `relogin_helps`, `reload_helps`: a way round it is signing in again or reloading (restarting the
 app), so no one may say that changed nothing; `changed_setting`: the facts tell of a setting changed, so no one may say
 nothing was changed; `logged`: the ticket carries a log excerpt, so its reporter may say log files are attached;
-`frontend`: the defect is in the web app's own code (web UI, editor), so a browser console can show its script errors.
+`frontend`: the defect is in the web app's own code (web UI, editor), so a browser console can show its script errors;
+`shot_per_step`, `several_files`: the ticket has a screenshot for each of its steps, or two files or more attached, so
+its note may say so; `development`: the build reported is a development build (a feature branch, not a release pass);
+`fresh`: the facts date the failure to the last few hours, so the writer did not put off writing for days.
 """
 
 

@@ -431,6 +431,54 @@ def log_files_without_a_log(t: Ticket, f: TicketFacts) -> bool:
     return not t.logs_present and bool(LOG_FILES_ATTACHED.search(t.description))
 
 
+NAMED_BUILD = re.compile(r"(?<![\d.])(?:\d{4}\.\d{1,2}\.\d{1,2}|[1-9]\.\d{1,2}\.\d)(?![.\d])")
+"""A build as a subject names it, letters before it or not ("v2026.9.2", "[5.12.0]")."""
+
+
+def build_named_but_no_version(t: Ticket, f: TicketFacts) -> bool:
+    """A title naming the build it was seen on while the ticket's `version` field is empty."""
+    return t.version is None and bool(NAMED_BUILD.search(t.title))
+
+
+EACH_STEP = re.compile(
+    r"\b(?:screenshots of each step|each step has its own screenshot|a screenshot at every step)\b", re.I
+)
+TWO_FILES = re.compile(r"\{?(?:\.mp4)\b.{0,40}\b(?:log files|log file|runner log|test log|runner's log)\b", re.I)
+
+
+def more_files_than_attached(t: Ticket, f: TicketFacts) -> bool:
+    """A note on what is attached naming more files than `attachments_count` (a screenshot of each of three
+    steps with one attachment; a recording and a log with one), or screenshots of steps the ticket does not give."""
+    if EACH_STEP.search(t.description):
+        return not t.repro_steps_present or t.attachments_count < 3
+    return t.attachments_count < 2 and bool(TWO_FILES.search(t.description))
+
+
+FRESH = re.compile(r"\b(?:this morning|tonight|since (?:about )?\d|an hour ago|since lunch)\b", re.I)
+"""Words that date a failure to the last few hours ("today" alone may be when the writer can test)."""
+PUT_OFF = re.compile(
+    r"\bI waited (?:a day|a couple of days|until today|to see if)|\bon my list to report\b|\bmeaning to send this\b"
+    r"|\bSorry it took me a while\b|\bputting off writing this\b",
+    re.I,
+)
+
+
+def put_off_a_fresh_failure(t: Ticket, f: TicketFacts) -> bool:
+    """A writer who says they put off writing in about a failure their own facts date to this morning."""
+    rest = RETRIED.sub("", PUT_OFF.sub("", t.description))  # trying again this morning dates the retry, not the failure
+    return bool(PUT_OFF.search(t.description)) and bool(FRESH.search(rest))
+
+
+RETRIED = re.compile(r"\bI tried it again\b[^.]*", re.I)
+
+RELEASE_PASS = re.compile(r"\brelease (?:sign-off pass|checklist)\b")
+
+
+def release_pass_on_a_dev_build(t: Ticket, f: TicketFacts) -> bool:
+    """A tester filing from a release pass on a feature-branch development build."""
+    return t.environment == "development" and bool(RELEASE_PASS.search(t.description))
+
+
 TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "browser symptom in a phone app": browser_symptom_in_app,
     "screen symptom on an email or push": screen_symptom_on_message,
@@ -459,6 +507,10 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "a colleague or another object shows a lone defect": others_share_a_lone_defect,
     "a way round said to change nothing": way_round_tried_in_vain,
     "log files said attached without a log": log_files_without_a_log,
+    "a build in the title, none in the version field": build_named_but_no_version,
+    "more files named than attached": more_files_than_attached,
+    "writing put off for a failure of this morning": put_off_a_fresh_failure,
+    "a release pass on a development build": release_pass_on_a_dev_build,
 }
 
 ALERT_AFTER_REPORT_HOURS = 6
@@ -652,6 +704,28 @@ def test_the_log_file_check_finds_a_planted_seam() -> None:
     assert not log_files_without_a_log(_ticket(reporter_type="qa", description=run, logs_present=True), _facts())
     runner = "Run video capture-4.mp4 and runner log run-17.txt attached."
     assert log_files_without_a_log(_ticket(reporter_type="qa", description=runner), _facts())
+
+
+def test_the_field_and_timeline_checks_find_planted_seams() -> None:
+    assert build_named_but_no_version(_ticket(title="Export fails (v2026.9.2)", version=None), _facts())
+    assert not build_named_but_no_version(_ticket(title="Export fails (v2026.9.2)", version="web 2026.9.2"), _facts())
+    steps = "Screenshots of each step are attached, starting with IMG_1.png."
+    assert more_files_than_attached(_ticket(description=steps, repro_steps_present=True, attachments_count=1), _facts())
+    assert more_files_than_attached(_ticket(description=steps, attachments_count=3), _facts())
+    assert not more_files_than_attached(
+        _ticket(description=steps, repro_steps_present=True, attachments_count=3), _facts()
+    )
+    run = "Run recording attached (recording-366.mp4), and the runner's log run-83.txt."
+    assert more_files_than_attached(_ticket(description=run, attachments_count=1), _facts())
+    assert not more_files_than_attached(_ticket(description=run, attachments_count=2), _facts())
+    late = "Since this morning buying seats fails. It's been on my list to report for a few weeks now, sorry."
+    assert put_off_a_fresh_failure(_ticket(description=late), _facts())
+    assert not put_off_a_fresh_failure(_ticket(description=late.split(". ", 1)[1]), _facts())
+    retried = "I waited a day before writing in. I tried it again this morning before sending this."
+    assert not put_off_a_fresh_failure(_ticket(description=retried), _facts())
+    sign_off = "Filed from the release sign-off pass for web 2026.10.0-dev.60."
+    assert release_pass_on_a_dev_build(_ticket(environment="development", description=sign_off), _facts())
+    assert not release_pass_on_a_dev_build(_ticket(environment="staging", description=sign_off), _facts())
 
 
 def test_the_wish_check_finds_a_planted_seam() -> None:

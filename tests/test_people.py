@@ -42,7 +42,7 @@ BLOCKED = re.compile(
 )
 """A writer saying they cannot get their work done at all."""
 URGENT = re.compile(
-    r"\burgent\b(?! (?:items|tasks|things))|\bASAP\b|\bescalate\b|\bP0\b|\bsev0\b|\bemergency\b|\bdrop everything\b|\bcritical\b|"
+    r"(?<!not )(?<!nothing )(?<!hardly )\burgent\b(?! (?:items|tasks|things))|\bASAP\b|\bescalate\b|\bP0\b|\bsev0\b|\bemergency\b|\bdrop everything\b|\bcritical\b|"
     r"\bprioriti[sz]e\b|\bplease hurry\b|\bcannot wait\b|\bcan't wait\b",
     re.I,
 )
@@ -227,6 +227,9 @@ def test_each_check_finds_a_planted_seam() -> None:
     assert not played_down_then_pressed(t(description="No hurry. Our team marks urgent items with a flag."), f())
     assert played_down_then_pressed(t(description="Not a big deal, just letting you know. Please escalate ASAP."), f())
     assert not played_down_then_pressed(t(description="Not a big deal, just letting you know."), f())
+    assert not played_down_then_pressed(
+        t(description="Low priority from my side. Could you add stars? Not urgent."), f()
+    )
     assert qa_as_customer(t(reporter_type="qa", description="And if we can see theirs, someone can see ours."), f())
     assert qa_as_customer(t(reporter_type="qa", description="Managers read the digest over coffee."), f())
     assert not qa_as_customer(t(reporter_type="qa", description="Expected: a digest.\nActual: none."), f())

@@ -397,6 +397,8 @@ class Renderer:
                 tags.add("frontend")
             tags |= defect_tags(scenario, s.symptom_variant, s.scope)
         tags.add("production" if s.environment == "production" else "prerelease")
+        if s.environment == "development":
+            tags.add("development")
         if isinstance(scenario, Defect) and s.environment == "production" and s.scope in ("everyone", "segment"):
             tags.add("blocked")  # its scope sentence says there is no way round it
         # an API is called by technical people; a defect of large workspaces is met in one
@@ -408,6 +410,8 @@ class Renderer:
         self.voice.platform = self.platform
         self.voice.facts = " ".join([facts_text, *scenario.titles]) if isinstance(scenario, Defect) else facts_text
         self.attachments = self.r.choice([0, 0, 0, 1, 1, 2, 3])
+        if self.attachments >= 2:
+            self.voice.tags |= {"several_files"}
 
     def _temper(self, name: str) -> Temper:
         """A customer's temper, drawn at their first ticket of the queue and kept in every later one."""
@@ -542,6 +546,8 @@ class Renderer:
             self._cast(s, reporter)
             if logs:  # a tester says the run's log files are attached only when they are
                 self.voice.tags |= {"logged"}
+            if repro and self.attachments >= len(d.steps):  # a note names no more files than are attached
+                self.voice.tags |= {"shot_per_step"}
             if reporter == "user" and log_excerpt and (org := self.voice.persona.organisation) is not None:
                 log_excerpt = own_addresses(log_excerpt, org.email_domain)
             if log_excerpt and s.environment != "production":  # a test build is called from the testers' own page
@@ -599,6 +605,8 @@ class Renderer:
         if self.support_note is not None:  # support's comment, typed by support
             evidence.append((f"scope:{s.scope}", self.support_note))
         version = self.reported if r.random() < 0.7 or s.release_note is not None else None
+        if version is None and self.reported.split()[-1] in f"{title}\n{body}":
+            version = self.reported  # a build the title or text names is the ticket's build: the field says it too
         if reporter == "monitoring" and s.scenario.component not in PLATFORM_OF:
             # an alert on the service stamps the backend build live when it fired, not a client's
             version = display("api", self.timeline.current("api", created).version)

@@ -154,6 +154,8 @@ _REQUEST = re.compile(
 _LOWER_I = re.compile(r"(?<![\w'’.])i(?=['’]\w|\s)")
 """The pronoun typed in lower case ("i think", "i'm")."""
 
+_FRESH = re.compile(r"\b(?:this morning|today|tonight|since (?:about )?\d|an hour ago|just now|since lunch)\b", re.I)
+"""A failure the facts date to the last few hours."""
 _STEM = 5
 """Letters two words share at their start to count as one word (contractor, contractors)."""
 
@@ -343,6 +345,8 @@ class Voice:
             self.noise = replace(self.noise, lower_i=True)
             noise, register = self.habits.get(self.persona.name, (self.noise, "casual"))
             self.habits[self.persona.name] = (replace(noise, lower_i=True), register)
+        if _FRESH.search(body):  # a failure of this morning was not put off for days before writing in
+            self.tags |= {"fresh"}
         head: list[str] = [opener] if opener else []
         if length == "terse":  # only the facts, and whatever the writer cannot keep to themselves
             sign = [self.pick("closer_terse")] if r.random() < 0.35 else []  # signed off as briefly as written
@@ -355,6 +359,8 @@ class Voice:
         if opener is None and r.random() < 0.75:
             greeting = self.once_anonymous("opener_user", told) if r.random() < 0.4 else None
             head.append(greeting or self.pick("opener_user_terse"))
+            if _FRESH.search(head[-1]):  # "came to my desk this morning": no putting off for days after it
+                self.tags |= {"fresh"}
             told = told or bool(greeting and self_descriptions(greeting))
         if length in ("padded", "long"):
             low, high = (1200, 1900) if length == "long" else (450, 1000)
