@@ -21,6 +21,19 @@ _EXAMPLE = re.compile(
     re.I,
 )
 """A domain an example organisation of the catalogue uses, with the subdomain in front of it if any."""
+_EXAMPLE_WORDS = (
+    "example",
+    "company.",
+    "ourfirm.",
+    "norrfield.",
+    "tallisgroup.",
+    "ferrowind.",
+    "hollis-freight.",
+    "lumenbrook.",
+    "acme-labs.",
+)
+"""Words every `_EXAMPLE` domain holds (in lower case): a plain substring test first spares most texts the pattern,
+which starts with a class of characters tried at every position."""
 _KEEP = frozenset({"gmail.com", "hotmail.com", "outlook.com", "live.com", "yahoo.com", "icloud.com", "proton.me"})
 _ROLE_LOCALS = frozenset(
     {"billing", "accounts", "accounting", "invoices", "finance", "admin", "it", "ops", "support", "noreply", "team"}
@@ -44,6 +57,15 @@ def _third_party(domain: str) -> bool:
     return d in _KEEP or d.endswith(("larkspur.io", "larkspur.app", "larkspur.example"))
 
 
+def _may_name_example(text: str) -> bool:
+    """False when `text` cannot hold an `_EXAMPLE` domain (an ASCII text without any of `_EXAMPLE_WORDS`; the
+    pattern ignores case, which in Unicode matches a few other letters, so any other text is read by it)."""
+    if not text.isascii():
+        return True
+    lower = text.lower()
+    return any(word in lower for word in _EXAMPLE_WORDS)
+
+
 def own_text(text: str, domain: str, name: str) -> str:
     """`text` with every example address and domain made the writer's (`name` at `domain`)."""
     if "@" not in text and "." not in text:
@@ -65,10 +87,11 @@ def own_text(text: str, domain: str, name: str) -> str:
         bound = _EXAMPLE.sub(org, theirs) if _EXAMPLE.fullmatch(theirs) else domain
         return f"{head}{plus}{tag}@{bound}"
 
-    text = _ADDRESS.sub(address, text)
+    if "@" in text:  # every address has one
+        text = _ADDRESS.sub(address, text)
 
     def bare(m: re.Match[str]) -> str:
         at = m.start()
         return m[0] if at > 1 and text[at - 1] == "@" and not text[at - 2].isspace() else org(m)
 
-    return _EXAMPLE.sub(bare, text)
+    return _EXAMPLE.sub(bare, text) if _may_name_example(text) else text

@@ -153,7 +153,7 @@ def own_addresses(log: str, domain: str) -> str:
             return m[0]
         return f"{m['local']}@{domain}"
 
-    return _ADDRESS.sub(moved, log)
+    return _ADDRESS.sub(moved, log) if "@" in log else log  # every address has one
 
 
 _CUSTOMER_ORIGIN = re.compile(r"(?P<key>\b[Oo]rigin[=:] ?)https?://(?![\w.-]*(?:larkspur|localhost|example))[\w.-]+")
