@@ -362,19 +362,38 @@ CATALOGUE_YEAR = 2026
 """The year the scenario catalogue is written in: its day-month dates are read in it."""
 
 
+def _date_patterns(text: str) -> tuple[re.Pattern[str], ...]:
+    """The date patterns that may match `text`, in `anchors`' order: plain tests and the hints first spare a
+    text the patterns it cannot match (most start with a class or a look-behind tried at every position)."""
+    found: list[re.Pattern[str]] = []
+    if _DIGIT.search(text):
+        found.append(ISO)
+        if _DEPLOY_HINT.search(text):
+            found.append(DEPLOY_TAG)
+        if "_" in text and _MIGRATION_HINT.search(text):
+            found.append(MIGRATION)
+        if _MONTH_ANY.search(text):
+            found += [DAY_MONTH, MONTH_DAY]
+    if _may_name_month_noun(text):
+        found.append(MONTH_NOUN)
+    return tuple(found)
+
+
 def anchors(text: str) -> list[tuple[datetime, bool]]:
     """Every date in `text` (UTC), with whether it had a time of day; day-month dates in `CATALOGUE_YEAR`."""
-    out = [_iso(m) for m in ISO.finditer(text) if _valid(int(m["y"]), int(m["m"]), int(m["d"]))]
+    patterns = _date_patterns(text)
+    found = ISO.finditer(text) if ISO in patterns else ()
+    out = [_iso(m) for m in found if _valid(int(m["y"]), int(m["m"]), int(m["d"]))]
     for pattern in (DEPLOY_TAG, MIGRATION):
-        for m in pattern.finditer(text):
+        for m in pattern.finditer(text) if pattern in patterns else ():
             if _valid(int(m["y"]), int(m["m"]), int(m["d"])):
                 out.append((datetime(int(m["y"]), int(m["m"]), int(m["d"]), tzinfo=UTC), False))
     for pattern in (DAY_MONTH, MONTH_DAY):
-        for m in pattern.finditer(text):
+        for m in pattern.finditer(text) if pattern in patterns else ():
             month, day = _MONTH_OF[m["month"].lower().rstrip(".")], int(m["d"])
             if _valid(CATALOGUE_YEAR, month, day):
                 out.append((datetime(CATALOGUE_YEAR, month, day, tzinfo=UTC), False))
-    for m in MONTH_NOUN.finditer(text):
+    for m in MONTH_NOUN.finditer(text) if MONTH_NOUN in patterns else ():
         out.append((datetime(CATALOGUE_YEAR, _MONTH_OF[m["month"].lower()], 1, tzinfo=UTC), False))
     return out
 
@@ -436,9 +455,7 @@ def shift_dates(text: str, days: int) -> str:
 @lru_cache(maxsize=8192)
 def _names_dates(text: str) -> bool:
     """True when `text` holds a date `shift_dates` moves (the generator moves the same wordings again and again)."""
-    if not _DIGIT.search(text):
-        return MONTH_NOUN.search(text) is not None  # "the November invoice" has no digit
-    return any(p.search(text) for p in (ISO, DEPLOY_TAG, MIGRATION, DAY_MONTH, MONTH_DAY, MONTH_NOUN))
+    return any(p.search(text) for p in _date_patterns(text))  # "the November invoice" has no digit
 
 
 def _sub_day_month(text: str, days: int) -> str:
