@@ -255,10 +255,11 @@ class People:
             return Persona("qa", "qa", name=self.rng.choice(data.qa_people.of(self.partition)), role="QA engineer")
         of_tier = data.organisations_of(self.partition, tier)
         big = [o for o in of_tier if o.seats >= seats] or list(of_tier)
+        big_ids = {id(o) for o in big}  # each organisation is one loaded object: found by identity
         again = [
             p
             for p in self.known
-            if p.organisation is not None and any(p.organisation is o for o in big) and (p.technical or not technical)
+            if p.organisation is not None and id(p.organisation) in big_ids and (p.technical or not technical)
         ]
         fresh = [n for n, first in data.people_of(self.partition) if first not in self.taken]
         roomy = [o for o in big if self._room(o)]

@@ -373,8 +373,8 @@ class Renderer:
         # an API is called by technical people; a defect of large workspaces is met in one
         seats = defect_seats(scenario) if isinstance(scenario, Defect) else 0
         persona = self.people.draw(reporter, s.tier, technical="api" in tags, seats=seats)
-        if persona.reporter == "user":
-            persona = replace(persona, temper=self._temper(persona.name))
+        if persona.reporter == "user" and (temper := self._temper(persona.name)) != persona.temper:
+            persona = replace(persona, temper=temper)
         self.voice.cast(persona, tags)
         self.voice.platform = self.platform
         self.voice.facts = " ".join([facts_text, *scenario.titles]) if isinstance(scenario, Defect) else facts_text

@@ -238,7 +238,7 @@ class Voice:
                 self.habits[persona.name] = (noise, "formal" if r.random() < 0.5 else "casual")
             noise, register = self.habits[persona.name]
             # a form field left unfilled is one ticket's slip, and the next may be on another platform's form
-            self.noise = noise if first else replace(noise, placeholder=None)
+            self.noise = noise if first or noise.placeholder is None else replace(noise, placeholder=None)
             extra.add(register)
         if self.length == "long":
             extra.add("long")
