@@ -69,6 +69,8 @@ LOGCAT = re.compile(
     r"^(?P<m>[01]\d)-(?P<d>[0-3]\d) (?P<H>[0-2]\d):(?P<M>[0-5]\d):(?P<S>[0-5]\d)(?P<frac>\.\d+)?(?=\s)", re.M
 )
 """Android logcat's short stamp at the start of a line, `11-20 09:12:02.118`: month and day, no year."""
+_LOGCAT_HINT = re.compile(r"-[0-3]\d [0-2]\d:")
+"""A quick test for a logcat stamp before the full pattern (which starts with an anchor tried at every position)."""
 DAY_MONTH = re.compile(r"\b(?P<d>[0-3]?\d) " + _MONTH + r"(?![a-z])")
 MONTH_DAY = re.compile(r"\b" + _MONTH + r" (?P<d>[0-3]?\d)\b(?![:.]\d)")
 _MONTHS_ONLY = "|".join(MONTHS)
@@ -113,6 +115,11 @@ def _iso(m: re.Match[str]) -> tuple[datetime, bool]:
         sign = 1 if tz[0] == "+" else -1
         at -= sign * timedelta(hours=int(tz[1:3]), minutes=int(tz[4:6]))
     return at, True
+
+
+def logcat_stamps(text: str) -> Iterator[re.Match[str]]:
+    """Every `LOGCAT` stamp of `text` (none without the `_LOGCAT_HINT`, the quick test first)."""
+    return LOGCAT.finditer(text) if _LOGCAT_HINT.search(text) else iter(())
 
 
 def logcat_instant(m: re.Match[str], filed: datetime) -> datetime | None:
@@ -205,7 +212,7 @@ def _findings(text: str, filed: datetime, releases: Sequence[Release]) -> Iterat
         month = _MONTH_OF[m["month"].lower()]
         if 0 < month - filed.month <= 6:  # read as this year's, not yet begun (last year's would be said so)
             yield Late("time", m[0], f"'{m[0]}' names a month that had not begun when the ticket was filed")
-    for m in LOGCAT.finditer(text) if "-" in text else ():
+    for m in logcat_stamps(text):
         stamp = logcat_instant(m, filed)
         if stamp is not None and stamp >= cutoff:
             yield Late("time", m[0], f"logcat stamp '{m[0]}' is after the ticket was filed ({filed:%m-%d %H:%M})")

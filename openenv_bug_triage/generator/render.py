@@ -55,7 +55,7 @@ def _stamps(log: str, filed: datetime) -> list[tuple[re.Match[str], datetime]]:
     """Every timestamp of `log` with its instant: ISO stamps with a time, and logcat's `MM-DD hh:mm:ss`
     (read in the year of `filed`)."""
     out = [(m, chronology.iso_instant(m)) for m in chronology.ISO.finditer(log) if m["H"] is not None]
-    for m in chronology.LOGCAT.finditer(log):
+    for m in chronology.logcat_stamps(log):
         at = chronology.logcat_instant(m, filed)
         if at is not None:
             out.append((m, at))
