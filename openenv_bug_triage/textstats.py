@@ -309,6 +309,8 @@ _CLAUSE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 def self_descriptions(text: str) -> list[str]:
     """The sentences of `text` in which the writer says who they are (a role, a group they run, the
     organisation, their family). A report has one writer: two such sentences are two people spliced."""
+    if not _SELF_DESCRIPTION.search(text):  # a sentence's match is one in the whole text: most have none
+        return []
     return [part for part in _CLAUSE_END.split(text) if _SELF_DESCRIPTION.search(part)]
 
 
