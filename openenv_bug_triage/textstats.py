@@ -46,6 +46,7 @@ __all__ = [
     "label_frames",
     "marked_share",
     "marker_phrases",
+    "may_hold",
     "mentions_attachment",
     "opening_share",
     "openings",
@@ -117,6 +118,16 @@ TARGETS: dict[str, Target] = {
 _LIST_MARKER = re.compile(r"^\s*(?:\d+[.)]|[-*•>])\s+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _WORD = re.compile(r"[a-z0-9]+(?:['’][a-z]+)*")
+
+
+def may_hold(text: str, words: Iterable[str]) -> bool:
+    """False when `text` is ASCII and holds none of `words` (lower case) in any case: then no pattern that ignores
+    case and needs one of them matches it. A plain test before such a pattern; in Unicode a few other letters
+    match ASCII ones when case is ignored, so a text that is not ASCII may always hold them."""
+    if not text.isascii():
+        return True
+    lower = text.lower()
+    return any(word in lower for word in words)
 
 
 def words(text: str) -> list[str]:

@@ -13,6 +13,8 @@ import re
 import unicodedata
 from functools import cache
 
+from ..textstats import may_hold
+
 _ADDRESS = re.compile(r"(?P<local>[\w.+'*-]+)@(?P<domain>[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,})", re.I)
 _EXAMPLE = re.compile(
     r"\b(?:(?P<sub>[a-z0-9-]+)\.)?(?P<org>[a-z0-9-]+\.example|example\.(?:com|org|net)|ourcompany\.(?:com|io)|"
@@ -32,8 +34,8 @@ _EXAMPLE_WORDS = (
     "lumenbrook.",
     "acme-labs.",
 )
-"""Words every `_EXAMPLE` domain holds (in lower case): a plain substring test first spares most texts the pattern,
-which starts with a class of characters tried at every position."""
+"""Words every `_EXAMPLE` domain holds (`may_hold`): a plain test first spares most texts the pattern, which starts
+with a class of characters tried at every position."""
 _KEEP = frozenset({"gmail.com", "hotmail.com", "outlook.com", "live.com", "yahoo.com", "icloud.com", "proton.me"})
 _ROLE_LOCALS = frozenset(
     {"billing", "accounts", "accounting", "invoices", "finance", "admin", "it", "ops", "support", "noreply", "team"}
@@ -55,15 +57,6 @@ def _mailbox(name: str) -> tuple[str, str]:
 def _third_party(domain: str) -> bool:
     d = domain.lower()
     return d in _KEEP or d.endswith(("larkspur.io", "larkspur.app", "larkspur.example"))
-
-
-def _may_name_example(text: str) -> bool:
-    """False when `text` cannot hold an `_EXAMPLE` domain (an ASCII text without any of `_EXAMPLE_WORDS`; the
-    pattern ignores case, which in Unicode matches a few other letters, so any other text is read by it)."""
-    if not text.isascii():
-        return True
-    lower = text.lower()
-    return any(word in lower for word in _EXAMPLE_WORDS)
 
 
 def own_text(text: str, domain: str, name: str) -> str:
@@ -94,4 +87,4 @@ def own_text(text: str, domain: str, name: str) -> str:
         at = m.start()
         return m[0] if at > 1 and text[at - 1] == "@" and not text[at - 2].isspace() else org(m)
 
-    return _EXAMPLE.sub(bare, text) if _may_name_example(text) else text
+    return _EXAMPLE.sub(bare, text) if may_hold(text, _EXAMPLE_WORDS) else text

@@ -182,7 +182,8 @@ def device_named(scenario: Defect | Story, variant: int = 0) -> str | None:
 
 
 def _one_kind(text: str) -> str | None:
-    tablet, phone = bool(_TABLET.search(text)), bool(_PHONE.search(text))
+    tablet = ts.may_hold(text, ("ipad", "tablet")) and bool(_TABLET.search(text))
+    phone = ts.may_hold(text, ("phone", "handset")) and bool(_PHONE.search(text))
     return "tablet" if tablet and not phone else "phone" if phone and not tablet else None
 
 

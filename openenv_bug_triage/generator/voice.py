@@ -21,7 +21,7 @@ from functools import lru_cache
 
 from ..catalogue import Partition, Phrases
 from ..errors import FixtureError
-from ..textstats import self_descriptions
+from ..textstats import may_hold, self_descriptions
 from .noise import Noise, draw_noise
 from .personas import Persona
 from .phrasing import compose
@@ -57,12 +57,14 @@ _ROLE_CLAIM = re.compile(
     re.I,
 )
 """A writer naming their own job ("I'm one of the project leads", "As a team lead I'd like")."""
+_ROLE_WORDS = ("lead", "manager", "coordinator", "admin", "developer", "founder")
+"""Words every `_ROLE_CLAIM` role holds (`may_hold`)."""
 
 
 def own_role(text: str, persona: Persona) -> str:
     """`text` with every job its writer claims made the reporter's own: a catalogue story or a stock
     greeting says "I'm the office manager" whoever writes it, and one person has one job."""
-    if persona.reporter != "user" or not persona.role:
+    if persona.reporter != "user" or not persona.role or not may_hold(text, _ROLE_WORDS):
         return text
 
     def mine(m: re.Match[str]) -> str:
