@@ -56,9 +56,14 @@ def _swap(table: dict[str, str], drawn_from: dict[str, str]) -> re.Pattern[str]:
     """A pattern that finds the words of `table` (a sample of `drawn_from`): `drawn_from`'s, compiled once,
     when each of its words is one run of word characters (a match is then a whole run standing
     alone, so a word outside `table` is found only where it stands alone itself, and kept as it is)."""
-    if all(_ONE_WORD.fullmatch(w) for w in drawn_from):
-        return _words_pattern(frozenset(drawn_from))
-    return _words_pattern(frozenset(table))
+    pool = frozenset(drawn_from)
+    return _words_pattern(pool if _single_runs(pool) else frozenset(table))
+
+
+@lru_cache(maxsize=64)
+def _single_runs(words: frozenset[str]) -> bool:
+    """True when each of `words` is one run of word characters (checked once per table)."""
+    return all(_ONE_WORD.fullmatch(w) for w in words)
 
 
 @lru_cache(maxsize=2048)
@@ -84,7 +89,7 @@ class Noise:
     @property
     def any(self) -> bool:
         """True when the ticket gets any noise at all."""
-        return self != Noise()
+        return self != _NONE
 
     def apply(self, text: str) -> str:
         """`text` with this ticket's word changes (the same text always changes the same way)."""
@@ -109,6 +114,10 @@ class Noise:
         kept = re.match(r"I\b|[A-Z]{2}", second)  # the pronoun and an acronym keep their case ("I'm", "IT lead")
         joined = first.rstrip(".!:,") + ", " + (second if kept else second[:1].lower() + second[1:])
         return " ".join([joined, *sentences[2:]])
+
+
+_NONE = Noise()
+"""No noise at all."""
 
 
 def draw_noise(rng: random.Random, nonnative: bool, tags: frozenset[str]) -> Noise:
