@@ -259,10 +259,6 @@ def _without_detail(symptom: str, scenario_id: str, evidence: list[tuple[str, st
     return kept
 
 
-def _own_voice(text: str) -> int:
-    return len(_OWN_VOICE.findall(text))
-
-
 _ANDROID = re.compile(r"\bandroid\b", re.I)
 _MOBILE = re.compile(r"\b(?:iphone|ipad|ios|android|phone|mobile)\b", re.I)
 _API = re.compile(r"\b(?:api|endpoint|webhook)\b|\b(?:GET|POST|PUT|PATCH|DELETE) /", re.I)
@@ -291,8 +287,8 @@ def _client_in(text: str, push: bool) -> Platform:
 
 @lru_cache(maxsize=4096)
 def _wording_voice(wording: str) -> int:
-    """`_own_voice` of a catalogue wording (counted once per process)."""
-    return _own_voice(wording)
+    """How many first-person words a catalogue wording has (counted once per process)."""
+    return len(_OWN_VOICE.findall(wording))
 
 
 BLOCKED = re.compile(
@@ -772,7 +768,7 @@ class Renderer:
             theirs = [
                 x
                 for x in [symptom, *lines]
-                if s.environment == "production" and ((x == symptom and _own_voice(x)) or _POSSESSIVE.search(x))
+                if s.environment == "production" and ((x == symptom and _OWN_VOICE.search(x)) or _POSSESSIVE.search(x))
             ]
             own = [x for x in [symptom, *how, *lines] if x not in theirs]
             quote = "\n".join(f"> {line}" for x in theirs for line in x.split("\n"))
