@@ -95,8 +95,12 @@ APP_VERSION = re.compile(
     r"(?:a(?<!\wa)pp(?: version)?|l(?<!\wl)arkspur-(?:ios|android)|c(?<!\wc)lient=(?:ios|android)|b(?<!\wb)uild:?)\s+(?P<version>\d{1,2}\.\d{1,2}\.\d{1,2})(?P<pre>-(?:rc|dev|beta)\.?\d*)?(?!\w|[.-]\w)"
 )
 """An app version, recognised by the word before it (`app 5.14.0`, `build: 5.14.0`; `iOS 17.4.1` is the phone's)."""
-_APP_HINT = re.compile(r"(?:pp(?: version)?|arkspur-(?:ios|android)|lient=(?:ios|android)|uild:?)\s+\d")
-"""What every `APP_VERSION` holds, without its look-behinds: a quick test before the full pattern."""
+_APP_HINTS = tuple(
+    re.compile(p + r"\s+\d")
+    for p in (r"pp(?: version)?", r"arkspur-(?:ios|android)", r"lient=(?:ios|android)", r"uild:?")
+)
+"""What every `APP_VERSION` holds, without its look-behinds, one pattern per word: a quick test before the full
+pattern (each starts with a literal, which the regex engine finds fast; their alternation would not)."""
 
 
 def iso_instant(m: re.Match[str]) -> datetime:
@@ -305,7 +309,7 @@ _VERSIONISH = re.compile(r"\.(?<=\d\.)\d\d?\.\d")
 def _version_problems(text: str, filed: datetime, releases: Sequence[Release]) -> Iterator[Late | str]:
     if not _VERSIONISH.search(text):
         return
-    apps = APP_VERSION.finditer(text) if releases and _APP_HINT.search(text) else ()
+    apps = APP_VERSION.finditer(text) if releases and any(h.search(text) for h in _APP_HINTS) else ()
     matches = [*CALVER.finditer(text), *apps]
     for m in matches:
         version, pre = m["version"], m["pre"]
