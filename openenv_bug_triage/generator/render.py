@@ -103,14 +103,17 @@ def retime(log: str, last: datetime, onset: datetime | None = None) -> str:
 
     def moved(m: re.Match[str], at: datetime) -> str:
         text = m[0]
+        # the moved instant's fields read from its ISO form, `2026-11-20T09:12:02` (cheaper than strftime)
         if id(m) in logcat:
-            return f"{at + delta:%m-%d %H:%M:%S}{m['frac'] or ''}"
+            new = (at + delta).isoformat(timespec="seconds")
+            return f"{new[5:10]} {new[11:19]}{m['frac'] or ''}"
         # written in the stamp's own zone: its fields, moved
-        new = datetime(int(m["y"]), int(m["m"]), int(m["d"]), int(m["H"]), int(m["M"]), int(m["S"] or 0)) + delta
-        head = f"{new:%Y-%m-%d}{text[10]}{new:%H:%M}"
+        stamp = datetime(int(m["y"]), int(m["m"]), int(m["d"]), int(m["H"]), int(m["M"]), int(m["S"] or 0))
+        new = (stamp + delta).isoformat(timespec="seconds")
+        head = f"{new[:10]}{text[10]}{new[11:16]}"
         rest = text[16:]  # seconds, fraction and zone as they were, seconds moved
         if m["S"] is not None:
-            rest = f":{new:%S}{rest[3:]}"
+            rest = f":{new[17:19]}{rest[3:]}"
         return head + rest
 
     out, end = [], 0
@@ -578,7 +581,7 @@ class Renderer:
                 candidates[0] if "misfiled" in traps and s.scenario.misfiled else s.blamed or s.scenario.component
             ],
             "component_candidates": candidates,
-            "created_at": created.strftime("%Y-%m-%dT%H:%M:00Z"),
+            "created_at": f"{created.isoformat(timespec='minutes')[:16]}:00Z",  # as %Y-%m-%dT%H:%M:00Z, faster
             "customer_tier": s.tier,
             "environment": s.environment,
             "version": version,
