@@ -581,7 +581,7 @@ class Renderer:
                 candidates[0] if "misfiled" in traps and s.scenario.misfiled else s.blamed or s.scenario.component
             ],
             "component_candidates": candidates,
-            "created_at": f"{created.isoformat(timespec='minutes')[:16]}:00Z",  # as %Y-%m-%dT%H:%M:00Z, faster
+            "created_at": comments.record_time(created),
             "customer_tier": s.tier,
             "environment": s.environment,
             "version": version,
