@@ -314,14 +314,20 @@ _SELF_DESCRIPTION = re.compile(
     r"|my (?:mother|father|mum|mom|dad|wife|husband|son|daughter|kids|grandmother|grandfather)\b)",
     re.I,
 )
+_SELF_DESCRIPTION_WORDS = (
+    *("im ", "i'm ", "i am ", "writing on behalf of", "were a", "we're a", "we are a"),
+    *(f"i {verb}" for verb in ("manage", "run", "look after", "coordinate", "lead", "head")),
+    *(f"my {kin}" for kin in ("mo", "fa", "mum", "dad", "wife", "husband", "son", "daughter", "kids", "grand")),
+)
+"""What every `_SELF_DESCRIPTION` match holds (`may_hold`): most texts hold none, and are spared the pattern."""
 _CLAUSE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
 def self_descriptions(text: str) -> list[str]:
     """The sentences of `text` in which the writer says who they are (a role, a group they run, the
     organisation, their family). A report has one writer: two such sentences are two people spliced."""
-    if not _SELF_DESCRIPTION.search(text):  # a sentence's match is one in the whole text: most have none
-        return []
+    if not may_hold(text, _SELF_DESCRIPTION_WORDS) or not _SELF_DESCRIPTION.search(text):
+        return []  # a sentence's match is one in the whole text: most have none
     return [part for part in _CLAUSE_END.split(text) if _SELF_DESCRIPTION.search(part)]
 
 
