@@ -50,6 +50,8 @@ def load_noise() -> NoiseData:
 
 
 _ONE_WORD = re.compile(r"[\w']+")
+_UPPER_I = re.compile(r"I(?<![\w']I)(?=['’]|\b)")
+"""The pronoun "I" (the look-behind follows the letter, so that the regex engine scans for the letter)."""
 
 
 def _swap(table: dict[str, str], drawn_from: dict[str, str]) -> re.Pattern[str]:
@@ -103,7 +105,7 @@ class Noise:
             if table:
                 text = _swap(table, drawn_from).sub(lambda m, t=table: t.get(m[0], m[0]), text)  # type: ignore[misc]
         if self.lower_i:
-            text = re.sub(r"(?<![\w'])I(?=['’]|\b)", "i", text)
+            text = _UPPER_I.sub("i", text)
         return text
 
     def join(self, sentences: list[str]) -> str:

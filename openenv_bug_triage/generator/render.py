@@ -201,8 +201,9 @@ _POSSESSIVE = re.compile(r"\b(?:[Mm]y|[Oo]ur) (?!test\b|seeded\b|matrix\b|runs?\
 """A customer's own things ("my phone", "our team"), as a tester's own ("our test accounts") are not."""
 
 
-_LOWER_I = re.compile(r"(?<![\w'.])i(?=['’]\w|\s)")
-"""The pronoun typed in lower case ("when i change")."""
+_LOWER_I = re.compile(r"i(?<![\w'.]i)(?=['’]\w|\s)")
+"""The pronoun typed in lower case ("when i change"); the look-behind follows the letter, so that the
+regex engine scans for the letter (a pattern that starts with a look-behind is tried at every position)."""
 
 
 def _neutral_title(title: str) -> str:

@@ -153,8 +153,8 @@ _REQUEST = re.compile(
 )
 """Words that mark the sentence of a feature request that asks for something."""
 
-_LOWER_I = re.compile(r"(?<![\w'’.])i(?=['’]\w|\s)")
-"""The pronoun typed in lower case ("i think", "i'm")."""
+_LOWER_I = re.compile(r"i(?<![\w'’.]i)(?=['’]\w|\s)")
+"""The pronoun typed in lower case ("i think", "i'm"); the look-behind follows the letter (see `render._LOWER_I`)."""
 
 _STEM = 5
 """Letters two words share at their start to count as one word (contractor, contractors)."""
