@@ -32,6 +32,12 @@ _CLIENT_WORDS: dict[str, re.Pattern[str]] = {
     "api": re.compile(r"\b(?:api|endpoint|webhook|GET|POST|PUT|PATCH|DELETE) ?/|\bapi\b", re.I),
     "web": re.compile(r"\b(?:browser|chrome|firefox|safari|edge|web app|website)\b", re.I),
 }
+_CLIENT_HINTS: dict[str, tuple[str, ...]] = {
+    "mobile": ("iphone", "ipad", "ios", "android", "phone app", "mobile"),
+    "api": ("api", "endpoint", "webhook", "get", "post", "put", "patch", "delete"),
+    "web": ("browser", "chrome", "firefox", "safari", "edge", "web app", "website"),
+}
+"""Words each `_CLIENT_WORDS` pattern needs (`may_hold`): a plain test first spares a text the patterns it cannot match."""
 
 
 _BROWSERS: dict[str, re.Pattern[str]] = {
@@ -142,7 +148,9 @@ def client_tags(platform: str | None, text: str) -> set[str]:
 @lru_cache(maxsize=4096)
 def _clients_named(text: str) -> frozenset[str]:
     """Every client `text` names (catalogue wordings: read once per process)."""
-    return frozenset(name for name, pattern in _CLIENT_WORDS.items() if pattern.search(text))
+    return frozenset(
+        name for name, pattern in _CLIENT_WORDS.items() if may_hold(text, _CLIENT_HINTS[name]) and pattern.search(text)
+    )
 
 
 _SENTENCE_END = re.compile(r"(?<=[a-z)'\"][.!?])\s+(?=[A-Z])")
