@@ -91,7 +91,7 @@ class Noise:
     @property
     def any(self) -> bool:
         """True when the ticket gets any noise at all."""
-        return self != _NONE
+        return self != NO_NOISE
 
     def apply(self, text: str) -> str:
         """`text` with this ticket's word changes (the same text always changes the same way)."""
@@ -118,8 +118,8 @@ class Noise:
         return " ".join([joined, *sentences[2:]])
 
 
-_NONE = Noise()
-"""No noise at all."""
+NO_NOISE = Noise()
+"""No noise at all (one shared instance: a `Noise` is frozen)."""
 
 
 def draw_noise(rng: random.Random, nonnative: bool, tags: frozenset[str]) -> Noise:
@@ -130,7 +130,7 @@ def draw_noise(rng: random.Random, nonnative: bool, tags: frozenset[str]) -> Noi
     """
     data = load_noise()
     if rng.random() >= data.rate:
-        return Noise()
+        return NO_NOISE
     typos = rng.sample(sorted(data.typos.items()), rng.randrange(1, 4))
     return Noise(
         typos=tuple(typos),

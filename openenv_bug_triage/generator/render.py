@@ -638,12 +638,9 @@ class Renderer:
         (a tester reports a run, not what happened to them), among those no other ticket of the
         defect uses and, for the symptom, that name the same client."""
         kin = [o for o in self.slots if o is not s and o.scenario is d]
-        symptoms = [
-            i
-            for i in range(len(d.symptoms))
-            if i not in {o.symptom_variant for o in kin} and platform_of(s, i) == self.platform
-        ]
-        titles = [i for i in range(len(d.titles)) if i not in {o.title_variant for o in kin}]
+        used_symptoms, used_titles = {o.symptom_variant for o in kin}, {o.title_variant for o in kin}
+        symptoms = [i for i in range(len(d.symptoms)) if i not in used_symptoms and platform_of(s, i) == self.platform]
+        titles = [i for i in range(len(d.titles)) if i not in used_titles]
         if symptoms:
             s.symptom_variant = min(symptoms, key=lambda i: (_wording_voice(d.symptoms[i]), i != s.symptom_variant))
         if titles:

@@ -22,7 +22,7 @@ from functools import lru_cache
 from ..catalogue import Partition, Phrases
 from ..errors import FixtureError
 from ..textstats import may_hold, self_descriptions
-from .noise import Noise, draw_noise
+from .noise import NO_NOISE, Noise, draw_noise
 from .personas import Persona
 from .phrasing import compose
 from .settings import screen_settings
@@ -237,7 +237,7 @@ class Voice:
         self.persona = persona
         self.signature = persona.signature_values()
         self.length = "plain"
-        self.noise = Noise()
+        self.noise = NO_NOISE
         extra = set()
         if persona.reporter == "user":
             x = r.random()
