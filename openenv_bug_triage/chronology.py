@@ -455,11 +455,12 @@ def shift_dates(text: str, days: int) -> str:
     text = ISO.sub(iso, text)
     if _DEPLOY_HINT.search(text):
         text = DEPLOY_TAG.sub(tag, text)
-    if "_" in text:
+    if "_" in text and _MIGRATION_HINT.search(text):
         text = MIGRATION.sub(lambda m: m[0] if tag(m) == m[0] else tag(m).replace(".", "_") + "_", text)
     if _MONTH_ANY.search(text):
         text = _sub_day_month(text, days)
-        text = MONTH_NOUN.sub(lambda m: _moved_month(m, days), text)
+        if _may_name_month_noun(text):
+            text = MONTH_NOUN.sub(lambda m: _moved_month(m, days), text)
     return ISO_WEEKDAY_AFTER.sub(_fix_weekday, text) if _WEEKDAY_ANY.search(text) else text
 
 
