@@ -439,7 +439,7 @@ def fitting_shift(found: Sequence[tuple[datetime, bool]], before: datetime, step
 
 def shift_dates(text: str, days: int) -> str:
     """`text` with every date moved by `days` days, each written as before; a weekday next to a date follows it."""
-    if not days or not _names_dates(text):
+    if not days or not names_dates(text):
         return text
 
     def iso(m: re.Match[str]) -> str:
@@ -465,7 +465,7 @@ def shift_dates(text: str, days: int) -> str:
 
 
 @lru_cache(maxsize=8192)
-def _names_dates(text: str) -> bool:
+def names_dates(text: str) -> bool:
     """True when `text` holds a date `shift_dates` moves (the generator moves the same wordings again and again)."""
     return any(p.search(text) for p in _date_patterns(text))  # "the November invoice" has no digit
 
@@ -511,13 +511,13 @@ def _fix_weekday(m: re.Match[str]) -> str:
 
 def rewrite_versions(text: str, replace: Callable[[re.Match[str]], str]) -> str:
     """`text` with every calendar and app version (with its pre-release suffix) replaced by `replace(match)`."""
-    if not _names_versions(text):
+    if not names_versions(text):
         return text
     text = CALVER.sub(replace, text)
     return APP_VERSION.sub(lambda m: m[0][: m.start("version") - m.start()] + replace(m), text)
 
 
 @lru_cache(maxsize=8192)
-def _names_versions(text: str) -> bool:
+def names_versions(text: str) -> bool:
     """True when `text` may hold a version (the generator rewrites the same wordings again and again)."""
     return _VERSIONISH.search(text) is not None

@@ -127,10 +127,15 @@ _INVOICE = re.compile(r"\b(?P<head>inv[_-](?P<y>20\d\d)[_-])(?P<m>0[1-9]|1[0-2])
 """An invoice number that carries its year and month (`inv_2026_11_48120`, `INV-2026-114020`)."""
 
 
+def _names_invoice_year(text: str) -> bool:
+    """False when `text` holds no `_INVOICE` number: each has its year, and so "20" (a plain test before the pattern)."""
+    return "20" in text
+
+
 def invoice_months(text: str, filed: datetime) -> str:
     """`text` with every invoice number of a month after `filed` numbered in the month before it
     (a June ticket cannot quote November's invoice)."""
-    if "20" not in text:  # every such invoice number has its year, a plain test spares the pattern
+    if not _names_invoice_year(text):
         return text
 
     def moved(m: re.Match[str]) -> str:
@@ -287,6 +292,17 @@ def _client_in(text: str, push: bool) -> Platform:
     if push or _MOBILE.search(text):
         return "android" if _ANDROID.search(text) else "ios"
     return "api" if _API.search(text) else "web"
+
+
+@lru_cache(maxsize=8192)
+def _timeless(wording: str) -> bool:
+    """True when `Renderer.local` leaves `wording` as it is in any ticket: it names no date, no invoice's
+    year and no version (read once per process for each wording)."""
+    return (
+        not chronology.names_dates(wording)
+        and not _names_invoice_year(wording)
+        and not chronology.names_versions(wording)
+    )
 
 
 @lru_cache(maxsize=4096)
@@ -446,6 +462,8 @@ class Renderer:
         """A catalogue wording set in this ticket's time: its dates moved by `shift` (default
         `self.shift`, the ticket's own scenario's), and any version not out then replaced by the
         build the report speaks of."""
+        if _timeless(text):  # most wordings
+            return text
         moved = invoice_months(chronology.shift_dates(text, self.shift if shift is None else shift), self.created)
         return chronology.rewrite_versions(moved, self._version_for)
 
