@@ -43,7 +43,8 @@ _MEMBERS = re.compile(r"\b(?:more than|above|over) (\d[\d,]*) members\b|\b(\d[\d
 def seats_needed(texts: Iterable[str]) -> int:
     """The fewest seats a customer's organisation needs to meet a defect told by `texts` (0 for any):
     a charity of nine cannot see what only workspaces of more than 500 members see."""
-    found = [int((m[1] or m[2]).replace(",", "")) + (1 if m[1] else 0) for t in texts for m in _MEMBERS.finditer(t)]
+    matches = [m for t in texts if " members" in t for m in _MEMBERS.finditer(t)]  # a plain test spares the pattern
+    found = [int((m[1] or m[2]).replace(",", "")) + (1 if m[1] else 0) for m in matches]
     return max(found, default=0)
 
 
