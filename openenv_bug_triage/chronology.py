@@ -69,6 +69,8 @@ LOGCAT = re.compile(
     r"^(?P<m>[01]\d)-(?P<d>[0-3]\d) (?P<H>[0-2]\d):(?P<M>[0-5]\d):(?P<S>[0-5]\d)(?P<frac>\.\d+)?(?=\s)", re.M
 )
 """Android logcat's short stamp at the start of a line, `11-20 09:12:02.118`: month and day, no year."""
+_LOGCAT_HINT = re.compile(r"-[0-3]\d [0-2]\d:")
+"""A quick test for a logcat stamp before the full pattern (which starts with an anchor tried at every position)."""
 DAY_MONTH = re.compile(r"\b(?P<d>[0-3]?\d) " + _MONTH + r"(?![a-z])")
 MONTH_DAY = re.compile(r"\b" + _MONTH + r" (?P<d>[0-3]?\d)\b(?![:.]\d)")
 _MONTHS_ONLY = "|".join(MONTHS)
@@ -93,8 +95,12 @@ APP_VERSION = re.compile(
     r"(?:a(?<!\wa)pp(?: version)?|l(?<!\wl)arkspur-(?:ios|android)|c(?<!\wc)lient=(?:ios|android)|b(?<!\wb)uild:?)\s+(?P<version>\d{1,2}\.\d{1,2}\.\d{1,2})(?P<pre>-(?:rc|dev|beta)\.?\d*)?(?!\w|[.-]\w)"
 )
 """An app version, recognised by the word before it (`app 5.14.0`, `build: 5.14.0`; `iOS 17.4.1` is the phone's)."""
-_APP_HINT = re.compile(r"(?:pp(?: version)?|arkspur-(?:ios|android)|lient=(?:ios|android)|uild:?)\s+\d")
-"""What every `APP_VERSION` holds, without its look-behinds: a quick test before the full pattern."""
+_APP_HINTS = tuple(
+    re.compile(p + r"\s+\d")
+    for p in (r"pp(?: version)?", r"arkspur-(?:ios|android)", r"lient=(?:ios|android)", r"uild:?")
+)
+"""What every `APP_VERSION` holds, without its look-behinds, one pattern per word: a quick test before the full
+pattern (each starts with a literal, which the regex engine finds fast; their alternation would not)."""
 
 
 def iso_instant(m: re.Match[str]) -> datetime:
@@ -113,6 +119,11 @@ def _iso(m: re.Match[str]) -> tuple[datetime, bool]:
         sign = 1 if tz[0] == "+" else -1
         at -= sign * timedelta(hours=int(tz[1:3]), minutes=int(tz[4:6]))
     return at, True
+
+
+def logcat_stamps(text: str) -> Iterator[re.Match[str]]:
+    """Every `LOGCAT` stamp of `text` (none without the `_LOGCAT_HINT`, the quick test first)."""
+    return LOGCAT.finditer(text) if _LOGCAT_HINT.search(text) else iter(())
 
 
 def logcat_instant(m: re.Match[str], filed: datetime) -> datetime | None:
@@ -205,7 +216,7 @@ def _findings(text: str, filed: datetime, releases: Sequence[Release]) -> Iterat
         month = _MONTH_OF[m["month"].lower()]
         if 0 < month - filed.month <= 6:  # read as this year's, not yet begun (last year's would be said so)
             yield Late("time", m[0], f"'{m[0]}' names a month that had not begun when the ticket was filed")
-    for m in LOGCAT.finditer(text) if "-" in text else ():
+    for m in logcat_stamps(text):
         stamp = logcat_instant(m, filed)
         if stamp is not None and stamp >= cutoff:
             yield Late("time", m[0], f"logcat stamp '{m[0]}' is after the ticket was filed ({filed:%m-%d %H:%M})")
@@ -298,7 +309,7 @@ _VERSIONISH = re.compile(r"\.(?<=\d\.)\d\d?\.\d")
 def _version_problems(text: str, filed: datetime, releases: Sequence[Release]) -> Iterator[Late | str]:
     if not _VERSIONISH.search(text):
         return
-    apps = APP_VERSION.finditer(text) if releases and _APP_HINT.search(text) else ()
+    apps = APP_VERSION.finditer(text) if releases and any(h.search(text) for h in _APP_HINTS) else ()
     matches = [*CALVER.finditer(text), *apps]
     for m in matches:
         version, pre = m["version"], m["pre"]
@@ -362,19 +373,38 @@ CATALOGUE_YEAR = 2026
 """The year the scenario catalogue is written in: its day-month dates are read in it."""
 
 
+def _date_patterns(text: str) -> tuple[re.Pattern[str], ...]:
+    """The date patterns that may match `text`, in `anchors`' order: plain tests and the hints first spare a
+    text the patterns it cannot match (most start with a class or a look-behind tried at every position)."""
+    found: list[re.Pattern[str]] = []
+    if _DIGIT.search(text):
+        found.append(ISO)
+        if _DEPLOY_HINT.search(text):
+            found.append(DEPLOY_TAG)
+        if "_" in text and _MIGRATION_HINT.search(text):
+            found.append(MIGRATION)
+        if _MONTH_ANY.search(text):
+            found += [DAY_MONTH, MONTH_DAY]
+    if _may_name_month_noun(text):
+        found.append(MONTH_NOUN)
+    return tuple(found)
+
+
 def anchors(text: str) -> list[tuple[datetime, bool]]:
     """Every date in `text` (UTC), with whether it had a time of day; day-month dates in `CATALOGUE_YEAR`."""
-    out = [_iso(m) for m in ISO.finditer(text) if _valid(int(m["y"]), int(m["m"]), int(m["d"]))]
+    patterns = _date_patterns(text)
+    found = ISO.finditer(text) if ISO in patterns else ()
+    out = [_iso(m) for m in found if _valid(int(m["y"]), int(m["m"]), int(m["d"]))]
     for pattern in (DEPLOY_TAG, MIGRATION):
-        for m in pattern.finditer(text):
+        for m in pattern.finditer(text) if pattern in patterns else ():
             if _valid(int(m["y"]), int(m["m"]), int(m["d"])):
                 out.append((datetime(int(m["y"]), int(m["m"]), int(m["d"]), tzinfo=UTC), False))
     for pattern in (DAY_MONTH, MONTH_DAY):
-        for m in pattern.finditer(text):
+        for m in pattern.finditer(text) if pattern in patterns else ():
             month, day = _MONTH_OF[m["month"].lower().rstrip(".")], int(m["d"])
             if _valid(CATALOGUE_YEAR, month, day):
                 out.append((datetime(CATALOGUE_YEAR, month, day, tzinfo=UTC), False))
-    for m in MONTH_NOUN.finditer(text):
+    for m in MONTH_NOUN.finditer(text) if MONTH_NOUN in patterns else ():
         out.append((datetime(CATALOGUE_YEAR, _MONTH_OF[m["month"].lower()], 1, tzinfo=UTC), False))
     return out
 
@@ -409,7 +439,7 @@ def fitting_shift(found: Sequence[tuple[datetime, bool]], before: datetime, step
 
 def shift_dates(text: str, days: int) -> str:
     """`text` with every date moved by `days` days, each written as before; a weekday next to a date follows it."""
-    if not days or not _names_dates(text):
+    if not days or not names_dates(text):
         return text
 
     def iso(m: re.Match[str]) -> str:
@@ -425,20 +455,19 @@ def shift_dates(text: str, days: int) -> str:
     text = ISO.sub(iso, text)
     if _DEPLOY_HINT.search(text):
         text = DEPLOY_TAG.sub(tag, text)
-    if "_" in text:
+    if "_" in text and _MIGRATION_HINT.search(text):
         text = MIGRATION.sub(lambda m: m[0] if tag(m) == m[0] else tag(m).replace(".", "_") + "_", text)
     if _MONTH_ANY.search(text):
         text = _sub_day_month(text, days)
-        text = MONTH_NOUN.sub(lambda m: _moved_month(m, days), text)
+        if _may_name_month_noun(text):
+            text = MONTH_NOUN.sub(lambda m: _moved_month(m, days), text)
     return ISO_WEEKDAY_AFTER.sub(_fix_weekday, text) if _WEEKDAY_ANY.search(text) else text
 
 
 @lru_cache(maxsize=8192)
-def _names_dates(text: str) -> bool:
+def names_dates(text: str) -> bool:
     """True when `text` holds a date `shift_dates` moves (the generator moves the same wordings again and again)."""
-    if not _DIGIT.search(text):
-        return MONTH_NOUN.search(text) is not None  # "the November invoice" has no digit
-    return any(p.search(text) for p in (ISO, DEPLOY_TAG, MIGRATION, DAY_MONTH, MONTH_DAY, MONTH_NOUN))
+    return any(p.search(text) for p in _date_patterns(text))  # "the November invoice" has no digit
 
 
 def _sub_day_month(text: str, days: int) -> str:
@@ -482,13 +511,13 @@ def _fix_weekday(m: re.Match[str]) -> str:
 
 def rewrite_versions(text: str, replace: Callable[[re.Match[str]], str]) -> str:
     """`text` with every calendar and app version (with its pre-release suffix) replaced by `replace(match)`."""
-    if not _names_versions(text):
+    if not names_versions(text):
         return text
     text = CALVER.sub(replace, text)
     return APP_VERSION.sub(lambda m: m[0][: m.start("version") - m.start()] + replace(m), text)
 
 
 @lru_cache(maxsize=8192)
-def _names_versions(text: str) -> bool:
+def names_versions(text: str) -> bool:
     """True when `text` may hold a version (the generator rewrites the same wordings again and again)."""
     return _VERSIONISH.search(text) is not None

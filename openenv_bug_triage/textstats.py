@@ -46,6 +46,7 @@ __all__ = [
     "label_frames",
     "marked_share",
     "marker_phrases",
+    "may_hold",
     "mentions_attachment",
     "opening_share",
     "openings",
@@ -117,6 +118,16 @@ TARGETS: dict[str, Target] = {
 _LIST_MARKER = re.compile(r"^\s*(?:\d+[.)]|[-*•>])\s+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _WORD = re.compile(r"[a-z0-9]+(?:['’][a-z]+)*")
+
+
+def may_hold(text: str, words: Iterable[str]) -> bool:
+    """False when `text` is ASCII and holds none of `words` (lower case) in any case: then no pattern that ignores
+    case and needs one of them matches it. A plain test before such a pattern; in Unicode a few other letters
+    match ASCII ones when case is ignored, so a text that is not ASCII may always hold them."""
+    if not text.isascii():
+        return True
+    lower = text.lower()
+    return any(word in lower for word in words)
 
 
 def words(text: str) -> list[str]:
@@ -303,12 +314,20 @@ _SELF_DESCRIPTION = re.compile(
     r"|my (?:mother|father|mum|mom|dad|wife|husband|son|daughter|kids|grandmother|grandfather)\b)",
     re.I,
 )
+_SELF_DESCRIPTION_WORDS = (
+    *("im ", "i'm ", "i am ", "writing on behalf of", "were a", "we're a", "we are a"),
+    *(f"i {verb}" for verb in ("manage", "run", "look after", "coordinate", "lead", "head")),
+    *(f"my {kin}" for kin in ("mo", "fa", "mum", "dad", "wife", "husband", "son", "daughter", "kids", "grand")),
+)
+"""What every `_SELF_DESCRIPTION` match holds (`may_hold`): most texts hold none, and are spared the pattern."""
 _CLAUSE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
 def self_descriptions(text: str) -> list[str]:
     """The sentences of `text` in which the writer says who they are (a role, a group they run, the
     organisation, their family). A report has one writer: two such sentences are two people spliced."""
+    if not may_hold(text, _SELF_DESCRIPTION_WORDS) or not _SELF_DESCRIPTION.search(text):
+        return []  # a sentence's match is one in the whole text: most have none
     return [part for part in _CLAUSE_END.split(text) if _SELF_DESCRIPTION.search(part)]
 
 

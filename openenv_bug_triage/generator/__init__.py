@@ -98,7 +98,7 @@ def dated(record: dict[str, Any], facts: TicketFacts) -> tuple[dict[str, Any], T
     for comment in record["comments"]:
         comment["text"] = move_versions(comment["text"], filed)
     evidence = tuple((rule, move_versions(text, filed)) for rule, text in facts.evidence)
-    return record, replace(facts, evidence=evidence)
+    return record, facts if evidence == facts.evidence else replace(facts, evidence=evidence)  # mostly none moved
 
 
 def label_samples(made: list[GeneratedTask], field: str) -> list[tuple[str, str, str]]:

@@ -55,9 +55,16 @@ def _apple(major: int, minor: int | None, on: date) -> str:
     return f"{moved}.{minor}"
 
 
+_EVERGREEN_WORDS = ("Chrome", "Edg", "Firefox")
+_APPLE_WORDS = ("Safari", "iOS", "iPadOS", "iPhone OS")
+"""The names each pattern needs: plain tests spare a text the patterns (which start with a word boundary) it cannot match."""
+
+
 def move_versions(text: str, filed: datetime) -> str:
     """`text` with each browser and Apple OS version it names as of `filed` (see the module doc)."""
-    if not any(word in text for word in ("Chrome", "Edg", "Firefox", "Safari", "iOS", "iPadOS", "iPhone OS")):
+    evergreen_named = any(word in text for word in _EVERGREEN_WORDS)
+    apple_named = any(word in text for word in _APPLE_WORDS)
+    if not evergreen_named and not apple_named:
         return text
     on = filed.date()
 
@@ -70,4 +77,6 @@ def move_versions(text: str, filed: datetime) -> str:
         minor = int(m["minor"][1:]) if m["minor"] else None
         return f"{m['name']}{m['sep']}{_apple(int(m['major']), minor, on)}"
 
-    return _APPLE.sub(apple, _EVERGREEN.sub(evergreen, text))
+    if evergreen_named:
+        text = _EVERGREEN.sub(evergreen, text)
+    return _APPLE.sub(apple, text) if apple_named else text  # moving a browser changes no Apple name

@@ -28,7 +28,7 @@ from ..world import World
 from . import retell
 from .binding import own_text
 from .browsers import move_versions
-from .comments import fits_clock, still
+from .comments import fits_clock, record_time, still
 from .compose import composed, compositions
 from .compose import quiet as shows_no_error
 from .facts import PLATFORM_OF, Scope, TicketFacts, derive_truth, scope_options
@@ -50,10 +50,6 @@ _HOUR = timedelta(hours=1)
 _MINUTE = timedelta(minutes=1)
 MAX_NOTES = 8
 """Most note lines a release holds (`Release.notes`)."""
-
-
-def _stamp(at: datetime) -> str:
-    return at.strftime("%Y-%m-%dT%H:%M:00Z")
 
 
 def _time(text: str) -> datetime:
@@ -598,7 +594,7 @@ def _fit_comments(rec: dict[str, Any], by: datetime, reword: Callable[[str, date
     room = max(1, int((by - after).total_seconds() // 60))
     for n, c in enumerate(moved, 1):
         at = after + timedelta(minutes=max(1, room * n // (len(moved) + 1)))
-        c["time"] = _stamp(at)
+        c["time"] = record_time(at)
         if c["role"] == "reporter" and not fits_clock(c["text"], filed, at):
             c["text"] = reword(c["text"], filed, at)
 

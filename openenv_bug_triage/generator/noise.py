@@ -50,15 +50,22 @@ def load_noise() -> NoiseData:
 
 
 _ONE_WORD = re.compile(r"[\w']+")
+_UPPER_I = re.compile(r"I(?<![\w']I)(?=['’]|\b)")
+"""The pronoun "I" (the look-behind follows the letter, so that the regex engine scans for the letter)."""
 
 
 def _swap(table: dict[str, str], drawn_from: dict[str, str]) -> re.Pattern[str]:
     """A pattern that finds the words of `table` (a sample of `drawn_from`): `drawn_from`'s, compiled once,
     when each of its words is one run of word characters (a match is then a whole run standing
     alone, so a word outside `table` is found only where it stands alone itself, and kept as it is)."""
-    if all(_ONE_WORD.fullmatch(w) for w in drawn_from):
-        return _words_pattern(frozenset(drawn_from))
-    return _words_pattern(frozenset(table))
+    pool = frozenset(drawn_from)
+    return _words_pattern(pool if _single_runs(pool) else frozenset(table))
+
+
+@lru_cache(maxsize=64)
+def _single_runs(words: frozenset[str]) -> bool:
+    """True when each of `words` is one run of word characters (checked once per table)."""
+    return all(_ONE_WORD.fullmatch(w) for w in words)
 
 
 @lru_cache(maxsize=2048)
@@ -84,7 +91,7 @@ class Noise:
     @property
     def any(self) -> bool:
         """True when the ticket gets any noise at all."""
-        return self != Noise()
+        return self != NO_NOISE
 
     def apply(self, text: str) -> str:
         """`text` with this ticket's word changes (the same text always changes the same way)."""
@@ -98,7 +105,7 @@ class Noise:
             if table:
                 text = _swap(table, drawn_from).sub(lambda m, t=table: t.get(m[0], m[0]), text)  # type: ignore[misc]
         if self.lower_i:
-            text = re.sub(r"(?<![\w'])I(?=['’]|\b)", "i", text)
+            text = _UPPER_I.sub("i", text)
         return text
 
     def join(self, sentences: list[str]) -> str:
@@ -111,6 +118,10 @@ class Noise:
         return " ".join([joined, *sentences[2:]])
 
 
+NO_NOISE = Noise()
+"""No noise at all (one shared instance: a `Noise` is frozen)."""
+
+
 def draw_noise(rng: random.Random, nonnative: bool, tags: frozenset[str]) -> Noise:
     """The noise of one customer ticket; a non-native writer's phrasing shows whenever there is noise.
 
@@ -119,7 +130,7 @@ def draw_noise(rng: random.Random, nonnative: bool, tags: frozenset[str]) -> Noi
     """
     data = load_noise()
     if rng.random() >= data.rate:
-        return Noise()
+        return NO_NOISE
     typos = rng.sample(sorted(data.typos.items()), rng.randrange(1, 4))
     return Noise(
         typos=tuple(typos),

@@ -43,7 +43,8 @@ _MEMBERS = re.compile(r"\b(?:more than|above|over) (\d[\d,]*) members\b|\b(\d[\d
 def seats_needed(texts: Iterable[str]) -> int:
     """The fewest seats a customer's organisation needs to meet a defect told by `texts` (0 for any):
     a charity of nine cannot see what only workspaces of more than 500 members see."""
-    found = [int((m[1] or m[2]).replace(",", "")) + (1 if m[1] else 0) for t in texts for m in _MEMBERS.finditer(t)]
+    matches = [m for t in texts if " members" in t for m in _MEMBERS.finditer(t)]  # a plain test spares the pattern
+    found = [int((m[1] or m[2]).replace(",", "")) + (1 if m[1] else 0) for m in matches]
     return max(found, default=0)
 
 
@@ -255,10 +256,11 @@ class People:
             return Persona("qa", "qa", name=self.rng.choice(data.qa_people.of(self.partition)), role="QA engineer")
         of_tier = data.organisations_of(self.partition, tier)
         big = [o for o in of_tier if o.seats >= seats] or list(of_tier)
+        big_ids = {id(o) for o in big}  # each organisation is one loaded object: found by identity
         again = [
             p
             for p in self.known
-            if p.organisation is not None and any(p.organisation is o for o in big) and (p.technical or not technical)
+            if p.organisation is not None and id(p.organisation) in big_ids and (p.technical or not technical)
         ]
         fresh = [n for n, first in data.people_of(self.partition) if first not in self.taken]
         roomy = [o for o in big if self._room(o)]

@@ -55,7 +55,7 @@ def _stamps(log: str, filed: datetime) -> list[tuple[re.Match[str], datetime]]:
     """Every timestamp of `log` with its instant: ISO stamps with a time, and logcat's `MM-DD hh:mm:ss`
     (read in the year of `filed`)."""
     out = [(m, chronology.iso_instant(m)) for m in chronology.ISO.finditer(log) if m["H"] is not None]
-    for m in chronology.LOGCAT.finditer(log):
+    for m in chronology.logcat_stamps(log):
         at = chronology.logcat_instant(m, filed)
         if at is not None:
             out.append((m, at))
@@ -103,14 +103,17 @@ def retime(log: str, last: datetime, onset: datetime | None = None) -> str:
 
     def moved(m: re.Match[str], at: datetime) -> str:
         text = m[0]
+        # the moved instant's fields read from its ISO form, `2026-11-20T09:12:02` (cheaper than strftime)
         if id(m) in logcat:
-            return f"{at + delta:%m-%d %H:%M:%S}{m['frac'] or ''}"
+            new = (at + delta).isoformat(timespec="seconds")
+            return f"{new[5:10]} {new[11:19]}{m['frac'] or ''}"
         # written in the stamp's own zone: its fields, moved
-        new = datetime(int(m["y"]), int(m["m"]), int(m["d"]), int(m["H"]), int(m["M"]), int(m["S"] or 0)) + delta
-        head = f"{new:%Y-%m-%d}{text[10]}{new:%H:%M}"
+        stamp = datetime(int(m["y"]), int(m["m"]), int(m["d"]), int(m["H"]), int(m["M"]), int(m["S"] or 0))
+        new = (stamp + delta).isoformat(timespec="seconds")
+        head = f"{new[:10]}{text[10]}{new[11:16]}"
         rest = text[16:]  # seconds, fraction and zone as they were, seconds moved
         if m["S"] is not None:
-            rest = f":{new:%S}{rest[3:]}"
+            rest = f":{new[17:19]}{rest[3:]}"
         return head + rest
 
     out, end = [], 0
@@ -124,9 +127,16 @@ _INVOICE = re.compile(r"\b(?P<head>inv[_-](?P<y>20\d\d)[_-])(?P<m>0[1-9]|1[0-2])
 """An invoice number that carries its year and month (`inv_2026_11_48120`, `INV-2026-114020`)."""
 
 
+def _names_invoice_year(text: str) -> bool:
+    """False when `text` holds no `_INVOICE` number: each has its year, and so "20" (a plain test before the pattern)."""
+    return "20" in text
+
+
 def invoice_months(text: str, filed: datetime) -> str:
     """`text` with every invoice number of a month after `filed` numbered in the month before it
     (a June ticket cannot quote November's invoice)."""
+    if not _names_invoice_year(text):
+        return text
 
     def moved(m: re.Match[str]) -> str:
         if (int(m["y"]), int(m["m"])) <= (filed.year, filed.month):
@@ -153,7 +163,7 @@ def own_addresses(log: str, domain: str) -> str:
             return m[0]
         return f"{m['local']}@{domain}"
 
-    return _ADDRESS.sub(moved, log)
+    return _ADDRESS.sub(moved, log) if "@" in log else log  # every address has one
 
 
 _CUSTOMER_ORIGIN = re.compile(r"(?P<key>\b[Oo]rigin[=:] ?)https?://(?![\w.-]*(?:larkspur|localhost|example))[\w.-]+")
@@ -206,7 +216,8 @@ def defect_tags(d: Defect, variant: int, scope: str | None) -> set[str]:
 
 
 def _one_kind(text: str) -> str | None:
-    tablet, phone = bool(_TABLET.search(text)), bool(_PHONE.search(text))
+    tablet = ts.may_hold(text, ("ipad", "tablet")) and bool(_TABLET.search(text))
+    phone = ts.may_hold(text, ("phone", "handset")) and bool(_PHONE.search(text))
     return "tablet" if tablet and not phone else "phone" if phone and not tablet else None
 
 
@@ -221,8 +232,9 @@ _POSSESSIVE = re.compile(r"\b(?:[Mm]y|[Oo]ur) (?!test\b|seeded\b|matrix\b|runs?\
 """A customer's own things ("my phone", "our team"), as a tester's own ("our test accounts") are not."""
 
 
-_LOWER_I = re.compile(r"(?<![\w'.])i(?=['’]\w|\s)")
-"""The pronoun typed in lower case ("when i change")."""
+_LOWER_I = re.compile(r"i(?<![\w'.]i)(?=['’]\w|\s)")
+"""The pronoun typed in lower case ("when i change"); the look-behind follows the letter, so that the
+regex engine scans for the letter (a pattern that starts with a look-behind is tried at every position)."""
 
 
 def _neutral_title(title: str) -> str:
@@ -282,10 +294,6 @@ def _without_detail(symptom: str, scenario_id: str, evidence: list[tuple[str, st
     return kept
 
 
-def _own_voice(text: str) -> int:
-    return len(_OWN_VOICE.findall(text))
-
-
 _ANDROID = re.compile(r"\bandroid\b", re.I)
 _MOBILE = re.compile(r"\b(?:iphone|ipad|ios|android|phone|mobile)\b", re.I)
 _API = re.compile(r"\b(?:api|endpoint|webhook)\b|\b(?:GET|POST|PUT|PATCH|DELETE) /", re.I)
@@ -312,10 +320,21 @@ def _client_in(text: str, push: bool) -> Platform:
     return "api" if _API.search(text) else "web"
 
 
+@lru_cache(maxsize=8192)
+def _timeless(wording: str) -> bool:
+    """True when `Renderer.local` leaves `wording` as it is in any ticket: it names no date, no invoice's
+    year and no version (read once per process for each wording)."""
+    return (
+        not chronology.names_dates(wording)
+        and not _names_invoice_year(wording)
+        and not chronology.names_versions(wording)
+    )
+
+
 @lru_cache(maxsize=4096)
 def _wording_voice(wording: str) -> int:
-    """`_own_voice` of a catalogue wording (counted once per process)."""
-    return _own_voice(wording)
+    """How many first-person words a catalogue wording has (counted once per process)."""
+    return len(_OWN_VOICE.findall(wording))
 
 
 BLOCKED = re.compile(
@@ -404,8 +423,8 @@ class Renderer:
         # an API is called by technical people; a defect of large workspaces is met in one
         seats = defect_seats(scenario) if isinstance(scenario, Defect) else 0
         persona = self.people.draw(reporter, s.tier, technical="api" in tags, seats=seats)
-        if persona.reporter == "user":
-            persona = replace(persona, temper=self._temper(persona.name))
+        if persona.reporter == "user" and (temper := self._temper(persona.name)) != persona.temper:
+            persona = replace(persona, temper=temper)
         self.voice.cast(persona, tags)
         self.voice.platform = self.platform
         self.voice.facts = " ".join([facts_text, *scenario.titles]) if isinstance(scenario, Defect) else facts_text
@@ -478,6 +497,8 @@ class Renderer:
         """A catalogue wording set in this ticket's time: its dates moved by `shift` (default
         `self.shift`, the ticket's own scenario's), and any version not out then replaced by the
         build the report speaks of."""
+        if _timeless(text):  # most wordings
+            return text
         moved = invoice_months(chronology.shift_dates(text, self.shift if shift is None else shift), self.created)
         return chronology.rewrite_versions(moved, self._version_for)
 
@@ -621,7 +642,7 @@ class Renderer:
                 candidates[0] if "misfiled" in traps and s.scenario.misfiled else s.blamed or s.scenario.component
             ],
             "component_candidates": candidates,
-            "created_at": created.strftime("%Y-%m-%dT%H:%M:00Z"),
+            "created_at": comments.record_time(created),
             "customer_tier": s.tier,
             "environment": s.environment,
             "version": version,
@@ -677,12 +698,9 @@ class Renderer:
         (a tester reports a run, not what happened to them), among those no other ticket of the
         defect uses and, for the symptom, that name the same client."""
         kin = [o for o in self.slots if o is not s and o.scenario is d]
-        symptoms = [
-            i
-            for i in range(len(d.symptoms))
-            if i not in {o.symptom_variant for o in kin} and platform_of(s, i) == self.platform
-        ]
-        titles = [i for i in range(len(d.titles)) if i not in {o.title_variant for o in kin}]
+        used_symptoms, used_titles = {o.symptom_variant for o in kin}, {o.title_variant for o in kin}
+        symptoms = [i for i in range(len(d.symptoms)) if i not in used_symptoms and platform_of(s, i) == self.platform]
+        titles = [i for i in range(len(d.titles)) if i not in used_titles]
         if symptoms:
             s.symptom_variant = min(symptoms, key=lambda i: (_wording_voice(d.symptoms[i]), i != s.symptom_variant))
         if titles:
@@ -824,7 +842,7 @@ class Renderer:
             theirs = [
                 x
                 for x in [symptom, *lines]
-                if s.environment == "production" and ((x == symptom and _own_voice(x)) or _POSSESSIVE.search(x))
+                if s.environment == "production" and ((x == symptom and _OWN_VOICE.search(x)) or _POSSESSIVE.search(x))
             ]
             own = [x for x in [symptom, *how, *lines] if x not in theirs]
             quote = "\n".join(f"> {line}" for x in theirs for line in x.split("\n"))

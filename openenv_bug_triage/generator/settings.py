@@ -9,6 +9,8 @@ from __future__ import annotations
 import random
 import re
 
+from ..textstats import may_hold
+
 LANGUAGES: dict[str, str] = {
     "Turkish": "tr-TR",
     "German": "de-DE",
@@ -25,7 +27,10 @@ LANGUAGES: dict[str, str] = {
 }
 """Languages a ticket can name, with the locale a device set to each shows."""
 _NAMED = re.compile(r"\b(" + "|".join(LANGUAGES) + r")\b")
-_LOCALE = re.compile(r"\b(" + "|".join(sorted({c.split("-")[0] for c in LANGUAGES.values()})) + r")-[A-Z]{2}\b")
+_CODES = sorted({c.split("-")[0] for c in LANGUAGES.values()})
+_LOCALE = re.compile(r"\b(" + "|".join(_CODES) + r")-[A-Z]{2}\b")
+_LOCALE_HEADS = tuple(f"{code}-" for code in _CODES)
+"""What every `_LOCALE` match starts with: plain tests before the patterns, which start with a word boundary."""
 _BY_CODE = {code.split("-")[0]: name for name, code in LANGUAGES.items()}
 _DARK = re.compile(r"\bdark (?:mode|theme)\b", re.I)
 ENGLISH: tuple[tuple[str, str], ...] = (("English (UK)", "en-GB"), ("English (US)", "en-US"), ("English (UK)", "en-IE"))
@@ -33,13 +38,13 @@ ENGLISH: tuple[tuple[str, str], ...] = (("English (UK)", "en-GB"), ("English (US
 
 def screen_settings(text: str, rng: random.Random) -> dict[str, str]:
     """`dark`, `language` and `locale` for a pasted settings screen of a ticket whose facts read `text`."""
-    named = _NAMED.search(text)
-    code = _LOCALE.search(text)
+    named = _NAMED.search(text) if any(name in text for name in LANGUAGES) else None
+    code = _LOCALE.search(text) if any(head in text for head in _LOCALE_HEADS) else None
     if named:
         language, locale = named.group(1), LANGUAGES[named.group(1)]
     elif code:
         language, locale = _BY_CODE[code.group(1)], code.group(0)
     else:
         language, locale = rng.choice(ENGLISH)
-    dark = "on" if _DARK.search(text) else rng.choice(["on", "off", "off"])
+    dark = "on" if may_hold(text, ("dark",)) and _DARK.search(text) else rng.choice(["on", "off", "off"])
     return {"dark": dark, "language": language, "locale": locale}

@@ -21,8 +21,8 @@ from functools import lru_cache
 
 from ..catalogue import Partition, Phrases
 from ..errors import FixtureError
-from ..textstats import self_descriptions
-from .noise import Noise, draw_noise
+from ..textstats import may_hold, self_descriptions
+from .noise import NO_NOISE, Noise, draw_noise
 from .personas import Persona
 from .phrasing import compose
 from .settings import screen_settings
@@ -32,6 +32,12 @@ _CLIENT_WORDS: dict[str, re.Pattern[str]] = {
     "api": re.compile(r"\b(?:api|endpoint|webhook|GET|POST|PUT|PATCH|DELETE) ?/|\bapi\b", re.I),
     "web": re.compile(r"\b(?:browser|chrome|firefox|safari|edge|web app|website)\b", re.I),
 }
+_CLIENT_HINTS: dict[str, tuple[str, ...]] = {
+    "mobile": ("iphone", "ipad", "ios", "android", "phone app", "mobile"),
+    "api": ("api", "endpoint", "webhook", "get", "post", "put", "patch", "delete"),
+    "web": ("browser", "chrome", "firefox", "safari", "edge", "web app", "website"),
+}
+"""Words each `_CLIENT_WORDS` pattern needs (`may_hold`): a plain test first spares a text the patterns it cannot match."""
 
 
 _BROWSERS: dict[str, re.Pattern[str]] = {
@@ -57,12 +63,14 @@ _ROLE_CLAIM = re.compile(
     re.I,
 )
 """A writer naming their own job ("I'm one of the project leads", "As a team lead I'd like")."""
+_ROLE_WORDS = ("lead", "manager", "coordinator", "admin", "developer", "founder")
+"""Words every `_ROLE_CLAIM` role holds (`may_hold`)."""
 
 
 def own_role(text: str, persona: Persona) -> str:
     """`text` with every job its writer claims made the reporter's own: a catalogue story or a stock
     greeting says "I'm the office manager" whoever writes it, and one person has one job."""
-    if persona.reporter != "user" or not persona.role:
+    if persona.reporter != "user" or not persona.role or not may_hold(text, _ROLE_WORDS):
         return text
 
     def mine(m: re.Match[str]) -> str:
@@ -140,7 +148,9 @@ def client_tags(platform: str | None, text: str) -> set[str]:
 @lru_cache(maxsize=4096)
 def _clients_named(text: str) -> frozenset[str]:
     """Every client `text` names (catalogue wordings: read once per process)."""
-    return frozenset(name for name, pattern in _CLIENT_WORDS.items() if pattern.search(text))
+    return frozenset(
+        name for name, pattern in _CLIENT_WORDS.items() if may_hold(text, _CLIENT_HINTS[name]) and pattern.search(text)
+    )
 
 
 _SENTENCE_END = re.compile(r"(?<=[a-z)'\"][.!?])\s+(?=[A-Z])")
@@ -151,8 +161,8 @@ _REQUEST = re.compile(
 )
 """Words that mark the sentence of a feature request that asks for something."""
 
-_LOWER_I = re.compile(r"(?<![\w'’.])i(?=['’]\w|\s)")
-"""The pronoun typed in lower case ("i think", "i'm")."""
+_LOWER_I = re.compile(r"i(?<![\w'’.]i)(?=['’]\w|\s)")
+"""The pronoun typed in lower case ("i think", "i'm"); the look-behind follows the letter (see `render._LOWER_I`)."""
 
 _FRESH = re.compile(r"\b(?:this morning|today|tonight|since (?:about )?\d|an hour ago|just now|since lunch)\b", re.I)
 """A failure the facts date to the last few hours."""
@@ -237,7 +247,7 @@ class Voice:
         self.persona = persona
         self.signature = persona.signature_values()
         self.length = "plain"
-        self.noise = Noise()
+        self.noise = NO_NOISE
         extra = set()
         if persona.reporter == "user":
             x = r.random()
@@ -248,7 +258,7 @@ class Voice:
                 self.habits[persona.name] = (noise, "formal" if r.random() < 0.5 else "casual")
             noise, register = self.habits[persona.name]
             # a form field left unfilled is one ticket's slip, and the next may be on another platform's form
-            self.noise = noise if first else replace(noise, placeholder=None)
+            self.noise = noise if first or noise.placeholder is None else replace(noise, placeholder=None)
             extra.add(register)
         if self.length == "long":
             extra.add("long")
