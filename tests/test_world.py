@@ -41,6 +41,8 @@ Item = tuple[Ticket, TicketFacts, tuple[Release, ...]]
 
 FAULT = re.compile(r"\b(?:ERROR|WARN|FATAL|CRIT\w*|E|W)\b|\b(?:fail\w*|error|impaired|timeout|denied|-> 5\d\d)\b")
 """A log line that shows something going wrong (a level or a failure word)."""
+FAILED = re.compile(r"\b(?:ERROR|FATAL|CRIT\w*|E)\b|\b(?:fail\w*|error|impaired|timeout|denied|-> 5\d\d)\b")
+"""A log line that shows the failure itself, not a warning before it (what an alert fires on)."""
 CAUSE = re.compile(
     r"\b(?:deploy\w*|rolled out|rollout|migration \S+ (?:started|applied)|config \S+ applied"
     r"|migration from \S+ marked complete)\b",
@@ -124,7 +126,9 @@ def alert_before_fault(t: Ticket, f: TicketFacts, releases: tuple[Release, ...])
     if t.reporter_type != "monitoring" or not t.log_excerpt:
         return False
     m = FIRED.search(t.description)
-    faults = [at for at, line in log_times(t.log_excerpt, created(t)) if FAULT.search(line.split(" ", 2)[-1])]
+    stamped = log_times(t.log_excerpt, created(t))
+    faults = [at for at, line in stamped if FAILED.search(line.split(" ", 2)[-1])]
+    faults = faults or [at for at, line in stamped if FAULT.search(line.split(" ", 2)[-1])]
     if m is None or not faults:
         return False
     filed = created(t)
@@ -612,6 +616,13 @@ def test_each_ticket_check_finds_a_planted_contradiction() -> None:
         logs_present=True,
     )
     assert alert_before_fault(alert, f, rel)
+    warned = alert.model_copy(
+        update={
+            "log_excerpt": "2026-10-08T01:40:01.000Z patroni WARN replica lagging 4.2 MB\n"
+            "2026-10-08T01:47:56.004Z patroni ERROR health check failed 3 times, starting failover"
+        }
+    )
+    assert alert_before_fault(warned, f, rel)  # fired between the warning and the failure
     quoted = _ticket(environment="staging", description="Seen on staging.\n\nCustomer quote:\n> It breaks.")
     assert qa_quotes_customer_off_production(quoted, f, rel)
     assert qa_run_on_old_build(_ticket(description="Spotted on web 2026.9.1 before release."), f, rel)

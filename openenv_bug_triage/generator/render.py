@@ -49,6 +49,8 @@ def _read_dates(scenario: Defect | Story) -> tuple[list[tuple[datetime, bool]], 
 
 _FAULT = re.compile(r"\b(?:ERROR|WARN|FATAL|CRIT\w*|E|W)\b|\b(?:fail\w*|error|impaired|timeout|denied)\b|-> 5\d\d\b")
 """A log line that shows something going wrong: the first one is when the failure began."""
+_FAILED = re.compile(r"\b(?:ERROR|FATAL|CRIT\w*|E)\b|\b(?:fail\w*|error|impaired|timeout|denied)\b|-> 5\d\d\b")
+"""A log line that shows the failure itself, not a warning before it: what an alert fires on."""
 
 
 def _stamps(log: str, filed: datetime) -> list[tuple[re.Match[str], datetime]]:
@@ -66,10 +68,14 @@ _CHANGE = re.compile(r"\b(?:deploy\w*|rolled out|rollout|migration)\b", re.I)
 """A log line that records a change (a deploy, a rollout, a migration): what follows it is its effect."""
 
 
-def _first_fault(log: str, stamps: list[tuple[re.Match[str], datetime]]) -> datetime | None:
-    """When `log` shows the failure begun: the later of its first failing line and the first line
-    after a change it records (each, if any); None when it shows neither."""
-    fault = after_change = None
+def _first_fault(
+    log: str, stamps: list[tuple[re.Match[str], datetime]], fault_lines: tuple[re.Pattern[str], ...] = (_FAULT,)
+) -> datetime | None:
+    """When `log` shows the failure begun: the later of its first failing line (by the first of
+    `fault_lines` that finds one) and the first line after a change it records (each, if any); None
+    when it shows neither."""
+    faults: list[datetime | None] = [None] * len(fault_lines)
+    after_change = None
     changed = False
     for m, at in sorted(stamps, key=lambda x: x[0].start()):
         end = log.find("\n", m.end())
@@ -79,15 +85,18 @@ def _first_fault(log: str, stamps: list[tuple[re.Match[str], datetime]]) -> date
             continue
         if changed and after_change is None:
             after_change = at
-        if fault is None and _FAULT.search(line):
-            fault = at
+        for i, pattern in enumerate(fault_lines):
+            if faults[i] is None and pattern.search(line):
+                faults[i] = at
+    fault = next((at for at in faults if at is not None), None)
     found = [at for at in (fault, after_change) if at is not None]
     return max(found, default=None)
 
 
-def retime(log: str, last: datetime, onset: datetime | None = None) -> str:
+def retime(log: str, last: datetime, onset: datetime | None = None, alert: bool = False) -> str:
     """`log` with every timestamp moved by one amount: its first failing line just before `onset`
-    (when given, and the log has one), and never a line after `last` (UTC).
+    (when given, and the log has one), and never a line after `last` (UTC). For an `alert`'s log the
+    failing line is the first that shows the failure itself (an error), so warnings may come before it.
 
     Timestamps keep their own format (ISO and logcat's); dates without a time are unchanged.
     """
@@ -95,7 +104,8 @@ def retime(log: str, last: datetime, onset: datetime | None = None) -> str:
     if not stamps:
         return log
     latest = max(at for _, at in stamps)
-    fault = _first_fault(log, stamps) if onset is not None else None
+    # an alert's failing line is its first error, or its first warning when it shows none
+    fault = _first_fault(log, stamps, (_FAILED, _FAULT) if alert else (_FAULT,)) if onset is not None else None
     delta = last.replace(microsecond=0) - latest
     if onset is not None and fault is not None:
         delta = min(delta, onset.replace(microsecond=0) - fault)
@@ -757,7 +767,7 @@ class Renderer:
             and not _CHANGE.search(log)
         ):
             began = None  # a report days after the onset carries lines from its own hour, not the onset's
-        return retime(log, last, began)
+        return retime(log, last, began, alert=reporter == "monitoring")
 
     def _defect_text(
         self,
