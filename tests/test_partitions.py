@@ -12,6 +12,7 @@ import itertools
 import re
 from collections.abc import Iterator
 
+from openenv_bug_triage import textstats as ts
 from openenv_bug_triage.catalogue import (
     Catalogue,
     Defect,
@@ -74,6 +75,8 @@ def material(catalogue: Catalogue, phrases: Phrases) -> dict[Partition, dict[str
             for phrase in pool.of(partition):
                 for wording in variants(phrase):  # every wording a frame's choices can give
                     found[partition].setdefault(normalise(wording), f"phrase of pool '{name}'")
+                    for words in ts.sentences(wording, 6):  # as the stats script reads it: words only, 6 or more
+                        found[partition].setdefault(f"words: {words}", f"phrase of pool '{name}'")
     return found
 
 
