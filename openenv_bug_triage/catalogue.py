@@ -168,6 +168,8 @@ Tag = Literal[
     "several_files",
     "development",
     "fresh",
+    "large",
+    "account",
 ]
 """What a phrase can require of, or forbid in, its ticket and reporter.
 
@@ -193,7 +195,10 @@ nothing was changed; `logged`: the ticket carries a log excerpt, so its reporter
 `frontend`: the defect is in the web app's own code (web UI, editor), so a browser console can show its script errors;
 `shot_per_step`, `several_files`: the ticket has a screenshot for each of its steps, or two files or more attached, so
 its note may say so; `development`: the build reported is a development build (a feature branch, not a release pass);
-`fresh`: the facts date the failure to the last few hours, so the writer did not put off writing for days.
+`fresh`: the facts date the failure to the last few hours, so the writer did not put off writing for days;
+`large`: the organisation has 150 seats or more (an IT department, not a contractor one day a week); `account`: the
+defect is in signing in or paying (login, SSO, payments, invoicing), so no check of another project or of signing in
+again fits it.
 """
 
 

@@ -411,6 +411,18 @@ def others_share_a_lone_defect(t: Ticket, f: TicketFacts) -> bool:
     )
 
 
+ACCOUNT = frozenset({"login", "sso", "payments", "invoicing"})
+"""Components of signing in and paying: nothing about them differs from one project to the next."""
+
+
+def project_check_on_an_account_defect(t: Ticket, f: TicketFacts) -> bool:
+    """A check of another project listed for a sign-in or payment defect, or of signing in again for a sign-in one."""
+    signing_in = f.component in ("login", "sso") and bool(RETRIED_IN_VAIN["sign"].search(t.description))
+    return (
+        f.kind == "defect" and f.component in ACCOUNT and (bool(OTHER_OBJECT_TOO.search(t.description)) or signing_in)
+    )
+
+
 def way_round_tried_in_vain(t: Ticket, f: TicketFacts) -> bool:
     """A check that reloading (or signing in again) changed nothing, where that is the defect's way round."""
     d = _defect(f)
@@ -506,6 +518,7 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "script errors on a server-side defect": script_errors_on_a_server_defect,
     "a colleague or another object shows a lone defect": others_share_a_lone_defect,
     "a way round said to change nothing": way_round_tried_in_vain,
+    "a project or sign-in check on a sign-in or payment defect": project_check_on_an_account_defect,
     "log files said attached without a log": log_files_without_a_log,
     "a build in the title, none in the version field": build_named_but_no_version,
     "more files named than attached": more_files_than_attached,
@@ -694,6 +707,8 @@ def test_the_checklist_checks_find_planted_seams() -> None:
     assert others_share_a_lone_defect(filler, _facts(scenario="sso-google-mixed-case-email"))
     restarted = _ticket(description="I restarted my phone before writing in, which made no difference.")
     assert way_round_tried_in_vain(restarted, _facts(scenario="database-replica-lag-stale-reads"))
+    assert project_check_on_an_account_defect(project, _facts(component="sso"))
+    assert not project_check_on_an_account_defect(project, _facts(component="editor"))
     sign = _ticket(description="What I checked:\n- Signed out and back in: still broken")
     assert way_round_tried_in_vain(sign, _facts(scenario="android-app-logged-out-on-resume"))
 

@@ -197,6 +197,8 @@ class Persona:
             tags.add(self.organisation.tier)
             if self.organisation.seats >= 4:
                 tags.add("team")
+            if self.organisation.seats >= 150:
+                tags.add("large")
         return frozenset(tags)
 
     def signature_values(self) -> dict[str, str]:

@@ -222,6 +222,8 @@ def defect_tags(d: Defect, variant: int, scope: str | None) -> set[str]:
         tags.add("reload_helps")
     if _CHANGED.search(told):
         tags.add("changed_setting")
+    if d.component in ("login", "sso", "payments", "invoicing"):
+        tags.add("account")
     return tags
 
 
