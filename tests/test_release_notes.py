@@ -122,3 +122,29 @@ def test_easy_and_medium_queues_tell_no_report_against_the_notes() -> None:
         for seed in range(8):
             g = generate(task_id, seed, "train")
             assert not any(x.startswith("release_note:") for f in g.facts.values() for x in f.traps)
+
+
+def test_only_an_installed_app_is_behind_a_release() -> None:
+    """The web app and the API are hosted: a production report of either names the build deployed when
+    it was filed; reports on an older build (told against the notes, resolved by upgrading) are of apps."""
+    for kind in ("fixed", "similar"):
+        for g, t, _ in told()[kind]:
+            assert build_of(g, t).platform in ("ios", "android"), (kind, t.ticket_id)
+    hosted = 0
+    for split in ("train", "validation", "test"):
+        for seed in SEEDS:
+            g = generate("generated_expert", seed, split)
+            for t in g.task.tickets:
+                f = g.facts[t.ticket_id]
+                if f.fixed_in_current:
+                    assert f.component in ("ios-app", "android-app"), t.ticket_id
+                if t.version is None or f.environment != "production" or not t.version.startswith(("web ", "API ")):
+                    continue
+                build = build_of(g, t)
+                deployed = max(
+                    (r for r in g.task.releases if r.platform == build.platform and r.released_at <= t.created_at),
+                    key=lambda r: r.released_at,
+                )
+                assert build == deployed, (split, seed, t.ticket_id, t.version)
+                hosted += 1
+    assert hosted > 100

@@ -23,6 +23,9 @@ PLATFORM_OF: dict[str, Platform] = {
     "api-gateway": "api",
 }
 """Components whose reports name a client platform (and so can be on an unsupported one)."""
+INSTALLED: frozenset[Platform] = frozenset({"ios", "android"})
+"""Clients a customer installs and may not have updated. The web app and the API are hosted: every
+customer uses the build deployed when they use it, so only an app can lag behind a release."""
 UNSUPPORTABLE: frozenset[str] = frozenset({"web-ui", "editor", "ios-app", "android-app"})
 """Components whose whole report can be about an unsupported browser or OS (won't-fix tickets)."""
 

@@ -21,7 +21,7 @@ from .. import rules
 from ..catalogue import Defect, Partition, Phrases
 from ..chronology import display
 from ..models import Platform, Release
-from .facts import PLATFORM_OF
+from .facts import INSTALLED, PLATFORM_OF
 from .kinds import Drawer, SlotLike, Teller, take_out
 from .timeline import Timeline
 
@@ -40,7 +40,8 @@ def note_platform(d: Defect) -> Platform:
 def assign_release_notes(planner: Drawer, slots: Sequence[SlotLike], defects: list[Defect]) -> None:
     """Draw which customer reports of a bug to fix are told against the release notes, and how.
 
-    Only a customer's own production report of a client or API defect with no other case, no
+    Only a customer's own production report of an app's defect (`INSTALLED`: the one client that
+    can be behind a release) with no other case, no
     duplicate and no exposure is told so; a `fixed` one becomes a report to close as resolved.
     A `similar` decoy takes its look-alike (a defect of the same family, else another of the
     same component) from the planner's remaining `defects`.
@@ -59,7 +60,7 @@ def assign_release_notes(planner: Drawer, slots: Sequence[SlotLike], defects: li
             and s.exposure_trap is None
             and not d.exposure
             and s.environment == "production"
-            and d.component in PLATFORM_OF
+            and PLATFORM_OF.get(d.component) in INSTALLED  # a hosted client is never behind a release
             and id(s) not in reported_again
         ):
             continue

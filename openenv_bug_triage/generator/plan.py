@@ -24,7 +24,7 @@ from ..catalogue import (
 from ..models import Disposition, Environment, Tier
 from ..world import World, load_world
 from . import compose, kinds, notes
-from .facts import PLATFORM_OF, Kind, Scope, alert_scopes, scope_options, unsupported_report
+from .facts import INSTALLED, PLATFORM_OF, Kind, Scope, alert_scopes, scope_options, unsupported_report
 from .levels import Level
 from .personas import SEATS, defect_seats
 from .voice import browsers_named
@@ -176,8 +176,11 @@ class Planner:
         for reason in reasons:
             if reason == "invalid":
                 closes.append(Slot("invalid", invalid.pop(), role="invalid"))
-            elif reason == "resolved":  # gone after an upgrade: the upgrade must ship the layer that was fixed
-                closes.append(Slot("defect", self._take_first(take, _UPGRADED), role=reason))
+            elif reason == "resolved":  # gone after upgrading: only an installed app lags behind a fix
+                try:
+                    closes.append(Slot("defect", take(_upgradable), role=reason))
+                except ValueError:  # no app defect left: a clean retest closes it instead
+                    closes.append(Slot("defect", take(_retest_settles), role="cannot_reproduce"))
             elif reason != "won't_fix":  # a clean retest settles neither an exposure nor data already lost
                 closes.append(Slot("defect", take(_retest_settles), role=reason))
         slots.extend(closes)
@@ -404,12 +407,9 @@ def _unsupported_unnamed(d: Defect) -> bool:
     return unsupported_report(d) and not any(browsers_named(t) for t in (*d.symptoms, *d.steps, *d.titles))
 
 
-_UPGRADED: list[Callable[[Defect], bool]] = [
-    lambda d: not d.exposure and d.component in ("ios-app", "android-app"),
-    lambda d: not d.exposure and d.component in PLATFORM_OF,
-    lambda d: not d.exposure,
-]
-"""Defects a customer's upgrade can fix, best first: an app they install, another client, any."""
+def _upgradable(d: Defect) -> bool:
+    """A defect a customer's upgrade can fix: of an app they install (`INSTALLED`), not an exposure."""
+    return not d.exposure and PLATFORM_OF.get(d.component) in INSTALLED
 
 _DISPOSITION_OF_ROLE: dict[str, Disposition] = {
     "fix": "fix",

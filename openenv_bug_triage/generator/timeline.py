@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 
 from ..chronology import display
 from ..models import Environment, Platform, Release
+from .facts import INSTALLED
 
 _CADENCE: dict[Platform, tuple[int, int]] = {"web": (12, 16), "api": (6, 8), "ios": (27, 34), "android": (27, 34)}
 """Days between two releases of each platform, drawn uniformly from the range."""
@@ -74,9 +75,9 @@ class Timeline:
     ) -> str:
         """The version a report filed at `at` was seen on, as it names it.
 
-        In production mostly the current release, sometimes one or two before it, and always
-        an earlier one when `older` (a report the current release since fixed or no longer
-        shows); in staging a release candidate and in development a dev build of the next version,
+        In production the hosted web app and API are whatever is deployed: the current release.
+        An installed app is mostly the current release, sometimes one or two before it, and always
+        an earlier one when `older` (a report the current release since fixed); in staging a release candidate and in development a dev build of the next version,
         numbered by the time since the current release, so later reports name later builds.
         """
         if environment != "production":
@@ -85,6 +86,8 @@ class Timeline:
             suffix = f"-rc.{1 + since.days // 3}" if environment == "staging" else f"-dev.{2 + since // _DEV_BUILD}"
             return display(platform, nxt + suffix)
         live = self.live(platform, at)
+        if platform not in INSTALLED:
+            return display(platform, live[-1].version)
         if older:
             return display(platform, rng.choice(live[-3:-1]).version)
         x = rng.random()
