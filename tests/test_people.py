@@ -93,6 +93,10 @@ INTERNAL = re.compile(
     re.I,
 )
 """The service's own mechanisms, which only its engineers, QA, alerts and logs can name."""
+NARROWED_TO_ALL = re.compile(
+    r"\b(?:only|limited to|confined to|isolated to)\s+(?:(?:hits|affects)\s+)?(?:every|everyone|all)\b", re.I
+)
+"""A scope that denies itself: "Impact limited to every workspace in the US-East region"."""
 
 
 def _own(t: Ticket) -> str:
@@ -187,6 +191,11 @@ def customer_names_internals(t: Ticket, f: TicketFacts) -> bool:
     return t.reporter_type == "user" and bool(INTERNAL.search(_own(t)))
 
 
+def scope_denies_itself(t: Ticket, f: TicketFacts) -> bool:
+    """A sentence narrows the scope to a group it names as every one of something, in the text or a comment."""
+    return bool(NARROWED_TO_ALL.search("\n".join([t.description, *(c.text for c in t.comments)])))
+
+
 TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "a blockage the ticket denies": blockage_against_ticket,
     "played down, then pressed": played_down_then_pressed,
@@ -198,6 +207,7 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "a grammar slip in a stock line": grammar_slip,
     "spaces before full stops": space_before_stop,
     "a customer names internals": customer_names_internals,
+    "a scope that denies itself": scope_denies_itself,
 }
 
 
@@ -218,6 +228,10 @@ def test_no_seam_of_this_kind(split: str, kind: str) -> None:
 
 def test_each_check_finds_a_planted_seam() -> None:
     t, f = planting.ticket, planting.facts
+    assert scope_denies_itself(t(description="Impact limited to every workspace in the US-East region."), f())
+    assert scope_denies_itself(t(description="It only hits everyone on the Android app."), f())
+    assert not scope_denies_itself(t(description="Impact: every workspace in the US-East region."), f())
+    assert not scope_denies_itself(t(description="Only 2 of our 6 see it."), f())
     workaround = f(scope="workaround", impact="core")
     urgent = "Downloading it by hand works. We're dead in the water until this is fixed, urgent!"
     assert blockage_against_ticket(t(description=urgent), workaround)

@@ -21,7 +21,7 @@ from openenv_bug_triage.catalogue import Phrase, load_catalogue, load_phrases
 from openenv_bug_triage.generator import GeneratedTask, TicketFacts, generate, load_levels
 from openenv_bug_triage.generator.facts import PLATFORM_OF
 from openenv_bug_triage.generator.levels import partition_of
-from openenv_bug_triage.generator.personas import SEATS, load_personas, members_in_a_queue
+from openenv_bug_triage.generator.personas import SEATS, TICKETS_PER_PERSON, load_personas, members_in_a_queue
 from openenv_bug_triage.generator.phrasing import literal_parts, pattern, variants
 from openenv_bug_triage.models import Ticket
 
@@ -136,6 +136,13 @@ def test_an_organisation_has_as_many_people_as_its_size_and_one_of_each_admin_ro
             roles = [role for _, role in members if role in admin]
             assert len(roles) == len(set(roles)), (made.task.task_id, org, members)
             assert "founder" not in roles or orgs[org].seats < 50, (org, members)
+
+
+@pytest.mark.parametrize("split", SPLITS)
+def test_nobody_files_more_than_two_tickets_in_a_queue(split: str) -> None:
+    for made in instances(split):
+        filed = Counter(f.person for f in made.facts.values() if f.person is not None)
+        assert max(filed.values()) <= TICKETS_PER_PERSON, (made.task.task_id, made.seed, filed.most_common(1))
 
 
 def test_organisations_fit_their_plan_and_customers_their_organisation() -> None:

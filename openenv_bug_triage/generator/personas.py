@@ -218,6 +218,10 @@ SOLE_TECHNICAL = 0.5
 """Share of small organisations whose one contact with Larkspur is technical."""
 
 
+TICKETS_PER_PERSON = 2
+"""Most tickets one customer files in a queue (four from one person in three days read as a cast of one)."""
+
+
 def members_in_a_queue(seats: int) -> int:
     """How many different people of an organisation of `seats` write in within one queue: at a small
     one, the one person who deals with Larkspur (a cast of several reads as made up)."""
@@ -236,7 +240,8 @@ class People:
     signature; a new customer gets a first name no one else in the queue has (customers, QA and
     support staff apart), so a name never stands for two people. An organisation has as many
     people writing in as its size allows (one for a handful of seats), each admin role held by
-    one of them; when every organisation of a plan is full, a known customer writes again.
+    one of them; when every organisation of a plan is full, a known customer writes again. Nobody
+    files more than `TICKETS_PER_PERSON` tickets in a queue.
     """
 
     def __init__(self, partition: Partition, rng: random.Random, taken: set[str] | None = None) -> None:
@@ -247,6 +252,8 @@ class People:
         """First names already used in the queue, by anyone."""
         self.members: dict[int, int] = {}
         """People of `known` by the `id` of their organisation (one loaded object per organisation)."""
+        self.filed: dict[str, int] = {}
+        """Tickets each person of `known` has filed in the queue, by first name."""
 
     def draw(self, reporter: ReporterType, tier: Tier, technical: bool = False, seats: int = 0) -> Persona:
         """The reporter of one ticket: a customer of plan `tier` (technical when `technical`, of an
@@ -262,12 +269,17 @@ class People:
         again = [
             p
             for p in self.known
-            if p.organisation is not None and id(p.organisation) in big_ids and (p.technical or not technical)
+            if p.organisation is not None
+            and id(p.organisation) in big_ids
+            and (p.technical or not technical)
+            and self.filed[p.first] < TICKETS_PER_PERSON
         ]
         fresh = [n for n, first in data.people_of(self.partition) if first not in self.taken]
         roomy = [o for o in big if self._room(o)]
         if again and (not fresh or not roomy or self.rng.random() < data.returning):
-            return replace(self.rng.choice(again), returning=True)
+            person = self.rng.choice(again)
+            self.filed[person.first] += 1
+            return replace(person, returning=True)
         if not fresh:
             raise FixtureError(
                 f"generator personas: every {self.partition} name is taken in this queue and no {tier} customer "
@@ -278,6 +290,7 @@ class People:
         person = self._new(orgs, technical, self.rng.choice(fresh))
         self.known.append(person)
         self.taken.add(person.first)
+        self.filed[person.first] = 1
         if person.organisation is not None:
             self.members[id(person.organisation)] = self._members(person.organisation) + 1
         return person
