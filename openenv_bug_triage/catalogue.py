@@ -170,6 +170,7 @@ Tag = Literal[
     "fresh",
     "large",
     "account",
+    "heated",
 ]
 """What a phrase can require of, or forbid in, its ticket and reporter.
 
@@ -198,7 +199,8 @@ its note may say so; `development`: the build reported is a development build (a
 `fresh`: the facts date the failure to the last few hours, so the writer did not put off writing for days;
 `large`: the organisation has 150 seats or more (an IT department, not a contractor one day a week); `account`: the
 defect is in signing in or paying (login, SSO, payments, invoicing), so no check of another project or of signing in
-again fits it.
+again fits it; `heated`: the customer's temper is pressing or loud, so they neither apologise, gush thanks nor play
+the problem down.
 """
 
 

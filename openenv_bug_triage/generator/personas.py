@@ -191,6 +191,8 @@ class Persona:
             tags.add("admin")
         if self.nonnative:
             tags.add("nonnative")
+        if self.temper in ("pressing", "loud"):
+            tags.add("heated")
         if self.channel in ("email", "form"):
             tags.add(self.channel)
         if self.organisation is not None:
