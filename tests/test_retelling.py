@@ -58,10 +58,21 @@ def test_hard_case_tickets_carry_no_stock_marker_phrase(split: str) -> None:
 def test_steps_in_the_past_speak_for_the_reporter() -> None:
     assert past("Open your profile and click Save.") == "opened my profile and clicked Save"
     assert (
-        past("In Safari on an iPhone, open any web page") == "opened any web page in Safari on an iPhone"
+        past("In Safari on an iPhone, open any web page") == "opened a web page in Safari on an iPhone"
     )  # setting last
     assert past("GET the task again") == "got the task again"
     assert past("Open the search and export dialog") == "opened the search and export dialog"
+
+
+def test_a_step_that_lets_a_tester_pick_is_told_as_what_was_picked() -> None:
+    assert past("Edit any document and let it save") == "edited a document and let it save"
+    assert past("Open any upload") == "opened an upload"
+    assert past("Enter the address of an existing account and submit") == (
+        "entered the address of an account we already had and submitted"
+    )
+    assert past("Open it in the iOS or Android app") == "opened it in the app"
+    assert past("Observe the error before any response") == "saw the error before any response"
+    assert past("Open any other task") == "opened any other task"
 
 
 def test_every_style_keeps_every_step() -> None:

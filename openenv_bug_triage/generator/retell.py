@@ -69,6 +69,16 @@ def _lower_first(text: str) -> str:
 
 
 _OWN = re.compile(r"\b(yourself|yours|your|you)\b", re.I)
+_ANY = re.compile(r"(?<!before )\bany (?!other\b|more\b|of\b)(\w+)|\ban existing (\w+)")
+"""A step's "any project" or "an existing task", which tells a tester to pick one; told as done, one was picked."""
+_EITHER_CLIENT = re.compile(r"\bthe iOS or Android app\b")
+
+
+def _picked(m: re.Match[str]) -> str:
+    """ "any task" as "a task"; "an existing task" as "a task we already had"."""
+    noun = m[1] or m[2]
+    article = "an" if noun[0] in "aeiou" else "a"
+    return f"{article} {noun}" if m[1] else f"{article} {noun} we already had"
 
 
 def past(step: str) -> str:
@@ -91,6 +101,7 @@ def past(step: str) -> str:
             tokens[-2] = tokens[-2].rstrip(",")
     text = " ".join(tokens)
     text = _OWN.sub(lambda m: data.own[m.group(1).lower()], text)
+    text = _EITHER_CLIENT.sub("the app", _ANY.sub(_picked, text))
     return _lower_first(text)
 
 
