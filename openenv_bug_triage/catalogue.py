@@ -171,6 +171,7 @@ Tag = Literal[
     "large",
     "account",
     "heated",
+    "vague",
 ]
 """What a phrase can require of, or forbid in, its ticket and reporter.
 
@@ -200,7 +201,7 @@ its note may say so; `development`: the build reported is a development build (a
 `large`: the organisation has 150 seats or more (an IT department, not a contractor one day a week); `account`: the
 defect is in signing in or paying (login, SSO, payments, invoicing), so no check of another project or of signing in
 again fits it; `heated`: the customer's temper is pressing or loud, so they neither apologise, gush thanks nor play
-the problem down.
+the problem down; `vague`: a report too vague to act on, so nothing it attaches shows the failure step by step.
 """
 
 

@@ -416,6 +416,8 @@ class Renderer:
             tags.add(device)
         if s.kind == "feature":
             tags.add("wish")
+        elif s.kind == "vague":
+            tags.add("vague")
         if isinstance(scenario, Defect):
             tags.add("bug")
             if shows_no_error(scenario):
