@@ -485,10 +485,12 @@ _VISIBLE = tuple(name for name in TicketRecord.model_fields if name != "truth")
 
 
 def _visible(rec: TicketRecord, hints: list[str], deadline: int | None) -> Ticket:
-    """What an agent sees of `rec`, with the loader's hints and deadline: validated from the record's
-    values as they are (its comments are `Comment`s already), not from a dump of them to re-parse."""
+    """What an agent sees of `rec`, with the loader's hints and deadline: built from the record's values
+    without validating them again. Every constraint of a `Ticket` field is one of `TicketRecord`'s (or
+    stricter there, comment times included), the hints are ticket ids and the deadline is a `SlaPolicy`'s
+    (at least 1) or None, so validation could only copy the lists."""
     values = {name: getattr(rec, name) for name in _VISIBLE}
-    return Ticket(**values, suspected_duplicate_ids=hints, sla_deadline_step=deadline)
+    return Ticket.model_construct(**values, suspected_duplicate_ids=hints, sla_deadline_step=deadline)
 
 
 def build_task(fx: TaskFixture, world: World | None = None) -> Task:
