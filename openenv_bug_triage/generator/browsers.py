@@ -62,8 +62,8 @@ _APPLE_WORDS = ("Safari", "iOS", "iPadOS", "iPhone OS")
 
 def move_versions(text: str, filed: datetime) -> str:
     """`text` with each browser and Apple OS version it names as of `filed` (see the module doc)."""
-    evergreen_named = any(word in text for word in _EVERGREEN_WORDS)
-    apple_named = any(word in text for word in _APPLE_WORDS)
+    evergreen_named = any(map(text.__contains__, _EVERGREEN_WORDS))  # no generator to make on each call
+    apple_named = any(map(text.__contains__, _APPLE_WORDS))
     if not evergreen_named and not apple_named:
         return text
     on = filed.date()

@@ -209,22 +209,28 @@ def defect_tags(d: Defect, variant: int, scope: str | None) -> set[str]:
     another object shows it too (it hits one person, a few, or one object), that signing in again or
     reloading changed nothing (a way round it does just that), that nothing was changed (its facts
     tell of a setting changed), or that another browser fails alike (it names its browser)."""
-    told = " ".join([d.symptoms[variant], *d.titles, *d.steps])
-    tags = browsers_named(told)
-    ways = " ".join(d.workaround)
+    tags = set(_wording_tags(" ".join([d.symptoms[variant], *d.titles, *d.steps]), " ".join(d.workaround)))
     if d.reach == "user" or scope == "few":
         tags.add("one_user")
     if d.reach == "object":
         tags.add("one_object")
+    if d.component in ("login", "sso", "payments", "invoicing"):
+        tags.add("account")
+    return tags
+
+
+@lru_cache(maxsize=4096)
+def _wording_tags(told: str, ways: str) -> frozenset[str]:
+    """`defect_tags`' tags read from a defect's wordings: the browsers and a setting changed that it `told`, and
+    whether its `ways` round it sign in again or reload (read once per process for each wording)."""
+    tags = browsers_named(told)
     if _RELOGIN.search(ways):
         tags.add("relogin_helps")
     if _RELOAD.search(ways):
         tags.add("reload_helps")
     if _CHANGED.search(told):
         tags.add("changed_setting")
-    if d.component in ("login", "sso", "payments", "invoicing"):
-        tags.add("account")
-    return tags
+    return frozenset(tags)
 
 
 def _one_kind(text: str) -> str | None:

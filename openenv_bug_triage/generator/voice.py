@@ -133,7 +133,7 @@ def browsers_named(text: str) -> set[str]:
     return {
         name
         for name, pattern in _BROWSERS.items()
-        if any(word in text for word in _BROWSER_WORDS[name]) and pattern.search(text)
+        if any(map(text.__contains__, _BROWSER_WORDS[name])) and pattern.search(text)  # no generator per family
     }
 
 
@@ -166,6 +166,15 @@ _LOWER_I = re.compile(r"i(?<![\w'’.]i)(?=['’]\w|\s)")
 
 _FRESH = re.compile(r"\b(?:this morning|today|tonight|since (?:about )?\d|an hour ago|just now|since lunch)\b", re.I)
 """A failure the facts date to the last few hours."""
+_FRESH_WORDS = ("this morning", "today", "tonight", "since", "an hour ago", "just now")
+"""Words every `_FRESH` match holds (`may_hold`: a plain test before the pattern, which starts with a boundary)."""
+
+
+def _fresh(text: str) -> bool:
+    """True when `text` dates the failure to the last few hours (`_FRESH`)."""
+    return may_hold(text, _FRESH_WORDS) and _FRESH.search(text) is not None
+
+
 _STEM = 5
 """Letters two words share at their start to count as one word (contractor, contractors)."""
 
@@ -355,7 +364,7 @@ class Voice:
             self.noise = replace(self.noise, lower_i=True)
             noise, register = self.habits.get(self.persona.name, (self.noise, "casual"))
             self.habits[self.persona.name] = (replace(noise, lower_i=True), register)
-        if _FRESH.search(body):  # a failure of this morning was not put off for days before writing in
+        if _fresh(body):  # a failure of this morning was not put off for days before writing in
             self.tags |= {"fresh"}
         head: list[str] = [opener] if opener else []
         if length == "terse":  # only the facts, and whatever the writer cannot keep to themselves
@@ -369,7 +378,7 @@ class Voice:
         if opener is None and r.random() < 0.75:
             greeting = self.once_anonymous("opener_user", told) if r.random() < 0.4 else None
             head.append(greeting or self.pick("opener_user_terse"))
-            if _FRESH.search(head[-1]):  # "came to my desk this morning": no putting off for days after it
+            if _fresh(head[-1]):  # "came to my desk this morning": no putting off for days after it
                 self.tags |= {"fresh"}
             told = told or bool(greeting and self_descriptions(greeting))
         if length in ("padded", "long"):
