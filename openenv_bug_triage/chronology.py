@@ -2,8 +2,7 @@
 
 A ticket cannot quote a log line written after it was filed, name a release that was not out
 yet, or call a date by another weekday. `problems` finds such slips in one piece of text (the
-fixture checks in `tasks.py` run it on every ticket of a fixed task, and tests/test_chronology.py on
-the generated ones), and `shift_dates`
+fixture checks in `tasks.py` run it on every ticket, fixed or generated), and `shift_dates`
 moves every date in a text by whole days (the generator uses it to set a scenario's logs
 shortly before the ticket that quotes them). Both read dates with the same patterns.
 

@@ -498,14 +498,8 @@ def _visible(rec: TicketRecord, hints: list[str], deadline: int | None) -> Ticke
     return Ticket.model_construct(**values, suspected_duplicate_ids=hints, sla_deadline_step=deadline)
 
 
-def build_task(fx: TaskFixture, world: World | None = None, dates_checked: bool = False) -> Task:
-    """Validate a parsed fixture against the handbook and derive its visible hints.
-
-    `dates_checked`: the caller vouches that no ticket names a date, weekday or release its filing time
-    rules out, and the chronology reading is skipped. Only the generator passes it: it sets every date and
-    version in the ticket's time, and `test_generated_queues_hold_no_chronology_violation` holds its queues
-    to the same reading (`chronology.problems` on each field) over every level and split. A fixed fixture is
-    always read."""
+def build_task(fx: TaskFixture, world: World | None = None) -> Task:
+    """Validate a parsed fixture against the handbook and derive its visible hints."""
     try:
         grading.check_difficulty(fx.difficulty)
     except FixtureError as exc:
@@ -517,7 +511,7 @@ def build_task(fx: TaskFixture, world: World | None = None, dates_checked: bool 
             raise _fail(fx.task_id, rec.ticket_id, "ticket_id", "is not unique")
         by_id[rec.ticket_id] = rec
     for rec in fx.tickets:
-        _check_record(fx, rec, by_id, world, dates=not dates_checked)
+        _check_record(fx, rec, by_id, world)
     hints = suspected_duplicates(list(fx.tickets))
     deadlines = rules.sla_deadlines(fx.sla_policy)
     tickets = [_visible(rec, hints[rec.ticket_id], deadlines[rec.customer_tier]) for rec in fx.tickets]

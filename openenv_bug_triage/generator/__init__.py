@@ -5,9 +5,7 @@ scope of impact, evidence present, traps), derives the truth from the facts with
 `derive_truth` (the handbook, rule by rule), and only then renders the text from the
 scenario's wordings and the phrase pools in `data/generator/`. Fields the handbook does not
 make causal (attachments, version, title case, wording style, hour, ticket id) are drawn
-independently of the truth. The result goes through the same loader checks as a fixture, but for
-the reading of its dates and versions against when each ticket was filed: tests/test_chronology.py
-sweeps every level and split with that reading instead of each queue paying for it.
+independently of the truth. The result goes through the same loader checks as a fixture.
 
 One job per module: `levels` (profiles, splits, seeds), `facts` (latent facts and the truth
 they imply), `plan` (which scenario plays which role, environments, scopes, tiers, times,
@@ -87,10 +85,8 @@ def generate(task_id: str, seed: int, split: str = "train") -> GeneratedTask:
             "live": live,
         }
     )
-    # the dates were set in each ticket's time (`Renderer.local`, `retime`); tests/test_chronology.py reads them
-    task = build_task(fixture, world, dates_checked=True)
     # check_seed has refused any split outside SPLITS, but cannot narrow the str to the Split literal
-    return GeneratedTask(task, facts, split, seed, replied)  # type: ignore[arg-type]
+    return GeneratedTask(build_task(fixture, world), facts, split, seed, replied)  # type: ignore[arg-type]
 
 
 def dated(record: dict[str, Any], facts: TicketFacts) -> tuple[dict[str, Any], TicketFacts]:
