@@ -71,7 +71,7 @@ LOWER_I = re.compile(r"(?<![\w'’.])(?<!dotted )i(?=['’]\w|\s)")
 """The pronoun typed in lower case: a customer's careless typing, which a tester's report does not show."""
 
 ADDRESS = re.compile(r"(?P<local>[\w.+'-]+)@(?P<domain>[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,})", re.I)
-DOMAIN = re.compile(r"\b(?:[a-z0-9-]+\.)+(?:com|org|net|io|co\.uk|org\.uk|de|fr|nl|se|no|dk)\b", re.I)
+DOMAIN = re.compile(r"\b(?:[a-z0-9-]+\.)+(?:co\.uk|org\.uk|com|org|net|io|de|fr|nl|se|no|dk)\b", re.I)
 PUBLIC_MAIL = frozenset({"gmail.com", "hotmail.com", "outlook.com", "live.com", "yahoo.com", "icloud.com", "proton.me"})
 THIRD_PARTY = ("payments-provider.com", "microsoftonline.com", "dropbox.com", "google.com")
 """Services a customer's ticket may name whatever their organisation."""

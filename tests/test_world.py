@@ -216,10 +216,15 @@ def console_of_another_browser(t: Ticket, f: TicketFacts, releases: tuple[Releas
     return bool(named and spoken and (spoken - named or "ie" in named))
 
 
+FORM_EXAMPLE = re.compile(r"<e\.g\.[^>]*>")
+"""An in-app form's example left in place of an answer."""
+
+
 def two_versions_of_a_browser(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
-    """One browser named at two versions in one ticket ("Edge 120" and "Edge 130")."""
+    """One browser named at two versions in one ticket ("Edge 120" and "Edge 130"); a form's unfilled example
+    ("Browser/version: <e.g. Chrome 144>") is the form's, not the writer's."""
     seen: dict[str, set[str]] = defaultdict(set)
-    for m in BROWSER_VERSION.finditer(f"{t.title}\n{t.description}"):
+    for m in BROWSER_VERSION.finditer(FORM_EXAMPLE.sub("", f"{t.title}\n{t.description}")):
         seen[m["name"]].add(m["v"].split(".")[0])
     return any(len(v) > 1 for v in seen.values())
 
@@ -640,6 +645,9 @@ def test_each_ticket_check_finds_a_planted_contradiction() -> None:
     chrome = "Chrome 131.\nTypeError: Cannot read properties of undefined (reading 'rows')"
     assert not console_of_another_browser(_ticket(reporter_type="user", description=chrome), f, rel)
     assert two_versions_of_a_browser(_ticket(description="In Edge 120 it fails. Edge 130 on Windows 11."), f, rel)
+    assert not two_versions_of_a_browser(
+        _ticket(description="Tried in Chrome 143.\n\nBrowser/version: <e.g. Chrome 144>"), f, rel
+    )
     assert web_app_installed(_ticket(description="We have web 2026.9.0 installed."), f, rel)
     assert month_after_filed(_ticket(description="The November invoice is wrong."), f, rel)
     charged = _ticket(customer_tier="free", reporter_type="user", log_excerpt="charge ch_3QbT succeeded plan=pro")

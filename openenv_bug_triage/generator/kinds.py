@@ -275,15 +275,13 @@ def retold_steps(renderer: Teller, s: SlotLike, steps: list[str]) -> list[str]:
     return [steps[i] for i in keep]
 
 
+def own_counts(renderer: Teller) -> dict[str, object]:
+    """A duplicate's reporter's own share of failures and counts: each reporter sees their own workspace."""
+    r = renderer.r
+    return {"pct": r.randrange(8, 51), "m": r.randrange(12, 400), "n": r.randrange(1, 4)}
+
+
 def own_numbers(renderer: Teller, shared: dict[str, object]) -> dict[str, object]:
     """A re-told duplicate's own rate, onset and counts; who is hit and the workaround stay the original's."""
-    r = renderer.r
-    onset = renderer.created - timedelta(minutes=r.randrange(4, 90))  # shortly before its own report
-    return {
-        **shared,
-        "pct": r.randrange(8, 51),
-        "time": f"{onset:%H:%M} UTC",
-        "onset": onset,
-        "m": r.randrange(12, 400),
-        "n": r.randrange(1, 4),
-    }
+    onset = renderer.created - timedelta(minutes=renderer.r.randrange(4, 90))  # shortly before its own report
+    return {**shared, "time": f"{onset:%H:%M} UTC", "onset": onset, **own_counts(renderer)}

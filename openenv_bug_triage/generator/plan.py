@@ -389,8 +389,12 @@ def _paying(slots: list[Slot]) -> None:
             s.tier, other.tier = other.tier, s.tier
     paying = {id(s) for s in needs}
     for s in [s for s in slots if SEATS[s.tier][1] < _needed_seats(s)]:
-        room = [
-            o for o in slots if SEATS[o.tier][1] >= _needed_seats(s) and not _needed_seats(o) and id(o) not in paying
+        room = [  # a paying report may take a paid plan of another's (never the free plan)
+            o
+            for o in slots
+            if SEATS[o.tier][1] >= _needed_seats(s)
+            and SEATS[s.tier][1] >= _needed_seats(o)
+            and (id(o) not in paying or s.tier != "free")
         ]
         if room:
             other = room[0]

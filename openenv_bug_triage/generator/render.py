@@ -18,7 +18,7 @@ from . import comments, kinds, notes, retell, titles
 from . import compose as composing
 from .binding import own_text
 from .compose import quiet as shows_no_error
-from .facts import PLATFORM_OF, TicketFacts
+from .facts import INSTALLED, PLATFORM_OF, TicketFacts
 from .personas import People, Temper, defect_seats
 from .phrasing import compose
 from .plan import Planner, Slot
@@ -447,6 +447,10 @@ class Renderer:
             persona = replace(persona, temper=temper)
         self.voice.cast(persona, tags)
         self.voice.platform = self.platform
+        app: Platform = self.platform if self.platform in INSTALLED else "ios"  # the app a phone's screen is of
+        self.voice.build = (
+            self.reported.rsplit(" ", 1)[-1] if app == self.platform else self.timeline.current(app, self.created).version
+        )
         self.voice.facts = " ".join([facts_text, *scenario.titles]) if isinstance(scenario, Defect) else facts_text
         self.attachments = self.r.choice([0, 0, 0, 1, 1, 2, 3])
         if self.attachments >= 2:
@@ -952,7 +956,10 @@ class Renderer:
         if s.original is None:
             return root.scope_values
         if s.scope_values is None:  # its own reporter: own numbers when re-told, a workaround in other words
-            values = kinds.own_numbers(self, root.scope_values) if s.retold else dict(root.scope_values)
+            # the same failure from its own reporter: their own counts, and when re-told days later their own onset
+            values = (
+                kinds.own_numbers(self, root.scope_values) if s.retold else {**root.scope_values, **kinds.own_counts(self)}
+            )
             others = self._unsaid(s, d.workaround)
             if others and values["workaround"] not in others:
                 values["workaround"] = self.r.choice(others)

@@ -41,14 +41,15 @@ _CLIENT_HINTS: dict[str, tuple[str, ...]] = {
 
 
 _BROWSERS: dict[str, re.Pattern[str]] = {
-    "chromium": re.compile(r"\b(?:Chrome|Chromium|Chromebook|Edge|Opera|Brave)\b"),
+    "chromium": re.compile(r"\b(?:Chrome|Chromium|Chromebook|Edge|Opera|Brave)\b|\bCannot read properties of\b"),
     "safari": re.compile(r"\bSafari\b"),
     "firefox": re.compile(r"\bFirefox\b"),
     "ie": re.compile(r"\bInternet Explorer\b|\bIE ?1[01]\b"),
 }
-"""Browser families a ticket can name: a console pasted into it must be one of theirs."""
+"""Browser families a ticket can name: a console pasted into it must be one of theirs (a console message in
+Chromium's words, "Cannot read properties of undefined", names its family)."""
 _BROWSER_WORDS: dict[str, tuple[str, ...]] = {
-    "chromium": ("Chrom", "Edge", "Opera", "Brave"),
+    "chromium": ("Chrom", "Edge", "Opera", "Brave", "Cannot read properties"),
     "safari": ("Safari",),
     "firefox": ("Firefox",),
     "ie": ("Internet Explorer", "IE"),
@@ -240,6 +241,8 @@ class Voice:
     length: Length = "plain"
     platform: str = "web"
     """The client the ticket is about: what its screen recordings are named by."""
+    build: str = ""
+    """The version number of the build the ticket is about ("5.15.0"): what an app's own screen prints."""
     facts: str = ""
     """The ticket's own wording of its facts: what a pasted settings screen agrees with."""
     habits: dict[str, tuple[Noise, str]] = field(default_factory=dict)
@@ -474,6 +477,7 @@ class Voice:
             "ms": r.randrange(120, 990),
             "s": r.randrange(11, 59),
             "build": r.randrange(4100, 4700),
+            "app_version": self.build,
             "gb": f"{r.randrange(2, 60)}.{r.randrange(10)}",
             **screen_settings(f"{self.facts} {told}", r),
         }
