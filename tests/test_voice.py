@@ -215,7 +215,24 @@ def i_typed_two_ways(t: Ticket, f: TicketFacts) -> bool:
     return t.reporter_type == "user" and bool(LOWER_I.search(own) and UPPER_I.search(own))
 
 
+BOX_REFERENCE = re.compile(r"^(?:Error reference|Reference number|Reference code|Reference|Support code|Code): ", re.M)
+"""The reference line under the message of an error box pasted from the screen."""
+CODE = re.compile(r"\b[A-Z]{2,}-\d+\b")
+
+
+def pasted_box_says_another_message(t: Ticket, f: TicketFacts) -> bool:
+    """An error box pasted from the screen shows a message other than the one the ticket quotes."""
+    for m in BOX_REFERENCE.finditer(t.description):
+        shown = t.description[: m.start()].rstrip("\n").rsplit("\n", 1)[-1]
+        rest = t.description.replace(shown, "", 1)
+        codes = CODE.findall(shown)  # or its code, which the ticket's words name ("an error with SSO-212")
+        if shown != "Something went wrong." and shown not in rest and not any(c in rest for c in codes):
+            return True
+    return False
+
+
 TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
+    "an error box pasted with another message": pasted_box_says_another_message,
     "server log pasted by a customer": server_log_from_customer,
     "nontechnical reporter on an API ticket": nontechnical_on_api,
     "customer speaks for other customers": customer_speaks_for_others,
@@ -366,6 +383,13 @@ _facts = planting.facts
 
 
 def test_each_ticket_check_finds_a_planted_contradiction() -> None:
+    box = "Saving shows 'Changes could not be saved (500)'.\n\nThe page says:\n{}\nError reference: LX-1-2A"
+    assert pasted_box_says_another_message(_ticket(description=box.format("We couldn't complete that action.")), _facts())
+    assert not pasted_box_says_another_message(
+        _ticket(description=box.format("Changes could not be saved (500)")), _facts()
+    )
+    coded = "Sign-in gives an error with SSO-212.\n\nThe screen says:\nSSO-212 assertion too large\nCode: LX-1-2A"
+    assert not pasted_box_says_another_message(_ticket(description=coded), _facts())
     log = "2026-05-04T09:58:01.112Z reporting-2 ERROR export job failed: timeout"
     assert server_log_from_customer(_ticket(log_excerpt=log, logs_present=True), _facts())
     assert not server_log_from_customer(_ticket(log_excerpt=log, logs_present=True, reporter_type="qa"), _facts())

@@ -129,6 +129,17 @@ def as_configuration(who: str) -> str:
     return f"{m['what']}, {_gerund(m['verb'])}{m['rest']}"
 
 
+_QUOTED = re.compile(r"(?<!\w)'(.+?)'(?!\w)")
+
+
+@lru_cache(maxsize=4096)
+def shown_message(facts: str) -> str:
+    """The error message a defect's wording quotes (its longest quote: a button's name is shorter), as an error
+    box pasted from the screen shows it (read once per process for each wording)."""
+    quotes = [q for q in _QUOTED.findall(facts) if len(q) >= 6]  # not a quoted key or letter ('#', 'ü')
+    return max(quotes, key=len) if quotes else "Something went wrong."
+
+
 def browsers_named(text: str) -> set[str]:
     """The browser families `text` names, as phrase tags."""
     return {
@@ -182,6 +193,8 @@ _STEM = 5
 
 _DEVICE_SCREEN = re.compile(r"^(?:Connection|Network|Free storage|Storage free|Space left|Available space):", re.M)
 """A line of a pasted device or app information screen."""
+_BOX = re.compile(r"^(?:Error reference|Reference number|Reference code|Reference|Support code|Code): ", re.M)
+"""The reference line under an error box's message: a ticket pastes one box (one failure, one screen)."""
 _CHOICE = re.compile(r"\{([^{}]*\|[^{}]*)\}")
 
 
@@ -419,8 +432,9 @@ class Voice:
                 if more is None and not listed:
                     more = self.checklist()
                     listed = True
-                if more and not (_DEVICE_SCREEN.search(more) and any(_DEVICE_SCREEN.search(p) for p in pastes)):
-                    pastes.append(more)  # not two device screens that tell the connection and storage twice
+                # not two device screens that tell the connection and storage twice, nor two error boxes
+                if more and not any(x.search(more) and any(x.search(p) for p in pastes) for x in (_DEVICE_SCREEN, _BOX)):
+                    pastes.append(more)
             for paste in pastes:
                 if self.noise.markdown:
                     intro, _, rest = paste.partition("\n")
@@ -478,6 +492,7 @@ class Voice:
             "s": r.randrange(11, 59),
             "build": r.randrange(4100, 4700),
             "app_version": self.build,
+            "message": shown_message(self.facts),
             "gb": f"{r.randrange(2, 60)}.{r.randrange(10)}",
             **screen_settings(f"{self.facts} {told}", r),
         }
