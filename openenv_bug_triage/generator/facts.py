@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -9,6 +10,7 @@ from .. import rules
 from ..catalogue import Defect
 from ..models import Disposition, Environment, ReporterType, Tier, Truth
 from ..world import World
+from .personas import defect_seats
 
 Scope = Literal["everyone", "segment", "degraded", "workaround", "few"]
 Kind = Literal["defect", "feature", "invalid", "vague"]
@@ -132,6 +134,15 @@ def alert_scopes(d: Defect) -> list[Scope]:
     return options
 
 
+_WORKSPACE = re.compile(r"\bworkspaces?\b")
+
+
+def workspace_wide(d: Defect) -> bool:
+    """True when what triggers `d` is the workspace's (its size, name, domain or settings): everyone in a workspace
+    that meets it is hit, so no one says only a few of their colleagues see it."""
+    return defect_seats(d) > 0 or any(_WORKSPACE.search(s) for s in d.segment)
+
+
 def scope_options(d: Defect) -> list[Scope]:
     """Scopes a production report of `d` may state, chosen so that one severity follows.
 
@@ -139,8 +150,9 @@ def scope_options(d: Defect) -> list[Scope]:
     is known to fail every time) more than 5% of attempts; a narrower core failure hits a group
     or has a workaround. "Only a few users" is never said of a core failure: the handbook
     judges a defect by everyone in the same situation, and a reader cannot tell how many that is.
-    Nor is it said of a defect that hits everyone who uses the feature (`reach` "everyone"), so
-    a cosmetic defect of that reach has no scope to state.
+    Nor is it said of a defect that hits everyone who uses the feature (`reach` "everyone") or
+    whose trigger is the workspace's (`workspace_wide`), so a cosmetic defect of either has no
+    scope to state.
     """
     segment: list[Scope] = ["segment"] if d.segment else []
     if d.impact == "critical":
@@ -151,7 +163,7 @@ def scope_options(d: Defect) -> list[Scope]:
             rate: list[Scope] = [] if d.intermittent is False else ["degraded"]
             return ["everyone", *rate, *segment]
         return ["workaround", *segment]
-    few: list[Scope] = [] if d.reach == "everyone" else ["few"]
+    few: list[Scope] = [] if d.reach == "everyone" or workspace_wide(d) else ["few"]
     if d.impact == "minor":
         return ["workaround", *few]
     return few
