@@ -29,6 +29,7 @@ from openenv_bug_triage.generator import (
     scope_options,
     severity_for,
 )
+from openenv_bug_triage.generator.facts import workspace_wide
 from openenv_bug_triage.generator.phrasing import variants
 from openenv_bug_triage.policies import HeuristicPolicy, OraclePolicy, RandomPolicy, run_episode
 from openenv_bug_triage.sources import load_task
@@ -206,6 +207,16 @@ def test_severity_rules_follow_the_handbook() -> None:
     assert severity_for("cosmetic", None, "development") == "sev3"
     for d in load_catalogue().defects:  # "only a few users" is never said of a core failure
         assert "few" not in scope_options(d) or d.impact in ("minor", "cosmetic")
+
+
+def test_no_few_users_scope_on_a_defect_the_whole_workspace_meets() -> None:
+    """A trigger of the workspace's (its size, name, domain, region) hits everyone in it: no "only 2 of our 720"."""
+    wide = [d for d in load_catalogue().defects if workspace_wide(d)]
+    assert wide
+    assert all("few" not in scope_options(d) for d in wide)
+    big = next(d for d in load_catalogue().defects if d.impact == "cosmetic" and "few" in scope_options(d))
+    sized = big.model_copy(update={"segment": ["every workspace with more than 500 members"]})
+    assert workspace_wide(sized) and scope_options(sized) == []
 
 
 def test_exposure_traps_stay_sev0_escalated_bugs_to_fix() -> None:
@@ -420,7 +431,8 @@ def test_a_defect_that_fails_every_time_is_never_given_a_failure_rate() -> None:
 
 def test_a_defect_that_hits_everyone_is_never_said_to_hit_only_a_few() -> None:
     for d in load_catalogue().defects:
-        assert ("few" in scope_options(d)) == (d.impact in ("minor", "cosmetic") and d.reach != "everyone"), d.id
+        narrow = d.reach != "everyone" and not workspace_wide(d)
+        assert ("few" in scope_options(d)) == (d.impact in ("minor", "cosmetic") and narrow), d.id
 
 
 def test_validation_defects_state_how_they_fail_and_carry_real_logs() -> None:
