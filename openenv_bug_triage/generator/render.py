@@ -317,6 +317,16 @@ _MOBILE = re.compile(r"\b(?:iphone|ipad|ios|android|phone|mobile)\b", re.I)
 _API = re.compile(r"\b(?:api|endpoint|webhook)\b|\b(?:GET|POST|PUT|PATCH|DELETE) /", re.I)
 
 
+_SETUP = re.compile(r"^(?:Use|Create) an? (?:workspace|organisation|account)\b|^Rename the workspace to something")
+"""A tester's set-up step ("Use a workspace with more than 500 members"): a customer's workspace already is so."""
+
+
+def _own_steps(steps: list[str]) -> list[str]:
+    """A customer's steps: a tester's set-up steps left out (their own workspace is what it is), two steps at least."""
+    kept = [x for x in steps if not _SETUP.match(x)]
+    return kept if len(kept) >= 2 else steps
+
+
 def platform_of(s: Slot, variant: int | None = None) -> Platform:
     """The client whose build a report names: its component's, or for a server-side defect the
     client its own words use (push notifications always reach a phone), else the web app.
@@ -884,7 +894,7 @@ class Renderer:
             return title, "\n\n".join(parts)
         body = " ".join([symptom, *lines])
         if repro:  # a customer's steps are set in the ticket's time only when given (`local` draws nothing)
-            steps = [self.local(step) for step in d.steps]
+            steps = [self.local(step) for step in _own_steps(d.steps)]
             body += "\n\n" + self._steps(s, steps, "steps_header_user", qa=False, evidence=evidence)
         self.follow_up = sentence or None
         return title, self._user_wrap(body, traps)
