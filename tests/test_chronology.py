@@ -281,3 +281,15 @@ def test_an_llm_agent_reads_each_platforms_current_release() -> None:
     assert line in build_messages(obs, [])[1]["content"]
     assert line in opening_text(obs)
     assert chronology.current_releases([]) == "none listed"
+
+
+def test_a_month_a_log_line_names_moves_with_its_timestamps() -> None:
+    """A generated log set in July names July's report, not the catalogue's November ("month=2026-11")."""
+    from openenv_bug_triage.generator.render import retime
+
+    log = "2026-11-18T03:15:02.118Z analytics-worker INFO  completed_report build ws_4410 month=2026-11"
+    moved = retime(log, datetime(2026, 7, 10, 12, 0, tzinfo=UTC))
+    assert moved.startswith("2026-07-10T") and moved.endswith("month=2026-07")
+    assert retime(log.replace("month=2026-11", "month=2026-10"), datetime(2026, 7, 10, tzinfo=UTC)).endswith(
+        "month=2026-06"
+    )

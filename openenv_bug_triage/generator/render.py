@@ -130,7 +130,19 @@ def retime(log: str, last: datetime, onset: datetime | None = None, alert: bool 
     for m, at in sorted(stamps, key=lambda x: x[0].start()):
         out += [log[end : m.start()], moved(m, at)]
         end = m.end()
-    return "".join([*out, log[end:]])
+    text = "".join([*out, log[end:]])
+    if "month=" not in text:
+        return text
+
+    def month(m: re.Match[str]) -> str:  # a month a line names (`month=2026-11`) moves with its stamps
+        mid = datetime(int(m[1]), int(m[2]), 15) + delta
+        return f"month={mid.year}-{mid.month:02d}"
+
+    return _MONTH.sub(month, text)
+
+
+_MONTH = re.compile(r"\bmonth=(20\d\d)-(0[1-9]|1[0-2])\b")
+"""A month a log line names as a field (a report built for it, a query for it)."""
 
 
 _INVOICE = re.compile(r"\b(?P<head>inv[_-](?P<y>20\d\d)[_-])(?P<m>0[1-9]|1[0-2])", re.I)
