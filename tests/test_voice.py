@@ -218,6 +218,7 @@ def i_typed_two_ways(t: Ticket, f: TicketFacts) -> bool:
 BOX_REFERENCE = re.compile(r"^(?:Error reference|Reference number|Reference code|Reference|Support code|Code): ", re.M)
 """The reference line under the message of an error box pasted from the screen."""
 CODE = re.compile(r"\b[A-Z]{2,}-\d+\b")
+QUOTED = re.compile(r"(?<!\w)['\"](.+?)['\"](?!\w)")
 
 
 def pasted_box_says_another_message(t: Ticket, f: TicketFacts) -> bool:
@@ -225,8 +226,10 @@ def pasted_box_says_another_message(t: Ticket, f: TicketFacts) -> bool:
     for m in BOX_REFERENCE.finditer(t.description):
         shown = t.description[: m.start()].rstrip("\n").rsplit("\n", 1)[-1]
         rest = t.description.replace(shown, "", 1)
+        quoted = [q for q in QUOTED.findall(rest) if len(q) >= 6]  # what else the ticket quotes
         codes = CODE.findall(shown)  # or its code, which the ticket's words name ("an error with SSO-212")
-        if shown != "Something went wrong." and shown not in rest and not any(c in rest for c in codes):
+        agrees = shown in rest or any(q in shown or shown in q for q in quoted) or any(c in rest for c in codes)
+        if quoted and not agrees and shown != "Something went wrong.":  # the product's own words when none is quoted
             return True
     return False
 

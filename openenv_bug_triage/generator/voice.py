@@ -129,15 +129,22 @@ def as_configuration(who: str) -> str:
     return f"{m['what']}, {_gerund(m['verb'])}{m['rest']}"
 
 
-_QUOTED = re.compile(r"(?<!\w)'(.+?)'(?!\w)")
+_QUOTED = re.compile(r"(?<!\w)(['\"])(.+?)\1(?!\w)")
+"""A quote in single or double quotes (an apostrophe inside a word does not end it)."""
 
 
-@lru_cache(maxsize=4096)
-def shown_message(facts: str) -> str:
-    """The error message a defect's wording quotes (its longest quote: a button's name is shorter), as an error
-    box pasted from the screen shows it (read once per process for each wording)."""
-    quotes = [q for q in _QUOTED.findall(facts) if len(q) >= 6]  # not a quoted key or letter ('#', 'ü')
-    return max(quotes, key=len) if quotes else "Something went wrong."
+def _quotes(text: str) -> list[str]:
+    """What `text` quotes, six characters or more (not a quoted key or letter: '#', 'ü')."""
+    return [m[2] for m in _QUOTED.finditer(text) if len(m[2]) >= 6] if "'" in text or '"' in text else []
+
+
+def shown_message(facts: str, told: str = "") -> str:
+    """The error message an error box pasted from the screen shows: the longest quote of the defect's wording
+    (`facts`; a button's name is shorter) that holds what the ticket `told` quotes, else the longest the ticket
+    quotes, else the defect's longest."""
+    said, known = _quotes(told), _quotes(facts)
+    fitting = [k for k in known if any(q in k for q in said)] or said or known
+    return max(fitting, key=len) if fitting else "Something went wrong."
 
 
 def browsers_named(text: str) -> set[str]:
@@ -492,7 +499,7 @@ class Voice:
             "s": r.randrange(11, 59),
             "build": r.randrange(4100, 4700),
             "app_version": self.build,
-            "message": shown_message(self.facts),
+            "message": shown_message(self.facts, told),
             "gb": f"{r.randrange(2, 60)}.{r.randrange(10)}",
             **screen_settings(f"{self.facts} {told}", r),
         }
