@@ -6,6 +6,7 @@ import itertools
 import json
 from collections.abc import Iterator
 from contextlib import closing
+from datetime import timedelta
 
 import httpx
 import pytest
@@ -147,3 +148,25 @@ def test_a_retest_or_upgrade_that_settles_a_ticket_comes_hours_after_it() -> Non
     ]
     short = [g for g in gaps if g < RETEST_GAP]
     assert len(gaps) > 100 and not short, (short, len(gaps))
+
+
+def test_a_retest_on_a_hosted_client_comes_before_its_next_deploy() -> None:
+    """The web app and the API serve one build: a retest that names the release a ticket was filed against is
+    written before the next release replaces it (where the queue leaves a minute for it)."""
+    checked = 0
+    for split in ("train", "validation", "test"):
+        for task_id in ("generated_hard", "generated_expert"):
+            for seed in range(30):
+                g = generate(task_id, seed, split)
+                for t in g.task.tickets:
+                    f = g.facts[t.ticket_id]
+                    if not (f.retest_clean or f.fixed_in_current) or not t.comments or t.version is None:
+                        continue
+                    if not t.version.startswith(("web ", "API ")):
+                        continue
+                    platform = "web" if t.version.startswith("web ") else "api"
+                    later = [r.released_at for r in g.task.releases if r.platform == platform and r.released_at > t.created_at]
+                    if later and min(later) - t.created_at > timedelta(minutes=5):
+                        assert t.comments[-1].time < min(later), (split, seed, t.ticket_id)
+                        checked += 1
+    assert checked > 20

@@ -431,7 +431,7 @@ def test_a_defect_that_fails_every_time_is_never_given_a_failure_rate() -> None:
 
 def test_a_defect_that_hits_everyone_is_never_said_to_hit_only_a_few() -> None:
     for d in load_catalogue().defects:
-        narrow = d.reach != "everyone" and not workspace_wide(d)
+        narrow = d.reach not in ("everyone", "object") and not workspace_wide(d)
         assert ("few" in scope_options(d)) == (d.impact in ("minor", "cosmetic") and narrow), d.id
 
 

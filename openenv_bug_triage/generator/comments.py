@@ -106,6 +106,7 @@ def thread(
     reporter_name: str | None = None,
     log_from: str | None = None,
     support_note: str | None = None,
+    before: datetime | None = None,
 ) -> list[dict[str, Any]]:
     """The comments of one ticket, oldest first, as record dicts.
 
@@ -116,6 +117,8 @@ def thread(
     source (a customer cannot see the server's logs, and a device log came from them on request).
     `support_note`: how far the defect reaches beyond the reporter's workspace, which only support
     can tell (a customer speaks for their own workspace); it takes the place of an acknowledgement.
+    `before`: the follow-up comes before this time (the next deploy of a hosted client, after which nobody can
+    retest on the release the ticket was filed against), where the thread leaves room.
     """
     r, rates = renderer.r, renderer.b.level.rates
     drawn = r.choice(renderer.phrases.pool("comment_author", renderer.partition))
@@ -145,6 +148,10 @@ def thread(
     times = _times(renderer, s, created, len(drafts)) if drafts else []
     if follow_up is not None:  # the last comment: hours after the report, after every other comment
         times[-1] = max(times[-1], created + timedelta(minutes=min(RETEST_GAP, _room(s, len(drafts)))))
+        n = len(times)
+        if before is not None and times[-1] >= before and before - created > timedelta(minutes=n):
+            # the thread ends a minute before the deploy: every comment keeps its order, a minute apart at least
+            times = [min(at, before - timedelta(minutes=n - i)) for i, at in enumerate(times)]
     drafts = [
         (author, role, still(renderer, created, at) if text is STILL else text)
         for (author, role, text), at in zip(drafts, times, strict=True)

@@ -150,9 +150,9 @@ def scope_options(d: Defect) -> list[Scope]:
     is known to fail every time) more than 5% of attempts; a narrower core failure hits a group
     or has a workaround. "Only a few users" is never said of a core failure: the handbook
     judges a defect by everyone in the same situation, and a reader cannot tell how many that is.
-    Nor is it said of a defect that hits everyone who uses the feature (`reach` "everyone") or
-    whose trigger is the workspace's (`workspace_wide`), so a cosmetic defect of either has no
-    scope to state.
+    Nor is it said of a defect that hits everyone who uses the feature or one object everyone who
+    opens it sees (`reach` "everyone" or "object"), or whose trigger is the workspace's
+    (`workspace_wide`), so a cosmetic defect of these has no scope to state.
     """
     segment: list[Scope] = ["segment"] if d.segment else []
     if d.impact == "critical":
@@ -163,7 +163,7 @@ def scope_options(d: Defect) -> list[Scope]:
             rate: list[Scope] = [] if d.intermittent is False else ["degraded"]
             return ["everyone", *rate, *segment]
         return ["workaround", *segment]
-    few: list[Scope] = [] if d.reach == "everyone" or workspace_wide(d) else ["few"]
+    few: list[Scope] = [] if d.reach in ("everyone", "object") or workspace_wide(d) else ["few"]
     if d.impact == "minor":
         return ["workaround", *few]
     return few

@@ -509,6 +509,13 @@ class Renderer:
         """The current release of this ticket's platform when it was filed, as a report names it."""
         return display(self.platform, self.timeline.current(self.platform, self.created).version)
 
+    def _next_release(self) -> datetime | None:
+        """When this ticket's platform ships its next release after the ticket was filed (None: not in the calendar)."""
+        try:
+            return self.timeline.upcoming(self.platform, self.created).released_at
+        except ValueError:
+            return None
+
     def release_day(self) -> str:
         """The day this ticket's platform shipped its current release, as a reporter names it: the
         weekday within the last week, else the date ("14 May")."""
@@ -706,6 +713,8 @@ class Renderer:
                 reporter_name=self.voice.persona.name or None,
                 log_from=comments.log_source(log_excerpt) if reporter == "user" and log_excerpt else None,
                 support_note=self.support_note,
+                # a retest names the release current when it was filed: on a hosted client, before the next deploy
+                before=None if self.platform in INSTALLED else self._next_release(),
             ),
         }
         facts = TicketFacts(
