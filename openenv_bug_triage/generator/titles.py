@@ -86,7 +86,7 @@ def _clauses(title: str) -> list[str]:
     out = []
     for m in _CUT.finditer(title):
         head = title[: m.start()].rstrip(" ,;:-–")
-        if len(head.split()) >= 3:
+        if len(head.split()) >= 4:  # "iOS app crashes" says too little (and two partitions' titles cut alike)
             out.append(head)
     return out
 
