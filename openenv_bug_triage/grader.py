@@ -13,7 +13,10 @@ score = clamp(sum(WEIGHTS[difficulty][k] * subscore[k]) - penalty, 0, 1), where
                 by their deadline (changing a triaged ticket later re-dates its settlement).
 - critical:     (hard) mean credit of sev0/sev1 bugs, 0 for any not escalated.
 - penalty:      0.05 per real bug closed, deferred or marked duplicate, plus 0.01 per
-                invalid or no-op action.
+                invalid or no-op action, 0.01 per ticket escalated that must not be (a page the
+                incident commander did not need) and 0.01 per ticket left triaged as a bug that
+                the handbook settles otherwise (work on a team's board that is not a bug to fix):
+                labelling or paging about everything is no policy, and losing a bug stays dearest.
 """
 
 from __future__ import annotations
@@ -35,6 +38,8 @@ LABEL_WEIGHTS: dict[str, float] = {k: w for k, w in GRADING.label_weights.items(
 RELABEL_DECAY = GRADING.relabel_decay
 DESTRUCTIVE_COST = GRADING.destructive_cost
 HYGIENE_COST = GRADING.hygiene_cost
+FALSE_PAGE_COST = GRADING.false_page_cost
+STRAY_BUG_COST = GRADING.stray_bug_cost
 PASS_THRESHOLD = GRADING.pass_threshold
 WEIGHTS: dict[Difficulty, dict[str, float]] = {d: {k: x for k, x in w.items()} for d, w in GRADING.weights.items()}
 CRITICAL_TICKET_WEIGHT: dict[Difficulty, float] = GRADING.critical_ticket_weight
@@ -178,7 +183,14 @@ def grade_episode(
         for tid, t in truth.items()
         if t.disposition == "fix" and progress[tid].final and not progress[tid].info_requested
     )
-    penalty = DESTRUCTIVE_COST * destroyed + HYGIENE_COST * (invalid_actions + no_op_actions)
+    false_pages = len(escalated - must_escalate)
+    stray_bugs = sum(1 for tid, t in truth.items() if t.disposition != "fix" and progress[tid].status == "triaged")
+    penalty = (
+        DESTRUCTIVE_COST * destroyed
+        + HYGIENE_COST * (invalid_actions + no_op_actions)
+        + FALSE_PAGE_COST * false_pages
+        + STRAY_BUG_COST * stray_bugs / len(truth)
+    )
     raw = sum(w * subscores[k] for k, w in weights.items()) - penalty
     score = round(min(1.0, max(0.0, raw)), 6)
     reported = {k: round(v, 6) for k, v in subscores.items() if k in weights}

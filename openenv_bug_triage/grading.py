@@ -31,6 +31,10 @@ class Grading(BaseModel):
     """Penalty per real bug closed, deferred or marked duplicate."""
     hygiene_cost: float = Field(ge=0)
     """Penalty per invalid or no-op action."""
+    false_page_cost: float = Field(ge=0)
+    """Penalty per ticket escalated that the handbook says must not be: every page wakes the incident commander."""
+    stray_bug_cost: float = Field(ge=0)
+    """Penalty per ticket left on a team's board as a bug to fix that the handbook settles otherwise."""
     pass_threshold: float = Field(ge=0, le=1)
     max_major_mistakes: dict[Difficulty, Annotated[int, Field(ge=0)] | None]
     """Per difficulty, the most major mistakes a passing episode may make beside the pass mark (null: no limit)."""

@@ -180,6 +180,21 @@ def test_escalation_f1_and_missed_escalation_is_named():
     assert result.subscores["escalation"] == pytest.approx(2 / 3)
 
 
+def test_each_needless_page_costs_beside_the_escalation_f1():
+    one = grade_episode(small_task(), with_(perfect(), "B", escalated=True))
+    two = grade_episode(small_task(), with_(with_(perfect(), "B", escalated=True), "C", escalated=True))
+    assert one.subscores["penalty"] == 0.01 and two.subscores["penalty"] == 0.02
+    assert grade_episode(small_task(), perfect()).subscores["penalty"] == 0.0
+
+
+def test_a_non_bug_left_on_a_teams_board_costs_its_share_of_the_queue():
+    labelled = {"severity": "sev3", "priority": "p3", "component": "sso", "team": "identity"}
+    stray = with_(perfect(), "F", deferred=False, **labelled)  # a defer, triaged as a bug instead
+    assert grade_episode(small_task(), stray).subscores["penalty"] == round(0.1 / 6, 6)
+    closed = with_(perfect(), "E", **labelled)  # labelled, then closed as the handbook says: no cost
+    assert grade_episode(small_task(), closed).subscores["penalty"] == 0.0
+
+
 def test_sla_counts_only_tickets_settled_by_their_deadline():
     result = grade_episode(small_task(), with_(perfect(), "A", settled_at_step=4))
     assert result.subscores["sla"] == 0.5
