@@ -175,7 +175,11 @@ def test_a_retest_on_a_hosted_client_comes_before_its_next_deploy() -> None:
                     if not t.version.startswith(("web ", "API ")):
                         continue
                     platform = "web" if t.version.startswith("web ") else "api"
-                    later = [r.released_at for r in g.task.releases if r.platform == platform and r.released_at > t.created_at]
+                    later = [
+                        r.released_at
+                        for r in g.task.releases
+                        if r.platform == platform and r.released_at > t.created_at
+                    ]
                     if later and min(later) - t.created_at > timedelta(minutes=5):
                         assert t.comments[-1].time < min(later), (split, seed, t.ticket_id)
                         checked += 1

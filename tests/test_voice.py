@@ -387,7 +387,9 @@ _facts = planting.facts
 
 def test_each_ticket_check_finds_a_planted_contradiction() -> None:
     box = "Saving shows 'Changes could not be saved (500)'.\n\nThe page says:\n{}\nError reference: LX-1-2A"
-    assert pasted_box_says_another_message(_ticket(description=box.format("We couldn't complete that action.")), _facts())
+    assert pasted_box_says_another_message(
+        _ticket(description=box.format("We couldn't complete that action.")), _facts()
+    )
     assert not pasted_box_says_another_message(
         _ticket(description=box.format("Changes could not be saved (500)")), _facts()
     )

@@ -415,6 +415,7 @@ def _upgradable(d: Defect) -> bool:
     """A defect a customer's upgrade can fix: of an app they install (`INSTALLED`), not an exposure."""
     return not d.exposure and PLATFORM_OF.get(d.component) in INSTALLED
 
+
 _DISPOSITION_OF_ROLE: dict[str, Disposition] = {
     "fix": "fix",
     "near": "fix",

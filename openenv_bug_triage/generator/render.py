@@ -471,7 +471,9 @@ class Renderer:
         self.voice.platform = self.platform
         app: Platform = self.platform if self.platform in INSTALLED else "ios"  # the app a phone's screen is of
         self.voice.build = (
-            self.reported.rsplit(" ", 1)[-1] if app == self.platform else self.timeline.current(app, self.created).version
+            self.reported.rsplit(" ", 1)[-1]
+            if app == self.platform
+            else self.timeline.current(app, self.created).version
         )
         self.voice.facts = " ".join([facts_text, *scenario.titles]) if isinstance(scenario, Defect) else facts_text
         self.attachments = self.r.choice([0, 0, 0, 1, 1, 2, 3])
@@ -989,7 +991,9 @@ class Renderer:
         if s.scope_values is None:  # its own reporter: own numbers when re-told, a workaround in other words
             # the same failure from its own reporter: their own counts, and when re-told days later their own onset
             values = (
-                kinds.own_numbers(self, root.scope_values) if s.retold else {**root.scope_values, **kinds.own_counts(self)}
+                kinds.own_numbers(self, root.scope_values)
+                if s.retold
+                else {**root.scope_values, **kinds.own_counts(self)}
             )
             others = self._unsaid(s, d.workaround)
             if others and values["workaround"] not in others:

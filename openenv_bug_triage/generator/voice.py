@@ -440,7 +440,9 @@ class Voice:
                     more = self.checklist()
                     listed = True
                 # not two device screens that tell the connection and storage twice, nor two error boxes
-                if more and not any(x.search(more) and any(x.search(p) for p in pastes) for x in (_DEVICE_SCREEN, _BOX)):
+                if more and not any(
+                    x.search(more) and any(x.search(p) for p in pastes) for x in (_DEVICE_SCREEN, _BOX)
+                ):
                     pastes.append(more)
             for paste in pastes:
                 if self.noise.markdown:
