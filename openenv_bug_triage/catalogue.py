@@ -172,6 +172,7 @@ Tag = Literal[
     "account",
     "heated",
     "vague",
+    "timeout",
 ]
 """What a phrase can require of, or forbid in, its ticket and reporter.
 
@@ -201,7 +202,9 @@ its note may say so; `development`: the build reported is a development build (a
 `large`: the organisation has 150 seats or more (an IT department, not a contractor one day a week); `account`: the
 defect is in signing in or paying (login, SSO, payments, invoicing), so no check of another project or of signing in
 again fits it; `heated`: the customer's temper is pressing or loud, so they neither apologise, gush thanks nor play
-the problem down; `vague`: a report too vague to act on, so nothing it attaches shows the failure step by step.
+the problem down; `vague`: a report too vague to act on, so nothing it attaches shows the failure step by step;
+`timeout`: the defect's facts tell of a call or a page that never answers (times out, hangs), so a client's output
+may show it giving up on waiting, as it may not for an error the server returns at once.
 """
 
 

@@ -234,8 +234,33 @@ def pasted_box_says_another_message(t: Ticket, f: TicketFacts) -> bool:
     return False
 
 
+API_CLIENT_LINE = re.compile(r"^(?:User agent|library|client|connector build|wrapper version)\b.*$", re.M | re.I)
+GAVE_UP = re.compile(r"^(?:> gave up\b|no confirmation after\b).*$", re.M)
+WAITED = re.compile(
+    r"\b(?:time[sd]?[- ]?out|timing out|hangs?|hung|stalls?|never (?:returns?|answers?|respond\w*|finish\w*|"
+    r"complete\w*)|spins?|spinning|waits?|waiting|slow\w*|no (?:answer|response|reply))\b",
+    re.I,
+)
+
+
+def two_api_clients(t: Ticket, f: TicketFacts) -> bool:
+    """Output pasted from two API clients (a Go library's beside a Java wrapper's): one integration, one client."""
+    return len(set(API_CLIENT_LINE.findall(t.description))) > 1
+
+
+def gave_up_on_an_answer_that_came(t: Ticket, f: TicketFacts) -> bool:
+    """A client's output shows it giving up on waiting, where nothing else in the ticket tells of a call left
+    unanswered (the server returned an error at once)."""
+    if not GAVE_UP.search(t.description):
+        return False
+    paste = next(p for p in t.description.split("\n\n") if GAVE_UP.search(p))
+    return not WAITED.search(t.title + " " + t.description.replace(paste, ""))
+
+
 TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "an error box pasted with another message": pasted_box_says_another_message,
+    "two API clients' output in one ticket": two_api_clients,
+    "a client gave up waiting on a call that answered": gave_up_on_an_answer_that_came,
     "server log pasted by a customer": server_log_from_customer,
     "nontechnical reporter on an API ticket": nontechnical_on_api,
     "customer speaks for other customers": customer_speaks_for_others,
@@ -424,6 +449,12 @@ def test_each_ticket_check_finds_a_planted_contradiction() -> None:
     assert not dangling_for_now(_ticket(description="Exporting one project at a time works for now."), _facts())
     own = leak.replace("ourcompany.com", "brightharbour.org.uk")
     assert not address_of_another(_ticket(log_excerpt=own, logs_present=True), dev)
+    go = "Trace ids:\ntr-1\nlibrary: larkspur-go 0.14"
+    java = "Our client's debug output:\n> gave up, will retry in 2 s\nwrapper version 2.5.1, runtime Java 21"
+    assert two_api_clients(_ticket(description=f"Calls fail with 500.\n\n{go}\n\n{java}"), _facts())
+    assert not two_api_clients(_ticket(description=f"Calls fail with 500.\n\n{go}"), _facts())
+    assert gave_up_on_an_answer_that_came(_ticket(description=f"Calls fail with HTTP 500.\n\n{java}"), _facts())
+    assert not gave_up_on_an_answer_that_came(_ticket(description=f"Calls time out.\n\n{java}"), _facts())
 
 
 def test_a_claimed_job_and_a_logged_address_become_the_reporters_own() -> None:

@@ -214,6 +214,10 @@ def device_named(scenario: Defect | Story, variant: int = 0) -> str | None:
 _RELOGIN = re.compile(r"\b(?:sign(?:ing)? (?:in|out)|log(?:ging)? (?:in|out)|fresh login)\b", re.I)
 _RELOAD = re.compile(r"\b(?:reload\w*|refresh\w*|restart\w*|reopen\w*|force[- ]quit\w*)\b", re.I)
 _CHANGED = re.compile(r"\b(?:changed|switched|turned (?:on|off)|enabled|disabled|set (?:our|the|my))\b", re.I)
+_TIMEOUT = re.compile(
+    r"\b(?:time[sd]?[- ]?out|timing out|hangs?|hung|stalls?|never (?:returns?|answers?|respond\w*|finish\w*|complete\w*))\b",
+    re.I,
+)
 
 
 def defect_tags(d: Defect, variant: int, scope: str | None) -> set[str]:
@@ -233,8 +237,9 @@ def defect_tags(d: Defect, variant: int, scope: str | None) -> set[str]:
 
 @lru_cache(maxsize=4096)
 def _wording_tags(told: str, ways: str) -> frozenset[str]:
-    """`defect_tags`' tags read from a defect's wordings: the browsers and a setting changed that it `told`, and
-    whether its `ways` round it sign in again or reload (read once per process for each wording)."""
+    """`defect_tags`' tags read from a defect's wordings: the browsers, a setting changed and a call that never
+    answers that it `told`, and whether its `ways` round it sign in again or reload (read once per process for each
+    wording)."""
     tags = browsers_named(told)
     if _RELOGIN.search(ways):
         tags.add("relogin_helps")
@@ -242,6 +247,8 @@ def _wording_tags(told: str, ways: str) -> frozenset[str]:
         tags.add("reload_helps")
     if _CHANGED.search(told):
         tags.add("changed_setting")
+    if _TIMEOUT.search(told):
+        tags.add("timeout")
     return frozenset(tags)
 
 

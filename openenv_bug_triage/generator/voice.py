@@ -202,6 +202,9 @@ _DEVICE_SCREEN = re.compile(r"^(?:Connection|Network|Free storage|Storage free|S
 """A line of a pasted device or app information screen."""
 _BOX = re.compile(r"^(?:Error reference|Reference number|Reference code|Reference|Support code|Code): ", re.M)
 """The reference line under an error box's message: a ticket pastes one box (one failure, one screen)."""
+_API_CLIENT = re.compile(r"^(?:User agent|library|client|connector build|wrapper version)\b", re.M | re.I)
+"""The line naming the API client that logged a paste: an integration is one client, so a ticket pastes one
+client's output (not a Go library's beside a Java wrapper's)."""
 _CHOICE = re.compile(r"\{([^{}]*\|[^{}]*)\}")
 
 
@@ -439,9 +442,10 @@ class Voice:
                 if more is None and not listed:
                     more = self.checklist()
                     listed = True
-                # not two device screens that tell the connection and storage twice, nor two error boxes
+                # not two device screens that tell the connection and storage twice, two error boxes
+                # or two API clients' logs
                 if more and not any(
-                    x.search(more) and any(x.search(p) for p in pastes) for x in (_DEVICE_SCREEN, _BOX)
+                    x.search(more) and any(x.search(p) for p in pastes) for x in (_DEVICE_SCREEN, _BOX, _API_CLIENT)
                 ):
                     pastes.append(more)
             for paste in pastes:
