@@ -234,7 +234,7 @@ def pasted_box_says_another_message(t: Ticket, f: TicketFacts) -> bool:
     return False
 
 
-API_CLIENT_LINE = re.compile(r"^(?:User agent|library|client|connector build|wrapper version)\b.*$", re.M | re.I)
+API_CLIENT_LINE = re.compile(r"^(?:User agent: |library: |client: |connector build |wrapper version )\S.*$", re.M)
 GAVE_UP = re.compile(r"^(?:> gave up\b|no confirmation after\b).*$", re.M)
 WAITED = re.compile(
     r"\b(?:time[sd]?[- ]?out|timing out|hangs?|hung|stalls?|never (?:returns?|answers?|respond\w*|finish\w*|"

@@ -17,6 +17,7 @@ from typing import Any
 from .. import chronology
 from ..models import ReporterType
 from .kinds import SlotLike, Teller
+from .phrasing import compose
 from .plan import QUEUE_MINUTES, RETEST_GAP
 
 STILL_RATE = 0.15
@@ -70,7 +71,7 @@ def fits_clock(text: str, filed: datetime, at: datetime) -> bool:
 def still(renderer: Teller, filed: datetime, at: datetime) -> str:
     """The reporter's "it still happens", in words that fit the time it is written."""
     pool = renderer.phrases.pool("comment_still_reporter", renderer.partition)
-    return renderer.r.choice([p for p in pool if fits_clock(p, filed, at)] or list(pool))
+    return compose(renderer.r.choice([p for p in pool if fits_clock(p, filed, at)] or list(pool)), renderer.r)
 
 
 def record_time(at: datetime) -> str:

@@ -296,8 +296,7 @@ def composed(partition: Partition, key: Key) -> Defect:
     log_lines = [
         f"{stamp.format(day=day, hour=9, minute=41, second=12, ms=108)} INFO  {service} {s.request}"
         + (f" {c.context}" if c else ""),
-        f"{stamp.format(day=day, hour=9, minute=41, second=13, ms=554)} ERROR {service} {f.error}",
-        f"{stamp.format(day=day, hour=9, minute=41, second=13, ms=560)} INFO  {service} request finished with the error above",
+        f"{stamp.format(day=day, hour=9, minute=41, second=12 + sum(key[1:2]) % 3, ms=554)} ERROR {service} {f.error}",
     ]
     return Defect.model_validate(
         {

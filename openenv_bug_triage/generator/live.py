@@ -354,7 +354,8 @@ class LiveDrawer:
         i = self.r.choice(fresh)
         rd.used_logs.add((d.id, i))
         last = created - timedelta(minutes=self.r.randrange(1, 40))
-        return retime(rd.local(d.logs[i]), last, last - timedelta(minutes=self.r.randrange(5, 120)))
+        onset = last - timedelta(minutes=self.r.randrange(5, 120))
+        return retime(rd.local(d.logs[i]), last, onset, jitter_ms=self.r.randrange(1, 1000))
 
     # ---------------------------------------------------------------- backlog
 

@@ -109,13 +109,35 @@ class Noise:
         return text
 
     def join(self, sentences: list[str]) -> str:
-        """Sentences of the customer's own framing, the first two run together when the writer does that."""
-        if not self.run_on or len(sentences) < 2:
-            return " ".join(sentences)
-        first, second = sentences[0], sentences[1]
-        kept = re.match(r"I\b|[A-Z]{2}", second)  # the pronoun and an acronym keep their case ("I'm", "IT lead")
-        joined = first.rstrip(".!:,") + ", " + (second if kept else second[:1].lower() + second[1:])
-        return " ".join([joined, *sentences[2:]])
+        """Sentences of the customer's own framing, the first two run together when the writer does that.
+
+        Else a salutation that ends in a comma ("Hi team,") stands on its own line, and a lead-in that
+        ends in a colon ("Quick one:") runs into the sentence after it, which then starts in lower case."""
+        if self.run_on and len(sentences) >= 2:
+            first, second = sentences[0], sentences[1]
+            joined = first.rstrip(".!:,") + ", " + _lower_first(second)
+            return " ".join([joined, *sentences[2:]])
+        out = sentences[0] if sentences else ""
+        for nxt in sentences[1:]:
+            if out.endswith(","):
+                out += "\n\n" + nxt
+            elif out.endswith(":"):
+                out += " " + _lower_first(nxt)
+            else:
+                out += " " + nxt
+        return out
+
+
+_COMMON_START = re.compile(
+    r"(?:For|Our|Ours|We|We're|We've|The|A|An|It|It's|This|That|These|My|There|Most|Half|Since|When|After|Just|So|"
+    r"Nothing|Everything|Some|All|Any|Each|Every|Today|Yesterday|Background|Not|Only|Sorry|Thanks|Please)\b"
+)
+"""First words that start a sentence in capitals only because they start it (a name keeps its capital)."""
+
+
+def _lower_first(sentence: str) -> str:
+    """`sentence` with its first letter in lower case when its first word is a common one (not a name, "I" or "IT")."""
+    return sentence[:1].lower() + sentence[1:] if _COMMON_START.match(sentence) else sentence
 
 
 NO_NOISE = Noise()

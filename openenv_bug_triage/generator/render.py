@@ -93,10 +93,13 @@ def _first_fault(
     return max(found, default=None)
 
 
-def retime(log: str, last: datetime, onset: datetime | None = None, alert: bool = False) -> str:
+def retime(log: str, last: datetime, onset: datetime | None = None, alert: bool = False, jitter_ms: int = 0) -> str:
     """`log` with every timestamp moved by one amount: its first failing line just before `onset`
     (when given, and the log has one), and never a line after `last` (UTC). For an `alert`'s log the
     failing line is the first that shows the failure itself (an error), so warnings may come before it.
+    A `jitter_ms` in 1..999 moves every stamp with seconds a further `1000 - jitter_ms` ms earlier, so
+    that the catalogue's millisecond fractions differ from one ticket to the next (the gaps between
+    lines stay as they were; a stamp without a fraction shows the second it falls in).
 
     Timestamps keep their own format (ISO and logcat's); dates without a time are unchanged.
     """
@@ -111,20 +114,31 @@ def retime(log: str, last: datetime, onset: datetime | None = None, alert: bool 
         delta = min(delta, onset.replace(microsecond=0) - fault)
     logcat = {id(m) for m, _ in stamps if m.re is chronology.LOGCAT}
 
+    jitter = timedelta(milliseconds=jitter_ms - 1000) if jitter_ms else timedelta(0)
+
+    def shifted(stamp: datetime, frac: str) -> tuple[str, str]:
+        """A stamp with seconds moved, as its ISO form to the second and its fraction (as many digits as `frac`)."""
+        if not jitter:
+            return (stamp + delta).isoformat(timespec="seconds"), frac
+        digits = len(frac) - 1
+        new = stamp + delta + jitter + timedelta(microseconds=int(frac[1:7].ljust(6, "0")) if frac else 0)
+        return new.isoformat(timespec="seconds"), f".{new.microsecond:06d}"[: digits + 1] if frac else ""
+
     def moved(m: re.Match[str], at: datetime) -> str:
         text = m[0]
         # the moved instant's fields read from its ISO form, `2026-11-20T09:12:02` (cheaper than strftime)
         if id(m) in logcat:
-            new = (at + delta).isoformat(timespec="seconds")
-            return f"{new[5:10]} {new[11:19]}{m['frac'] or ''}"
+            new, frac = shifted(at, m["frac"] or "")
+            return f"{new[5:10]} {new[11:19]}{frac}"
         # written in the stamp's own zone: its fields, moved
         stamp = datetime(int(m["y"]), int(m["m"]), int(m["d"]), int(m["H"]), int(m["M"]), int(m["S"] or 0))
-        new = (stamp + delta).isoformat(timespec="seconds")
-        head = f"{new[:10]}{text[10]}{new[11:16]}"
-        rest = text[16:]  # seconds, fraction and zone as they were, seconds moved
-        if m["S"] is not None:
-            rest = f":{new[17:19]}{rest[3:]}"
-        return head + rest
+        if m["S"] is None:
+            new = (stamp + delta).isoformat(timespec="seconds")
+            return f"{new[:10]}{text[10]}{new[11:16]}{text[16:]}"
+        rest = text[19:]  # fraction and zone as they were
+        frac = rest[: len(rest) - len(rest.lstrip(".0123456789"))]
+        new, moved_frac = shifted(stamp, frac)
+        return f"{new[:10]}{text[10]}{new[11:19]}{moved_frac}{rest[len(frac) :]}"
 
     out, end = [], 0
     for m, at in sorted(stamps, key=lambda x: x[0].start()):
@@ -821,7 +835,7 @@ class Renderer:
             and not _CHANGE.search(log)
         ):
             began = None  # a report days after the onset carries lines from its own hour, not the onset's
-        return retime(log, last, began, alert=reporter == "monitoring")
+        return retime(log, last, began, alert=reporter == "monitoring", jitter_ms=r.randrange(1, 1000))
 
     def _defect_text(
         self,

@@ -202,7 +202,7 @@ _DEVICE_SCREEN = re.compile(r"^(?:Connection|Network|Free storage|Storage free|S
 """A line of a pasted device or app information screen."""
 _BOX = re.compile(r"^(?:Error reference|Reference number|Reference code|Reference|Support code|Code): ", re.M)
 """The reference line under an error box's message: a ticket pastes one box (one failure, one screen)."""
-_API_CLIENT = re.compile(r"^(?:User agent|library|client|connector build|wrapper version)\b", re.M | re.I)
+_API_CLIENT = re.compile(r"^(?:User agent: |library: |client: |connector build |wrapper version )\S", re.M)
 """The line naming the API client that logged a paste: an integration is one client, so a ticket pastes one
 client's output (not a Go library's beside a Java wrapper's)."""
 _CHOICE = re.compile(r"\{([^{}]*\|[^{}]*)\}")
