@@ -111,7 +111,8 @@ def judge(action: dict, result, before: TicketProgress, after: TicketProgress, t
 
 
 def final_judgement(task: Task, progress: dict[str, TicketProgress]) -> tuple:
-    """The end-of-episode verdict: per ticket right/wrong and escalation right/wrong, and the critical bugs'."""
+    """The end-of-episode verdict: per ticket right/wrong and escalation right/wrong, the critical bugs', and how
+    many tickets were left on a team's board though not bugs to fix (the grade's stray-bug cost counts them)."""
     critical = [tid for tid, t in task.truth.items() if reward_module.is_critical(t)]
     return (
         tuple(
@@ -120,6 +121,7 @@ def final_judgement(task: Task, progress: dict[str, TicketProgress]) -> tuple:
                 for tid, t in task.truth.items()
             )
         ),
+        sum(t.disposition != "fix" and progress[tid].status == "triaged" for tid, t in task.truth.items()),
         all(reward_module.outcome_correct(task.truth[tid], progress[tid]) for tid in critical),
         sum(not progress[tid].settled for tid in critical),
     )
