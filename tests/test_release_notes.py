@@ -11,6 +11,7 @@ from openenv_bug_triage.catalogue import load_catalogue, load_phrases
 from openenv_bug_triage.chronology import calendar_text, current_releases, display
 from openenv_bug_triage.env import BugTriageEnv
 from openenv_bug_triage.generator import GeneratedTask, compose, generate, partition_of
+from openenv_bug_triage.generator.phrasing import variants
 from openenv_bug_triage.models import Release, Ticket
 from openenv_bug_triage.policies import OraclePolicy, run_episode
 from openenv_bug_triage.tasks import TASK_IDS, load_fixed_task
@@ -47,7 +48,7 @@ def build_of(g: GeneratedTask, t: Ticket) -> Release:
 def noting(g: GeneratedTask, feature: str) -> list[Release]:
     """The releases whose notes fix the defect that broke exactly `feature`."""
     pool = load_phrases().pool("release_note", partition_of(g.split))
-    lines = {template.format(feature=feature) for template in pool}
+    lines = {line.format(feature=feature) for template in pool for line in variants(template)}
     return [r for r in g.task.releases if lines & set(r.notes)]
 
 

@@ -33,7 +33,7 @@ from .compose import composed, compositions
 from .compose import quiet as shows_no_error
 from .facts import PLATFORM_OF, Scope, TicketFacts, derive_truth, scope_options
 from .levels import Dynamics
-from .notes import note_platform
+from .notes import note_platform, release_note
 from .personas import Persona
 from .phrasing import compose
 from .plan import Planner, Slot
@@ -509,8 +509,7 @@ class LiveDrawer:
                 return False
             noted = self.r.choice(options)
             rel = self.releases[noted]
-            phrases = self.s.planner.phrases.pool("release_note", self.s.planner.partition)
-            line = self.r.choice(phrases).format(feature=d.feature)
+            line = release_note(self.s.planner.phrases, self.s.planner.partition, self.r, d.feature)
             self.releases[noted] = rel.model_copy(update={"notes": [*rel.notes, line]})
             self.notes[noted] += " " + line.lower()
         rel = self.releases[noted]

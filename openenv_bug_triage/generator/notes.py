@@ -23,6 +23,7 @@ from ..chronology import display
 from ..models import Platform, Release
 from .facts import INSTALLED, PLATFORM_OF
 from .kinds import Drawer, SlotLike, Teller, take_out
+from .phrasing import compose
 from .timeline import Timeline
 
 NOTE_KINDS: tuple[str, ...] = ("fixed", "similar", "not_held")
@@ -122,11 +123,12 @@ def build_lines(renderer: Teller, s: SlotLike, evidence: list[tuple[str, str]], 
 
 def note_line(renderer: Teller, feature: str) -> str:
     """One release-note line, in the words of the renderer's partition, fixing the defect that broke `feature`."""
-    return _note(renderer.phrases, renderer.partition, renderer.r, feature)
+    return release_note(renderer.phrases, renderer.partition, renderer.r, feature)
 
 
-def _note(phrases: Phrases, partition: Partition, rng: random.Random, feature: str) -> str:
-    return rng.choice(phrases.pool("release_note", partition)).format(feature=feature)
+def release_note(phrases: Phrases, partition: Partition, rng: random.Random, feature: str) -> str:
+    """A release-note line of `partition` fixing what broke `feature` (a frame of the pool `release_note`)."""
+    return compose(rng.choice(phrases.pool("release_note", partition)), rng).format(feature=feature)
 
 
 def _add(notes: dict[tuple[Platform, str], list[str]], release: Release, line: str) -> None:
@@ -157,7 +159,7 @@ def annotate(
         spare = pool.get(rel.platform, [])
         for _ in range(max(0, rng.randrange(*NOTES_PER_RELEASE) - len(lines))):
             if spare:
-                lines.append(_note(phrases, partition, rng, spare.pop().feature))
+                lines.append(release_note(phrases, partition, rng, spare.pop().feature))
         rng.shuffle(lines)
         out.append(rel.model_copy(update={"notes": lines}))
     return out
