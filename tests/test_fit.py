@@ -468,6 +468,8 @@ def more_files_than_attached(t: Ticket, f: TicketFacts) -> bool:
 
 FRESH = re.compile(r"\b(?:this morning|tonight|since (?:about )?\d|an hour ago|since lunch)\b", re.I)
 """Words that date a failure to the last few hours ("today" alone may be when the writer can test)."""
+DEADLINE = re.compile(r"[^.!?\n]*\b(?:expect|answer|reply|fixed by|fixed before|need it|by tonight)\b[^.!?\n]*", re.I)
+"""A sentence that sets a deadline ("fixed by tonight", "an answer this morning"): it dates no failure."""
 PUT_OFF = re.compile(
     r"\bI waited (?:a day|a couple of days|until today|to see if)|\bon my list to report\b|\bmeaning to send this\b"
     r"|\bSorry it took me a while\b|\bputting off writing this\b",
@@ -478,6 +480,7 @@ PUT_OFF = re.compile(
 def put_off_a_fresh_failure(t: Ticket, f: TicketFacts) -> bool:
     """A writer who says they put off writing in about a failure their own facts date to this morning."""
     rest = RETRIED.sub("", PUT_OFF.sub("", t.description))  # trying again this morning dates the retry, not the failure
+    rest = DEADLINE.sub("", rest)
     return bool(PUT_OFF.search(t.description)) and bool(FRESH.search(rest))
 
 
@@ -738,6 +741,10 @@ def test_the_field_and_timeline_checks_find_planted_seams() -> None:
     assert not put_off_a_fresh_failure(_ticket(description=late.split(". ", 1)[1]), _facts())
     retried = "I waited a day before writing in. I tried it again this morning before sending this."
     assert not put_off_a_fresh_failure(_ticket(description=retried), _facts())
+    deadline = "I've been putting off writing this for days. We will cancel if this isn't fixed by tonight."
+    assert not put_off_a_fresh_failure(_ticket(description=deadline), _facts())
+    asked = "I waited a couple of days before writing in. I EXPECT AN ANSWER THIS MORNING."
+    assert not put_off_a_fresh_failure(_ticket(description=asked), _facts())
     sign_off = "Filed from the release sign-off pass for web 2026.10.0-dev.60."
     assert release_pass_on_a_dev_build(_ticket(environment="development", description=sign_off), _facts())
     assert not release_pass_on_a_dev_build(_ticket(environment="staging", description=sign_off), _facts())
