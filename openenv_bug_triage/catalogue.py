@@ -173,6 +173,7 @@ Tag = Literal[
     "heated",
     "vague",
     "timeout",
+    "intermittent",
 ]
 """What a phrase can require of, or forbid in, its ticket and reporter.
 
@@ -204,7 +205,8 @@ defect is in signing in or paying (login, SSO, payments, invoicing), so no check
 again fits it; `heated`: the customer's temper is pressing or loud, so they neither apologise, gush thanks nor play
 the problem down; `vague`: a report too vague to act on, so nothing it attaches shows the failure step by step;
 `timeout`: the defect's facts tell of a call or a page that never answers (times out, hangs), so a client's output
-may show it giving up on waiting, as it may not for an error the server returns at once.
+may show it giving up on waiting, as it may not for an error the server returns at once; `intermittent`: the
+defect fails some attempts and not others, so no one may say every attempt fails.
 """
 
 

@@ -437,10 +437,22 @@ def fitting_shift(found: Sequence[tuple[datetime, bool]], before: datetime, step
     return (days // step_days) * step_days
 
 
+MONTH_FIELD = re.compile(r"\bmonth=(20\d\d)-(0[1-9]|1[0-2])\b")
+"""A month a log line names as a field (a report built for it, a query for it): `month=2026-11`."""
+
+
+def _moved_month_field(m: re.Match[str], days: int) -> str:
+    moved = date(int(m[1]), int(m[2]), 15) + timedelta(days=days)
+    return f"month={moved.year}-{moved.month:02d}"
+
+
 def shift_dates(text: str, days: int) -> str:
-    """`text` with every date moved by `days` days, each written as before; a weekday next to a date follows it."""
+    """`text` with every date moved by `days` days, each written as before; a weekday next to a date follows it,
+    and a `month=` field moves with them."""
     if not days or not names_dates(text):
         return text
+    if "month=" in text:
+        text = MONTH_FIELD.sub(lambda m: _moved_month_field(m, days), text)
 
     def iso(m: re.Match[str]) -> str:
         y, mo, d = int(m["y"]), int(m["m"]), int(m["d"])

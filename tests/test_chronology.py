@@ -288,6 +288,11 @@ def test_a_month_a_log_line_names_moves_with_its_timestamps() -> None:
     from openenv_bug_triage.generator.render import retime
 
     log = "2026-11-18T03:15:02.118Z analytics-worker INFO  completed_report build ws_4410 month=2026-11"
+    # a wording set in its ticket's time first (`Renderer.local`) keeps its month beside its stamps, and then
+    # retimed to the minute names the stamps' month still (it named the catalogue's November once)
+    shifted = chronology.shift_dates(log, -60)
+    assert shifted.startswith("2026-09-19T") and shifted.endswith("month=2026-09")
+    assert retime(shifted, datetime(2026, 9, 26, 18, 0, tzinfo=UTC)).endswith("month=2026-09")
     moved = retime(log, datetime(2026, 7, 10, 12, 0, tzinfo=UTC))
     assert moved.startswith("2026-07-10T") and moved.endswith("month=2026-07")
     assert retime(log.replace("month=2026-11", "month=2026-10"), datetime(2026, 7, 10, tzinfo=UTC)).endswith(

@@ -15,7 +15,8 @@ from functools import cache
 
 from ..textstats import may_hold
 
-_ADDRESS = re.compile(r"(?P<local>[\w.+'*-]+)@(?P<domain>[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,})", re.I)
+_ADDRESS = re.compile(r"(?P<local>[\w+*-][\w.+'*-]*)@(?P<domain>[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,})", re.I)
+"""A mail address; its local part starts with a letter, a digit or a sign (a quote before it is the sentence's)."""
 _EXAMPLE = re.compile(
     r"\b(?:(?P<sub>[a-z0-9-]+)\.)?(?P<org>[a-z0-9-]+\.example|example\.(?:com|org|net)|ourcompany\.(?:com|io)|"
     r"ourfirm\.com|company\.com|examplecorp\.com|norrfield\.com|tallisgroup\.co\.uk|ferrowind\.com|"
@@ -76,7 +77,10 @@ def own_text(text: str, domain: str, name: str) -> str:
         local = m["local"]
         head, plus, tag = local.partition("+")
         if head.lower() not in _ROLE_LOCALS:
+            mixed = head != head.lower()  # a wording about case ("Anna.Berg@...") keeps its capitals
             head = full if "." in head else first
+            if mixed:
+                head = ".".join(part[:1].upper() + part[1:] for part in head.split("."))
         bound = _EXAMPLE.sub(org, theirs) if _EXAMPLE.fullmatch(theirs) else domain
         return f"{head}{plus}{tag}@{bound}"
 

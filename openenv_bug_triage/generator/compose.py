@@ -74,6 +74,8 @@ class Surface(_Model):
     screen: bool = True
     """A person looks at it on a screen; False for a machine interface (an API, a webhook), which no
     display glitch can reach."""
+    creates: bool = False
+    """The feature makes something new (a task, a subtask): no older copy of it can take its place."""
 
 
 class Failure(_Model):
@@ -126,6 +128,8 @@ class Loss(_Model):
     """A sentence with `{object}`: "Afterwards {object} are gone, even after a reload."."""
     short: Line
     """For a title, with `{object}` allowed."""
+    replaces: bool = False
+    """An older copy takes the place of what was entered: only where something existed before."""
 
 
 class Templates(_Model):
@@ -187,7 +191,8 @@ def fits(surface: Surface, failure: Failure, condition: Condition | None, loss: 
     email on an email); a failure the handbook routes to one component needs a surface of it; a platform condition
     needs a surface on that platform; a defect with no condition must be able to hit everyone (a
     server-side surface); a display glitch needs a screen to show on; data can be lost only where a
-    user enters some, and only by a failure that blocks (a display glitch leaves the data intact).
+    user enters some, and only by a failure that blocks (a display glitch leaves the data intact); an
+    older copy can take the place only of something that existed before (not of a task being created).
     """
     if surface.kind not in failure.surfaces or failure.component not in (None, surface.component):
         return False
@@ -196,6 +201,8 @@ def fits(surface: Surface, failure: Failure, condition: Condition | None, loss: 
     if condition is not None and condition.platform not in (None, PLATFORM_OF.get(surface.component)):
         return False
     if condition is None and not surface.server:
+        return False
+    if loss is not None and loss.replaces and surface.creates:
         return False
     return loss is None or (surface.object is not None and failure.effect == "blocks")
 

@@ -209,6 +209,8 @@ class LiveDrawer:
         tags = client_tags(PLATFORM_OF.get(d.component), symptom) | {"bug", "production"}
         if shows_no_error(d):
             tags.add("quiet")
+        if d.intermittent:
+            tags.add("intermittent")
         if d.error_box:
             tags.add("error_box")
         device = device_named(d, variant)

@@ -148,15 +148,14 @@ def retime(log: str, last: datetime, onset: datetime | None = None, alert: bool 
     if "month=" not in text:
         return text
 
-    def month(m: re.Match[str]) -> str:  # a month a line names (`month=2026-11`) moves with its stamps
-        mid = datetime(int(m[1]), int(m[2]), 15) + delta
-        return f"month={mid.year}-{mid.month:02d}"
+    moved_latest = latest + delta
 
-    return _MONTH.sub(month, text)
+    def month(m: re.Match[str]) -> str:  # a month a line names (`month=2026-11`) keeps its distance from the stamps'
+        offset = int(m[1]) * 12 + int(m[2]) - (latest.year * 12 + latest.month)
+        named = moved_latest.year * 12 + moved_latest.month - 1 + offset
+        return f"month={named // 12}-{named % 12 + 1:02d}"
 
-
-_MONTH = re.compile(r"\bmonth=(20\d\d)-(0[1-9]|1[0-2])\b")
-"""A month a log line names as a field (a report built for it, a query for it)."""
+    return chronology.MONTH_FIELD.sub(month, text)
 
 
 _INVOICE = re.compile(r"\b(?P<head>inv[_-](?P<y>20\d\d)[_-])(?P<m>0[1-9]|1[0-2])", re.I)
@@ -240,6 +239,8 @@ def defect_tags(d: Defect, variant: int, scope: str | None) -> set[str]:
     reloading changed nothing (a way round it does just that), that nothing was changed (its facts
     tell of a setting changed), or that another browser fails alike (it names its browser)."""
     tags = set(_wording_tags(" ".join([d.symptoms[variant], *d.titles, *d.steps]), " ".join(d.workaround)))
+    if d.intermittent:
+        tags.add("intermittent")
     if d.reach == "user" or scope == "few":
         tags.add("one_user")
     if d.reach == "object":
@@ -350,6 +351,8 @@ _MOBILE = re.compile(r"\b(?:iphone|ipad|ios|android|phone|mobile)\b", re.I)
 _API = re.compile(r"\b(?:api|endpoint|webhook)\b|\b(?:GET|POST|PUT|PATCH|DELETE) /", re.I)
 
 
+_NOT_A_CUSTOMER = re.compile(r"-(?:spam|test)-")
+"""Invalid stories whose text is not a customer's report (spam, a test of the support form)."""
 _SETUP = re.compile(r"^(?:Use|Create) an? (?:workspace|organisation|account)\b|^Rename the workspace to something")
 """A tester's set-up step ("Use a workspace with more than 500 members"): a customer's workspace already is so."""
 
@@ -667,10 +670,17 @@ class Renderer:
             elif s.kind == "feature":  # a terse writer keeps the sentence that asks
                 text = self.voice.shorten_request(text)
             evidence.append((s.kind, text))
-            body = self._user_wrap(text, traps)
+            if _NOT_A_CUSTOMER.search(story.id):  # spam or a test of the form: no one's own framing, no temper
+                self.voice.length = "terse"
+                body = self.voice.wrap(text, [], None, self.attachments)
+            else:
+                body = self._user_wrap(text, traps)
         subjects = self._own_subjects(s, subjects)
         s.subject = subjects[0]
-        title = titles.dress(subjects, self.reported, self.voice.persona, r, self.pick, lv.rates, traps)
+        if isinstance(scenario, Story) and _NOT_A_CUSTOMER.search(scenario.id):
+            title = subjects[0]  # a spammer's or a tester's subject line, undressed
+        else:
+            title = titles.dress(subjects, self.reported, self.voice.persona, r, self.pick, lv.rates, traps)
         if s.original is not None and ts.titled_alike(s.original.title, title):  # dressing cut what told them apart
             title = titles.dress(
                 self._feature_title(s), self.reported, self.voice.persona, r, self.pick, lv.rates, traps
