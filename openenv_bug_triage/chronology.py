@@ -234,9 +234,9 @@ _MONTH_LEADS = ("since ", "before ", "until ", "after ", "stopped in ", "started
 def _may_name_month_noun(text: str) -> bool:
     """False when `text` cannot hold a `MONTH_NOUN` (no month's full name, or no noun or lead word it needs): plain
     substring tests, cheaper than the pattern, which starts with a look-behind tried at every position."""
-    if not any(month in text for month in MONTHS):
+    if not any(map(text.__contains__, MONTHS)):  # no generator to make on each call
         return False
-    return any(noun in text for noun in _BILLING_NOUNS) or any(lead in text for lead in _MONTH_LEADS)
+    return any(map(text.__contains__, _BILLING_NOUNS)) or any(map(text.__contains__, _MONTH_LEADS))
 
 
 _MONTH_ANY = re.compile("|".join(m[:3] for m in MONTHS))
@@ -298,10 +298,6 @@ def _platforms(text: str, start: int) -> tuple[Platform, ...]:
     return PLATFORMS
 
 
-def _out_by(releases: Sequence[Release], platform: Platform, version: str, filed: datetime) -> bool:
-    return any(r.platform == platform and r.version == version and _as_utc(r.released_at) <= filed for r in releases)
-
-
 _VERSIONISH = re.compile(r"\.(?<=\d\.)\d\d?\.\d")
 """What every version has: a quick test before the full patterns."""
 
@@ -317,9 +313,10 @@ def _version_problems(text: str, filed: datetime, releases: Sequence[Release]) -
         if releases:
             same = [r for r in releases if r.version == version]
             known = bool(same)
-            if pre and all(_out_by(same, p, version, filed) for p in whose):
+            out = {r.platform for r in same if _as_utc(r.released_at) <= filed}  # the platforms it was out on
+            if pre and all(p in out for p in whose):
                 yield f"'{version}{pre}' is a pre-release of {version}, which was already out"
-            elif not pre and not any(_out_by(same, p, version, filed) for p in whose):
+            elif not pre and not any(p in out for p in whose):
                 why = "was released after the ticket was filed" if known else "is not in the release calendar"
                 yield Late("release", version, f"version '{version}' {why}")
         elif not pre and m.re is CALVER and date(int(m["y"]), int(m["m"]), 1) > filed.date():
@@ -411,7 +408,7 @@ def anchors(text: str) -> list[tuple[datetime, bool]]:
 
 def names_weekday(text: str) -> bool:
     """True when `text` names a day of the week (moving its dates then keeps their weekdays)."""
-    return any(day in text for day in WEEKDAYS)
+    return any(map(text.__contains__, WEEKDAYS))
 
 
 def latest(found: Sequence[tuple[datetime, bool]]) -> list[tuple[datetime, bool]]:

@@ -706,7 +706,7 @@ class Renderer:
             said = retell.long_sentences(body)
             if typed != body:  # most tickets have no word changes: their sentences are read once
                 said |= retell.long_sentences(typed)
-            s.said = frozenset(said)
+            s.said = said
         title, body = noise.apply(title), typed
         evidence = [(rule, noise.apply(text)) for rule, text in evidence]
         if self.support_note is not None:  # support's comment, typed by support

@@ -14,7 +14,7 @@ import json
 import random
 import re
 from collections.abc import Iterable, Sequence
-from functools import cache
+from functools import cache, lru_cache
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -125,9 +125,11 @@ def told(style: str, steps: Sequence[str], header: str, rng: random.Random) -> s
     return compose(rng.choice(data.inline), rng).format(steps=_joined(clauses, data.inline_joins, rng))
 
 
-def long_sentences(text: str) -> set[str]:
-    """The sentences of `text` long enough to read as copied when another report repeats them."""
-    return set(sentences(text, SHARED_WORDS))
+@lru_cache(maxsize=4096)
+def long_sentences(text: str) -> frozenset[str]:
+    """The sentences of `text` long enough to read as copied when another report repeats them (a wording or
+    phrase met again, as most are, is read once per process)."""
+    return frozenset(sentences(text, SHARED_WORDS))
 
 
 def unsaid(options: Iterable[str], said: set[str]) -> list[str]:
