@@ -14,8 +14,9 @@ score = clamp(sum(WEIGHTS[difficulty][k] * subscore[k]) - penalty, 0, 1), where
 - critical:     (hard) mean credit of sev0/sev1 bugs, 0 for any not escalated.
 - penalty:      0.05 per real bug closed, deferred or marked duplicate, plus 0.01 per
                 invalid or no-op action, 0.01 per ticket escalated that must not be (a page the
-                incident commander did not need) and 0.01 per ticket left triaged as a bug that
-                the handbook settles otherwise (work on a team's board that is not a bug to fix):
+                incident commander did not need) and 0.10 x the share of the queue's tickets left
+                triaged as a bug that are no defect at all (`is_stray_bug`: work on a team's board
+                that is not a bug to fix; a duplicate is a defect, its missed link costs elsewhere):
                 labelling or paging about everything is no policy, and losing a bug stays dearest.
 """
 
@@ -72,6 +73,13 @@ def _expected(text: str, expected: str) -> str:
 def ticket_right(truth: Truth, p: TicketProgress) -> bool:
     """True when the ticket ended exactly as its truth says, escalation included."""
     return outcome_correct(truth, p) and p.escalated == truth.should_escalate
+
+
+def is_stray_bug(truth: Truth, p: TicketProgress) -> bool:
+    """A ticket left on a team's board as a bug to fix that is no defect to work on: a request, a vague
+    report, or one to close or defer. (A duplicate left triaged is a real defect; what it misses is its
+    link, which the duplicates subscore counts.)"""
+    return truth.disposition not in ("fix", "duplicate") and p.status == "triaged"
 
 
 def agent_mistake(tid: str, p: TicketProgress) -> str:
@@ -184,7 +192,7 @@ def grade_episode(
         if t.disposition == "fix" and progress[tid].final and not progress[tid].info_requested
     )
     false_pages = len(escalated - must_escalate)
-    stray_bugs = sum(1 for tid, t in truth.items() if t.disposition != "fix" and progress[tid].status == "triaged")
+    stray_bugs = sum(1 for tid, t in truth.items() if is_stray_bug(t, progress[tid]))
     penalty = (
         DESTRUCTIVE_COST * destroyed
         + HYGIENE_COST * (invalid_actions + no_op_actions)

@@ -139,6 +139,23 @@ def heuristic_component(t: Ticket) -> str:
     return t.component_candidates[0]
 
 
+CLIENTS = frozenset({"ios-app", "android-app", "public-api", "web-ui"})
+"""Components a report names when it names only where it was ("on my iPad", "the API")."""
+_CONCRETE = re.compile(
+    r"\b(?:crash\w*|closes|freez\w*|error\w*|blank|fails? to|failed to|won't (?:open|load|start|sync)|"
+    r"doesn't (?:open|load|start|sync)|[45]\d\d)\b|'[^']{6,}'",
+    re.I,
+)
+"""Words that tell how something fails (a crash, an error, a quoted message), not only that something is off."""
+
+
+def named_failure(text: str, feature_request: bool = False) -> bool:
+    """Whether a report names what fails: a feature (a component other than a client), or, naming only the
+    client, a request or a concrete failure ("closes the second I open it"); "something is off on my iPad" is not."""
+    named = mentioned_components(text)
+    return bool(named - CLIENTS) or bool(named and (feature_request or _CONCRETE.search(text)))
+
+
 def mentioned_components(text: str) -> set[str]:
     """Components whose keywords appear in `text`."""
     text = text.lower()
@@ -213,7 +230,7 @@ def heuristic_settlement(
         t.reporter_type != "monitoring"
         and not t.repro_steps_present
         and not t.logs_present
-        and not mentioned_components(text)
+        and not named_failure(text, feature_request)
     ):
         return Settlement("needs_info")
     for reason, pattern in _CLOSE_PATTERNS:

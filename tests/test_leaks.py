@@ -13,7 +13,7 @@ from openenv_bug_triage import reward as reward_module
 from openenv_bug_triage.checker import policy_actions
 from openenv_bug_triage.env import BugTriageEnv
 from openenv_bug_triage.episode import start
-from openenv_bug_triage.grader import grade_episode, ticket_right
+from openenv_bug_triage.grader import grade_episode, is_stray_bug, ticket_right
 from openenv_bug_triage.models import ObservationModel, TicketProgress, Truth
 from openenv_bug_triage.policies import HeuristicPolicy, RandomPolicy
 from openenv_bug_triage.sources import LoadedTask, load_task
@@ -121,7 +121,7 @@ def final_judgement(task: Task, progress: dict[str, TicketProgress]) -> tuple:
                 for tid, t in task.truth.items()
             )
         ),
-        sum(t.disposition != "fix" and progress[tid].status == "triaged" for tid, t in task.truth.items()),
+        sum(is_stray_bug(t, progress[tid]) for tid, t in task.truth.items()),
         all(reward_module.outcome_correct(task.truth[tid], progress[tid]) for tid in critical),
         sum(not progress[tid].settled for tid in critical),
     )

@@ -221,12 +221,19 @@ CODE = re.compile(r"\b[A-Z]{2,}-\d+\b")
 QUOTED = re.compile(r"(?<!\w)['\"](.+?)['\"](?!\w)")
 
 
+def _is_paste(block: str) -> bool:
+    """A pasted block: a line ending in a colon and lines under it."""
+    first, _, rest = block.partition("\n")
+    return bool(rest) and first.rstrip().endswith(":")
+
+
 def pasted_box_says_another_message(t: Ticket, f: TicketFacts) -> bool:
     """An error box pasted from the screen shows a message other than the one the ticket quotes."""
     for m in BOX_REFERENCE.finditer(t.description):
         shown = t.description[: m.start()].rstrip("\n").rsplit("\n", 1)[-1]
         rest = t.description.replace(shown, "", 1)
-        quoted = [q for q in QUOTED.findall(rest) if len(q) >= 6]  # what else the ticket quotes
+        own = "\n\n".join(b for b in rest.split("\n\n") if not _is_paste(b))  # a console's quotes are not the writer's
+        quoted = [q for q in QUOTED.findall(own) if len(q) >= 6]  # what else the ticket quotes
         codes = CODE.findall(shown)  # or its code, which the ticket's words name ("an error with SSO-212")
         agrees = shown in rest or any(q in shown or shown in q for q in quoted) or any(c in rest for c in codes)
         if quoted and not agrees and shown != "Something went wrong.":  # the product's own words when none is quoted

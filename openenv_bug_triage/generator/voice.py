@@ -202,6 +202,10 @@ _DEVICE_SCREEN = re.compile(r"^(?:Connection|Network|Free storage|Storage free|S
 """A line of a pasted device or app information screen."""
 _BOX = re.compile(r"^(?:Error reference|Reference number|Reference code|Reference|Support code|Code): ", re.M)
 """The reference line under an error box's message: a ticket pastes one box (one failure, one screen)."""
+_APP_SCREEN = re.compile(
+    r"^(?:(?:Interface |Display |App )?[Ll]anguage: |Build \d|Version \d|Installed version: |App version \d)", re.M
+)
+"""A line of a pasted app or profile screen (its language, its build): a ticket pastes one such screen."""
 _API_CLIENT = re.compile(r"^(?:User agent: |library: |client: |connector build |wrapper version )\S", re.M)
 """The line naming the API client that logged a paste: an integration is one client, so a ticket pastes one
 client's output (not a Go library's beside a Java wrapper's)."""
@@ -419,7 +423,7 @@ class Voice:
                 head.append(intro)
                 size += len(intro)
                 told = True
-            for _ in range(4 if length == "long" else 3):
+            for _ in range(3):  # a rambling writer's asides
                 filler = self.once_anonymous("filler_user", told) if size < target else None
                 if filler is None:
                     break
@@ -435,7 +439,7 @@ class Voice:
             if listed:
                 first = self.checklist()
             pastes = [p for p in [first] if p]
-            for _ in range(3):  # more while the ticket is short of a long one's length
+            for _ in range(5):  # more while the ticket is short of a long one's length
                 if not pastes or len(" ".join([*parts, *pastes]).split()) >= 230:
                     break
                 more = self.once("pasted_output", **values)
@@ -445,7 +449,8 @@ class Voice:
                 # not two device screens that tell the connection and storage twice, two error boxes
                 # or two API clients' logs
                 if more and not any(
-                    x.search(more) and any(x.search(p) for p in pastes) for x in (_DEVICE_SCREEN, _BOX, _API_CLIENT)
+                    x.search(more) and any(x.search(p) for p in pastes)
+                    for x in (_DEVICE_SCREEN, _APP_SCREEN, _BOX, _API_CLIENT)
                 ):
                     pastes.append(more)
             for paste in pastes:
