@@ -233,7 +233,8 @@ ENDONYMS = {"Türkçe": "Turkish", "Deutsch": "German", "Français": "French", "
 
 def _languages(text: str) -> set[str]:
     named = {lang for lang in LANGUAGE_CODES.values() if re.search(rf"\b{lang}\b", text, re.I)}  # lower case too
-    return named | {lang for own, lang in ENDONYMS.items() if own in text}
+    coded = {LANGUAGE_CODES[m[1]] for m in re.finditer(r"\b([a-z]{2})-[A-Z]{2}\b", text) if m[1] in LANGUAGE_CODES}
+    return named | coded | {lang for own, lang in ENDONYMS.items() if own in text}
 
 
 def diagnostics_contradict(t: Ticket, f: TicketFacts) -> bool:

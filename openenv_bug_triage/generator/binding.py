@@ -38,6 +38,9 @@ _EXAMPLE_WORDS = (
 """Words every `_EXAMPLE` domain holds (`may_hold`): a plain test first spares most texts the pattern, which starts
 with a class of characters tried at every position."""
 _KEEP = frozenset({"gmail.com", "hotmail.com", "outlook.com", "live.com", "yahoo.com", "icloud.com", "proton.me"})
+_SPECIAL_LOCAL = re.compile(r"['’]|[^\x00-\x7f]")
+"""A local part with an apostrophe or a letter outside ASCII ("o'neill", "jürgen"): a wording about such an
+address keeps its local part (only the domain becomes the writer's), or it would lose what it is about."""
 _ROLE_LOCALS = frozenset(
     {"billing", "accounts", "accounting", "invoices", "finance", "admin", "it", "ops", "support", "noreply", "team"}
 )
@@ -76,7 +79,7 @@ def own_text(text: str, domain: str, name: str) -> str:
             return m[0]
         local = m["local"]
         head, plus, tag = local.partition("+")
-        if head.lower() not in _ROLE_LOCALS:
+        if head.lower() not in _ROLE_LOCALS and not _SPECIAL_LOCAL.search(head):
             mixed = head != head.lower()  # a wording about case ("Anna.Berg@...") keeps its capitals
             head = full if "." in head else first
             if mixed:

@@ -28,10 +28,12 @@ _APPLE_27 = date(2026, 9, 15)
 _APPLE_MINOR_DAYS = 61
 """Days between two minor releases of Safari and iOS."""
 
-_EVERGREEN = re.compile(r"\b(?P<name>Chrome|Edge|Edg|Firefox)(?P<sep>[ /])(?P<major>1\d\d)(?!\d)(?!\.\d+esr)")
+_EVERGREEN = re.compile(r"\b(?P<name>Chrome|Edge|Edg|Firefox)(?P<sep>[ /])(?P<major>1\d\d)(?!\d)(?!\.\d+esr)", re.I)
 """A Chrome, Edge or Firefox major of 100 or more, written "Chrome 131" or, in a user agent, "Edg/131"
 (not an extended-support Firefox, "Firefox/140.0esr", whose line moves once a year and is written as it is)."""
-_APPLE = re.compile(r"\b(?P<name>Safari|iOS|iPadOS|iPhone OS)(?P<sep>[ /])(?P<major>1[78])(?P<minor>\.\d+)?(?![\d])")
+_APPLE = re.compile(
+    r"\b(?P<name>Safari|iOS|iPadOS|iPhone OS)(?P<sep>[ /])(?P<major>1[78])(?P<minor>\.\d+)?(?![\d])", re.I
+)
 """A Safari or iOS version of the 17 or 18 line (older ones are unsupported or the WebKit build in a user agent)."""
 
 
@@ -55,9 +57,11 @@ def _apple(major: int, minor: int | None, on: date) -> str:
     return f"{moved}.{minor}"
 
 
-_EVERGREEN_WORDS = ("Chrome", "Edg", "Firefox")
-_APPLE_WORDS = ("Safari", "iOS", "iPadOS", "iPhone OS")
-"""The names each pattern needs: plain tests spare a text the patterns (which start with a word boundary) it cannot match."""
+_EVERGREEN_WORDS = ("Chrome", "Edg", "Firefox", "chrome", "edg", "firefox")
+_APPLE_WORDS = ("Safari", "iOS", "iPadOS", "iPhone OS", "safari", "ios", "ipados", "iphone os")
+"""The names each pattern needs, as written and in a lower-case title: plain tests spare a text the patterns (which start
+with a word boundary) it cannot match."""
+_EVERGREEN_NAMES = {"chrome": "Chrome", "edge": "Edge", "edg": "Edge", "firefox": "Firefox"}
 
 
 def move_versions(text: str, filed: datetime) -> str:
@@ -69,7 +73,7 @@ def move_versions(text: str, filed: datetime) -> str:
     on = filed.date()
 
     def evergreen(m: re.Match[str]) -> str:
-        name = "Edge" if m["name"] == "Edg" else m["name"]
+        name = _EVERGREEN_NAMES[m["name"].lower()]
         moved = int(m["major"]) + current_major(name, on) - _WRITTEN[name]
         return f"{m['name']}{m['sep']}{moved}"
 

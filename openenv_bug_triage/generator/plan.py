@@ -406,9 +406,15 @@ def _retest_settles(d: Defect) -> bool:
     return not d.exposure and not rules.data_lost(d.impact, d.component, "production")
 
 
+_DESKTOP_OS = re.compile(r"\b(?:macOS|Mac|MacBook|Linux|Ubuntu|ChromeOS|Chromebook)\b")
+"""A desktop system other than Windows: no Internet Explorer 11 there."""
+
+
 def _unsupported_unnamed(d: Defect) -> bool:
-    """A defect an unsupported browser's report can be of, whose wordings name no browser."""
-    return unsupported_report(d) and not any(browsers_named(t) for t in (*d.symptoms, *d.steps, *d.titles))
+    """A defect an unsupported browser's report can be of, whose wordings name no browser and no desktop system
+    but Windows (Internet Explorer 11 runs there only)."""
+    told = (*d.symptoms, *d.steps, *d.titles)
+    return unsupported_report(d) and not any(browsers_named(t) or _DESKTOP_OS.search(t) for t in told)
 
 
 def _upgradable(d: Defect) -> bool:
