@@ -174,6 +174,7 @@ Tag = Literal[
     "vague",
     "timeout",
     "intermittent",
+    "data_loss",
 ]
 """What a phrase can require of, or forbid in, its ticket and reporter.
 
@@ -206,7 +207,8 @@ again fits it; `heated`: the customer's temper is pressing or loud, so they neit
 the problem down; `vague`: a report too vague to act on, so nothing it attaches shows the failure step by step;
 `timeout`: the defect's facts tell of a call or a page that never answers (times out, hangs), so a client's output
 may show it giving up on waiting, as it may not for an error the server returns at once; `intermittent`: the
-defect fails some attempts and not others, so no one may say every attempt fails.
+defect fails some attempts and not others, so no one may say every attempt fails; `data_loss`: the defect loses or
+corrupts what was entered (the action goes through and the data is gone), so no one may say it never goes through.
 """
 
 

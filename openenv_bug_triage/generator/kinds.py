@@ -140,6 +140,9 @@ def place_exposure_traps(planner: Drawer, slots: Sequence[SlotLike]) -> None:
 
 # --------------------------------------------------------------------------- the hard parts of real triage
 
+_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|my|me|we|we're|our|us)\b", re.I)
+"""A customer's own voice in a wording ("the task I tapped on", "our invoices")."""
+
 CASES: tuple[str, ...] = ("feature_attached", "wrong_cause", "two_problems", "regression")
 """Kinds of bug to fix told in a harder way; each has a rate of the same name in `Rates`."""
 
@@ -253,6 +256,8 @@ def case_lines(renderer: Teller, s: SlotLike, evidence: list[tuple[str, str]], t
     else:
         assert s.second is not None
         told = [x for x in s.second.symptoms if not _HEADED.match(x)] or s.second.symptoms  # a sentence, not a form
+        if renderer.reporter == "qa":  # a tester tells the second problem as seen, not in a customer's first person
+            told = [x for x in told if not _FIRST_PERSON.search(x)] or s.second.titles[:1]
         symptom = closed(renderer.local_to(s.second, r.choice(told)))  # its dates, too, before the ticket
         lines = [renderer.pick("case_second_problem", symptom=symptom)]
     evidence.extend((f"case:{s.case}", line) for line in lines)

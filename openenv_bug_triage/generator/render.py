@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
-from .. import chronology
+from .. import chronology, rules
 from .. import textstats as ts
 from ..catalogue import Defect, Story
 from ..chronology import display
@@ -241,6 +241,8 @@ def defect_tags(d: Defect, variant: int, scope: str | None) -> set[str]:
     tags = set(_wording_tags(" ".join([d.symptoms[variant], *d.titles, *d.steps]), " ".join(d.workaround)))
     if d.intermittent:
         tags.add("intermittent")
+    if rules.data_lost(d.impact, d.component, "production"):  # the action goes through; what it kept is gone
+        tags.add("data_loss")
     if d.reach == "user" or scope == "few":
         tags.add("one_user")
     if d.reach == "object":
@@ -1058,8 +1060,8 @@ class Renderer:
         if temper == "pressing" and r.random() < TEMPER_SHOWS:
             extra.append(self.pick("urgency_claim"))
             traps.append("urgency_claim")
-        if temper == "loud" and r.random() < TEMPER_SHOWS / 2:
-            extra.append(self.pick("loud_sentence"))
+        if temper == "loud" and "wish" not in self.voice.tags and r.random() < TEMPER_SHOWS / 2:
+            extra.append(self.pick("loud_sentence"))  # anger at a fault: a request has none to be angry at
         if r.random() < rates.injection:
             extra.append(self.pick("injection"))
             traps.append("injection")
