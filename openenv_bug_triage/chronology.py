@@ -193,6 +193,11 @@ def problems(text: str, filed: datetime, releases: Sequence[Release] = ()) -> li
 
 def _findings(text: str, filed: datetime, releases: Sequence[Release]) -> Iterator[Late | str]:
     """Late mentions, and the other slips as messages, in text order by kind."""
+    if "ince " in text:
+        day = WEEKDAYS[_as_utc(filed).weekday()]
+        for m in SINCE_WEEKDAY.finditer(text):
+            if m["weekday"].capitalize() == day:
+                yield f"'{m[0]}' in a ticket filed on a {day} (that is today)"
     if not _DIGIT.search(text) and (not _may_name_month_noun(text) or MONTH_NOUN.search(text) is None):
         return  # every date and version has a digit, but "the November invoice"
     filed = _as_utc(filed)
@@ -225,6 +230,21 @@ def _findings(text: str, filed: datetime, releases: Sequence[Release]) -> Iterat
 
 
 _WEEKDAY_ANY = re.compile("|".join(WEEKDAYS))
+SINCE_WEEKDAY = re.compile(r"\b(?P<since>[Ss]ince) (?P<weekday>(?i:" + "|".join(WEEKDAYS) + r"))\b")
+"""A failure's start told by a weekday ("since Monday"), which on that weekday would be said as today."""
+
+
+def since_today(text: str, filed: datetime) -> str:
+    """`text` with a start told by the weekday it was `filed` on ("since Monday", filed on a Monday) told as
+    the same day instead: "since this morning", or "since last night" before nine."""
+    if "ince " not in text:
+        return text
+    filed = _as_utc(filed)
+    day = WEEKDAYS[filed.weekday()]
+    when = "this morning" if filed.hour >= 9 else "last night"
+    return SINCE_WEEKDAY.sub(lambda m: f"{m['since']} {when}" if m["weekday"].capitalize() == day else m[0], text)
+
+
 _BILLING_NOUNS = ("invoice", "bill", "statement", "payroll", "report", "payment", "credit")
 """The nouns `MONTH_NOUN` needs after a month, as plain words."""
 _MONTH_LEADS = ("since ", "before ", "until ", "after ", "stopped in ", "started in ")

@@ -91,7 +91,8 @@ class Failure(_Model):
     short: Line
     """The failure as a verb phrase, for a title and the last step: "spins and gives up"."""
     error: Line
-    """The line the service logs."""
+    """What the failing service logs. In `says`, `short` and `error`, `{code}` is an error number of the
+    surface's own (one banner's code is not every feature's)."""
     error_box: bool = False
     """The reporter sees an error message (a banner, a 403 page), so a pasted error box fits."""
     component: str | None = None
@@ -280,11 +281,13 @@ def composed(partition: Partition, key: Key) -> Defect:
     c = None if ci is None else p.conditions[ci]
     loss = None if li is None else p.losses[li]
     impact = impact_of(s, f, loss)
+    code = str(5001 + (si * 131 + fi * 17) % 990)
+    error = f.error.replace("{code}", code)
     values = {
         "action": action_of(s, c),
         "feature": s.feature,
-        "says": f.says,
-        "short": f.short,
+        "says": f.says.replace("{code}", code),
+        "short": f.short.replace("{code}", code),
         "when": c.when if c else "",
         # a platform condition names the device: no phone in a tablet's story, no doubled device
         "detail": "" if c is not None and _TABLET.search(c.when) and _PHONE.search(s.detail) else s.detail,
@@ -303,7 +306,7 @@ def composed(partition: Partition, key: Key) -> Defect:
     log_lines = [
         f"{stamp.format(day=day, hour=9, minute=41, second=12, ms=108)} INFO  {service} {s.request}"
         + (f" {c.context}" if c else ""),
-        f"{stamp.format(day=day, hour=9, minute=41, second=12 + sum(key[1:2]) % 3, ms=554)} ERROR {service} {f.error}",
+        f"{stamp.format(day=day, hour=9, minute=41, second=12 + sum(key[1:2]) % 3, ms=554)} ERROR {service} {error}",
     ]
     return Defect.model_validate(
         {

@@ -167,6 +167,8 @@ class Persona:
     technical: bool = True
     admin: bool = False
     returning: bool = False
+    again: bool = False
+    """Has filed another ticket of this queue already (then neither first contact nor one with history)."""
     nonnative: bool = False
     temper: Temper = "even"
 
@@ -184,7 +186,7 @@ class Persona:
         """What phrases may require of, or forbid in, this reporter (see `catalogue.Tag`)."""
         tags = {
             self.reporter if self.reporter != "user" else "customer",
-            "returning" if self.returning else "first_contact",
+            "again" if self.again else "returning" if self.returning else "first_contact",
         }
         tags.add("technical" if self.technical else "nontechnical")
         if self.admin:
@@ -283,7 +285,7 @@ class People:
         if again and (not fresh or not roomy or self.rng.random() < data.returning):
             person = self.rng.choice(again)
             self.filed[person.first] += 1
-            return replace(person, returning=True)
+            return replace(person, again=True)
         if not fresh:
             raise FixtureError(
                 f"generator personas: every {self.partition} name is taken in this queue and no {tier} customer "

@@ -93,6 +93,10 @@ def _first_fault(
     return max(found, default=None)
 
 
+_DATE_ONLY = re.compile(r"\b20\d\d-[01]\d-[0-3]\d\b(?![T ]?\d)")
+"""A date without a time of day in a log line (`due=2026-11-22`, `send_date=2026-11-22`)."""
+
+
 def retime(log: str, last: datetime, onset: datetime | None = None, alert: bool = False, jitter_ms: int = 0) -> str:
     """`log` with every timestamp moved by one amount: its first failing line just before `onset`
     (when given, and the log has one), and never a line after `last` (UTC). For an `alert`'s log the
@@ -101,7 +105,8 @@ def retime(log: str, last: datetime, onset: datetime | None = None, alert: bool 
     that the catalogue's millisecond fractions differ from one ticket to the next (the gaps between
     lines stay as they were; a stamp without a fraction shows the second it falls in).
 
-    Timestamps keep their own format (ISO and logcat's); dates without a time are unchanged.
+    Timestamps keep their own format (ISO and logcat's); dates without a time are unchanged, and a log
+    that has one moves by whole days (its lines then keep the day those dates are told against).
     """
     stamps = _stamps(log, last)
     if not stamps:
@@ -112,6 +117,8 @@ def retime(log: str, last: datetime, onset: datetime | None = None, alert: bool 
     delta = last.replace(microsecond=0) - latest
     if onset is not None and fault is not None:
         delta = min(delta, onset.replace(microsecond=0) - fault)
+    if not alert and _DATE_ONLY.search(log):  # whole days, so a line's `due=2026-11-22` keeps its stamp's day
+        delta = timedelta(days=delta // timedelta(days=1))
     logcat = {id(m) for m, _ in stamps if m.re is chronology.LOGCAT}
 
     jitter = timedelta(milliseconds=jitter_ms - 1000) if jitter_ms else timedelta(0)
@@ -546,9 +553,9 @@ class Renderer:
 
     def release_day(self) -> str:
         """The day this ticket's platform shipped its current release, as a reporter names it: the
-        weekday within the last week, else the date ("14 May")."""
+        weekday within the last week (not today's, which would read as a week ago), else the date ("14 May")."""
         released = self.timeline.current(self.platform, self.created).released_at
-        if (self.created.date() - released.date()).days <= 6:
+        if 0 < (self.created.date() - released.date()).days <= 6:
             return chronology.WEEKDAYS[released.weekday()]
         return f"{released.day} {released:%B}"
 
@@ -702,6 +709,9 @@ class Renderer:
             evidence = [(rule, own_text(text, own.email_domain, name)) for rule, text in evidence]
             if self.follow_up:
                 self.follow_up = own_text(self.follow_up, own.email_domain, name)
+        # a failure that began the day it is reported began "this morning", not "since Monday" on a Monday
+        title, body = chronology.since_today(title, created), chronology.since_today(body, created)
+        evidence = [(rule, chronology.since_today(text, created)) for rule, text in evidence]
         noise = self.voice.noise
         typed = noise.apply(body)
         if id(s) in self.retold or not self.slots:  # a ticket no duplicate retells keeps `said` empty
@@ -863,7 +873,13 @@ class Renderer:
         if reporter == "monitoring":
             assert d.alert is not None
             metric = self.local(d.alert.metric)
-            body = self.pick("monitoring_body", time=self._scope_values(s, d)["time"], metric=metric)
+            onset = self._scope_values(s, d)["onset"]
+            assert isinstance(onset, datetime)
+            # the alert fires a few minutes after the onset and files its ticket within minutes of firing
+            fired = max(
+                onset + timedelta(minutes=r.randrange(2, 6)), self.created - timedelta(minutes=r.randrange(1, 9))
+            )
+            body = self.pick("monitoring_body", time=f"{min(fired, self.created):%H:%M} UTC", metric=metric)
             scope_line = self._scope_sentence(s, d, alert=True)
             evidence.append((f"scope:{s.scope}", scope_line))
             evidence.append(("symptom", metric))

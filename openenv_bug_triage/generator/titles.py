@@ -56,19 +56,22 @@ BUILD_FORMS: tuple[str, ...] = (
     "[{build}] {title}",
 )
 """How a subject names the build it was seen on: people write it every which way."""
+BUILD_IN_TITLE = 0.25
+"""The share of customers who may name the build in their subject line at all."""
 
 
-def fitted(subjects: list[str], build: str, affix: str, target: int, build_form: str = BUILD_FORMS[0]) -> str:
+def fitted(subjects: list[str], build: str, affix: str, target: int, build_form: str | None = BUILD_FORMS[0]) -> str:
     """Of the subjects a customer might write, the longest of at most `target` words (else the shortest).
 
     A subject may stop at a phrase boundary ("Export fails for large projects" or "Export
     fails"), may name the build it was seen on in the writer's `build_form` ("Export fails
-    (2026.9.3)", "[2026.9.3] Export fails"), as real subjects do (the build number alone, so
+    (2026.9.3)", "[2026.9.3] Export fails") when the writer has a `build_form`, as real subjects do (the build number alone, so
     that letter case says nothing of the client), and only one far shorter than `target` gets
     the one `affix` of its channel.
     """
     shorter = [cut for t in subjects for cut in _clauses(t)]
-    forms = [*subjects, *shorter, *(build_form.format(title=t, build=build) for t in (*subjects, *shorter))]
+    built = [build_form.format(title=t, build=build) for t in (*subjects, *shorter)] if build_form else []
+    forms = [*subjects, *shorter, *built]
     best = _longest_within(forms, target)
     if len(best.split()) < target - 3:
         ends_in_mark = re.compile(r"[?.!)]\s*$")
@@ -127,7 +130,9 @@ def dress(
         else:
             channel_affix = "title_template" if persona.channel == "portal" else "title_affix"
             affix = "{title}" if loud else pick(channel_affix, title="{title}")
-            title = fitted(subjects, version.split()[-1], affix, target, rng.choice(BUILD_FORMS))
+            # a writer who puts the build in the subject: about one in four
+            build_form = rng.choice(BUILD_FORMS) if rng.random() < BUILD_IN_TITLE else None
+            title = fitted(subjects, version.split()[-1], affix, target, build_form)
     title = letter_case(title, rng)
     if loud:
         title = pick("loud_title", **shouted(title, rng))

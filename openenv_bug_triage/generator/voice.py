@@ -212,6 +212,30 @@ client's output (not a Go library's beside a Java wrapper's)."""
 _CHOICE = re.compile(r"\{([^{}]*\|[^{}]*)\}")
 
 
+_ASIDES = tuple(
+    re.compile(p, re.I)
+    for p in (
+        r"user error|something I'm doing|something obvious|silly question|well be nothing|setting we got wrong"
+        r"|something I did",
+        r"putting off|meaning to send|took me a while|waited|on my list to report|a few days now",
+        r"checked|went over it|tried it again|re-ran|once more before",
+        r"colleague|someone else in the office|of us (?:checked|noticed)|people on (?:the|my) team|came to my desk",
+        r"call\b|ask me anything|I'm around|try something|tab open|by phone|share more|test a fix|reply to this",
+        r"changed (?:anything|on our)|nothing changed",
+        r"technical|wording|phrasing|describe|as (?:clearly|plainly|simply) as|wall of text|long message|notes as",
+        r"noticed",
+    )
+)
+"""Kinds of aside a writer makes once in a ticket: doubting it is their fault, having put off writing,
+checking again first, what colleagues saw, offering help, nothing changed on their side, apologising
+for the wording, how they noticed (two of a kind read as slots filled, or contradict each other)."""
+
+
+def _same_aside(phrase: str, said: Sequence[str]) -> bool:
+    """True when `phrase` is an aside of a kind one of `said` already makes."""
+    return any(x.search(phrase) and any(x.search(h) for h in said) for x in _ASIDES)
+
+
 @lru_cache(maxsize=4096)
 def _self_describing(phrase: str) -> bool:
     """True when some wording of `phrase` (a frame with `{a|b}` choices) says who the writer is."""
@@ -325,14 +349,17 @@ class Voice:
         """A fitting phrase of `pool` that no other ticket of the queue has used, or None."""
         return self._once(pool, False, values)
 
-    def once_anonymous(self, pool: str, anonymous: bool) -> str | None:
-        """`once`, but when `anonymous` only a phrase in which the writer does not say who they are."""
-        return self._once(pool, anonymous, {})
+    def once_anonymous(self, pool: str, anonymous: bool, said: Sequence[str] = ()) -> str | None:
+        """`once`, but when `anonymous` only a phrase in which the writer does not say who they are, and
+        none of a kind of aside the sentences `said` already make."""
+        return self._once(pool, anonymous, {}, said)
 
-    def _once(self, pool: str, anonymous: bool, values: dict[str, object]) -> str | None:
+    def _once(self, pool: str, anonymous: bool, values: dict[str, object], said: Sequence[str] = ()) -> str | None:
         fresh = [p for p in self.phrases.texts_fitting(pool, self.partition, self.tags) if p not in self.used]
         if anonymous:
             fresh = [p for p in fresh if not _self_describing(p)]
+        if said:
+            fresh = [p for p in fresh if not _same_aside(p, said)]
         if not fresh:
             return None
         phrase = self.rng.choice(fresh)
@@ -405,6 +432,7 @@ class Voice:
         if length == "plain" and len(body) < r.randrange(100, 480):
             length = self.length = "padded"  # towards a length drawn apart from the truth: length says nothing of it
         told = bool(self_descriptions(body))  # one writer says who they are at most once
+        placed: int | None = None  # where in `head` they say it
         if opener is None and r.random() < 0.75:
             greeting = self.once_anonymous("opener_user", told) if r.random() < 0.4 else None
             head.append(greeting or self.pick("opener_user_terse"))
@@ -420,17 +448,22 @@ class Voice:
                 intro = org.about  # who they are, in one sentence of one kind or the other
             if intro not in self.used and not told:  # told once per queue by each reporter, and once in a ticket
                 self.used.add(intro)
+                placed = len(head)
                 head.append(intro)
                 size += len(intro)
                 told = True
-            for _ in range(3):  # a rambling writer's asides
-                filler = self.once_anonymous("filler_user", told) if size < target else None
+            for _ in range(1 if length == "padded" else 2):  # an aside or two, each of its own kind
+                filler = self.once_anonymous("filler_user", told, head) if size < target else None
                 if filler is None:
                     break
                 head.append(filler)
                 size += len(filler)
+        # who they are is said after the problem as often as before it
+        after = [head.pop(placed)] if placed is not None and not head[placed].endswith(":") and r.random() < 0.4 else []
         parts = [self.noise.join([own_role(h, self.persona) for h in head])] if head else []
         parts.append(body)
+        if after:
+            parts.append(own_role(after[0], self.persona))
         if length == "long":
             # what the screen showed, once per queue where the pool allows, else words drawn anew
             values = self.paste_values(body)  # one device, one build, one session in every paste of a ticket
