@@ -530,6 +530,30 @@ def _moved_month(m: re.Match[str], days: int) -> str:
     return MONTHS[new.month - 1]
 
 
+PLAIN_DATE = re.compile(r"\b20\d\d-[01]\d-[0-3]\d\b(?![T ]?\d)")
+"""A date without a time of day (`due=2026-11-22`, `send_date=2026-11-22 (Sunday)`)."""
+
+
+def plain_dates(text: str) -> list[date]:
+    """Every `PLAIN_DATE` of `text` that is a date."""
+    return [date(*map(int, m[0].split("-"))) for m in PLAIN_DATE.finditer(text) if _valid(*map(int, m[0].split("-")))]
+
+
+def move_plain_dates(text: str, days: int) -> str:
+    """`text` with every `PLAIN_DATE` moved by `days` days (a weekday after one follows it); timestamps stay."""
+    if not days:
+        return text
+
+    def move(m: re.Match[str]) -> str:
+        try:
+            return (date.fromisoformat(m[0]) + timedelta(days=days)).isoformat()
+        except ValueError:  # not a date ("2026-02-30"): left for the checks to name
+            return m[0]
+
+    text = PLAIN_DATE.sub(move, text)
+    return ISO_WEEKDAY_AFTER.sub(_fix_weekday, text) if _WEEKDAY_ANY.search(text) else text
+
+
 def _fix_weekday(m: re.Match[str]) -> str:
     y, mo, d = int(m["y"]), int(m["m"]), int(m["d"])
     if not _valid(y, mo, d):

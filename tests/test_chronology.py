@@ -298,3 +298,34 @@ def test_a_month_a_log_line_names_moves_with_its_timestamps() -> None:
     assert retime(log.replace("month=2026-11", "month=2026-10"), datetime(2026, 7, 10, tzinfo=UTC)).endswith(
         "month=2026-06"
     )
+
+
+def test_a_start_told_by_the_filing_weekday_is_told_as_today_and_refused_otherwise() -> None:
+    monday_morning, monday_night = datetime(2026, 3, 23, 10, 5, tzinfo=UTC), datetime(2026, 3, 23, 2, 40, tzinfo=UTC)
+    assert chronology.since_today("Since Monday the SSO screen is empty.", monday_morning) == (
+        "Since this morning the SSO screen is empty."
+    )
+    assert chronology.since_today("broken since monday", monday_night) == "broken since last night"
+    kept = "Since Friday it fails, and since last Monday the export is late; it runs every Monday."
+    assert chronology.since_today(kept, monday_morning) == kept
+    assert chronology.problems("No pushes since Monday.", monday_morning) == [
+        "'since Monday' in a ticket filed on a Monday (that is today)"
+    ]
+    assert chronology.problems(kept, monday_morning) == []
+
+
+def test_a_date_a_log_line_names_keeps_its_day_against_the_lines_stamp() -> None:
+    """A retimed log moves `due=` dates by the days its stamps move: a task due today stays due today."""
+    from openenv_bug_triage.generator.render import retime
+
+    log = (
+        "2026-11-22T18:40:02.331Z DEBUG dueState(task=TSK-5180, due=2026-11-22) -> 'overdue'\n"
+        "2026-11-22T18:40:02.332Z DEBUG dueState(task=TSK-5161, due=2026-11-21 (Saturday)) -> 'overdue'"
+    )
+    moved = retime(log, datetime(2026, 7, 14, 23, 30, tzinfo=UTC))
+    assert moved.startswith("2026-07-14T23:30") and "due=2026-07-14)" in moved, moved
+    assert "due=2026-07-13 (Monday)" in moved, moved
+    later = retime(log, datetime(2026, 7, 15, 9, 0, tzinfo=UTC))  # the stamps' day changes: the dates with it
+    assert later.startswith("2026-07-15T09:00") and "due=2026-07-15)" in later, later
+    ahead = retime(log.replace("due=2026-11-22", "due=2026-11-23"), datetime(2026, 7, 15, 9, 0, tzinfo=UTC))
+    assert ahead.startswith("2026-07-14T09:00") and "due=2026-07-15)" in ahead, ahead  # due tomorrow: a day before

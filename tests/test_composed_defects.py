@@ -98,7 +98,8 @@ def test_the_deciding_parts_show_in_every_wording(partition: str) -> None:
         for symptom in d.symptoms:
             first = symptom.split(". ")[0]
             action = compose.action_of(s, None if ci is None else parts.conditions[ci])
-            assert f.says in first and (action in first or s.feature.lower() in first.lower()), (d.id, symptom)
+            says = f.says.replace("{code}", compose.code_of(key))
+            assert says in first and (action in first or s.feature.lower() in first.lower()), (d.id, symptom)
             if ci is not None:
                 assert parts.conditions[ci].when in first, (d.id, symptom)
             if li is not None:
@@ -220,3 +221,17 @@ def test_a_403_from_a_permission_policy_is_a_permissions_defect_on_any_surface()
     assert len(surfaces) >= 3 and "permissions" not in surfaces
     assert {compose.composed("test", k).component for k in keys} == {"permissions"}
     assert all(parts.surfaces[k[0]].kind != "signin" for k in keys)  # a 403 at sign-in would read as sso
+
+
+@pytest.mark.parametrize("partition", SPLITS)
+def test_an_error_number_belongs_to_one_surface(partition: str) -> None:
+    """A failure that shows an error number shows another one on each surface it is composed with, so two
+    unrelated defects do not share "code 5012"."""
+    parts = compose.load_parts(partition)  # type: ignore[arg-type]
+    codes: dict[str, set[int]] = {}
+    for key in compose.compositions(partition):  # type: ignore[arg-type]
+        d = compose.composed(partition, key)  # type: ignore[arg-type]
+        if "{code}" in parts.failures[key[1]].says:
+            assert compose.code_of(key) in d.symptoms[0] and "{code}" not in " ".join(d.symptoms + d.logs), d.id
+            codes.setdefault(compose.code_of(key), set()).add(key[0])
+    assert all(len(surfaces) == 1 for surfaces in codes.values()), codes

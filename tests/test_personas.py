@@ -145,6 +145,24 @@ def test_nobody_files_more_than_two_tickets_in_a_queue(split: str) -> None:
         assert max(filed.values()) <= TICKETS_PER_PERSON, (made.task.task_id, made.seed, filed.most_common(1))
 
 
+@pytest.mark.parametrize("split", SPLITS)
+def test_a_second_ticket_from_one_person_tells_no_history_with_support(split: str) -> None:
+    """Someone writing again in one queue is neither a first contact nor one helped "last spring": the
+    ticket is tagged `again`, and every phrase it carries fits that (see the contradiction test above)."""
+    again = 0
+    for made in instances(split):
+        seen: set[tuple[str, str]] = set()
+        for t in sorted(made.task.tickets, key=lambda t: t.created_at):
+            f = made.facts[t.ticket_id]
+            if f.person is None:
+                continue
+            assert ("again" in f.reporter_tags) == (f.person in seen), t.ticket_id
+            assert not ({"again"} & f.reporter_tags and {"returning", "first_contact"} & f.reporter_tags), t.ticket_id
+            again += f.person in seen
+            seen.add(f.person)
+    assert again > 20
+
+
 def test_organisations_fit_their_plan_and_customers_their_organisation() -> None:
     data = load_personas()
     for org in data.organisations:
@@ -266,3 +284,28 @@ def test_titles_carry_at_most_one_affix_and_one_reply_prefix(split: str) -> None
         assert len(re.findall(r"\b(?:re|fwd):", t.title, re.I)) <= 1, t.title
         with_affix += bool(found)
     assert with_affix / len(tickets(split)) <= 0.05
+    customers = [t for t, _, _ in tickets(split) if t.reporter_type == "user" and t.version]
+    built = [t for t in customers if t.version and t.version.split()[-1] in t.title]
+    assert 0 < len(built) / len(customers) <= 0.25  # the build in the subject: some writers, not a slot
+
+
+@cache
+def aside_probes(partition: str) -> list[tuple[str, Probe]]:
+    return [(p, Probe(p)) for p in load_phrases().pool("filler_user", partition)]  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("split", ("train", "test"))
+def test_a_ticket_makes_each_kind_of_aside_once(split: str) -> None:
+    """No ticket doubts its own report twice, offers a call and a screen share, or says how it was
+    noticed two ways (asides of one kind read as slots filled, and contradict each other)."""
+    from openenv_bug_triage.generator.voice import _same_aside
+
+    assert _same_aside("I'm not sure if this is user error, so say so.", ["Maybe something I'm doing, but here:"])
+    assert not _same_aside("Thanks in advance for taking a look.", ["I'm not sure if this is user error."])
+    probes = aside_probes(partition_of(split))
+    with_two = 0
+    for t, _, _ in tickets(split):
+        found = [p for p, probe in probes if probe.search(t.description)]
+        with_two += len(found) > 1
+        assert not any(_same_aside(a, [b]) for i, a in enumerate(found) for b in found[i + 1 :]), (t.ticket_id, found)
+    assert with_two > 20

@@ -272,6 +272,12 @@ def compositions(partition: Partition) -> tuple[Key, ...]:
     return tuple(out)
 
 
+def code_of(key: Key) -> str:
+    """The error number a composition's failure shows (`{code}` in its wording): one per surface and failure."""
+    si, fi, _, _ = key
+    return str(5001 + (si * 131 + fi * 17) % 990)
+
+
 @cache
 def composed(partition: Partition, key: Key) -> Defect:
     """The defect one composition makes (built once per process)."""
@@ -281,7 +287,7 @@ def composed(partition: Partition, key: Key) -> Defect:
     c = None if ci is None else p.conditions[ci]
     loss = None if li is None else p.losses[li]
     impact = impact_of(s, f, loss)
-    code = str(5001 + (si * 131 + fi * 17) % 990)
+    code = code_of(key)
     error = f.error.replace("{code}", code)
     values = {
         "action": action_of(s, c),

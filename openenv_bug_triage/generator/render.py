@@ -93,8 +93,17 @@ def _first_fault(
     return max(found, default=None)
 
 
-_DATE_ONLY = re.compile(r"\b20\d\d-[01]\d-[0-3]\d\b(?![T ]?\d)")
-"""A date without a time of day in a log line (`due=2026-11-22`, `send_date=2026-11-22`)."""
+def _plain_days(log: str, latest: datetime, delta: timedelta, last: datetime) -> tuple[int, timedelta]:
+    """How many days `log`'s dates without a time move (as many as moving its `latest` stamp by `delta` changes
+    that stamp's day), and the `delta` to move its stamps by: a day further back when a date the log names a
+    day ahead of its stamps (a task due tomorrow) would otherwise fall after `last`'s day. A date further ahead
+    moves only as far as `last`'s day."""
+    dates = chronology.plain_dates(log)
+    days = ((latest + delta).date() - latest.date()).days
+    ahead = (max(dates) - last.date()).days + days if dates else 0
+    if ahead == 1:
+        return days - 1, delta - timedelta(days=1)
+    return days - max(ahead, 0), delta
 
 
 def retime(log: str, last: datetime, onset: datetime | None = None, alert: bool = False, jitter_ms: int = 0) -> str:
@@ -105,8 +114,8 @@ def retime(log: str, last: datetime, onset: datetime | None = None, alert: bool 
     that the catalogue's millisecond fractions differ from one ticket to the next (the gaps between
     lines stay as they were; a stamp without a fraction shows the second it falls in).
 
-    Timestamps keep their own format (ISO and logcat's); dates without a time are unchanged, and a log
-    that has one moves by whole days (its lines then keep the day those dates are told against).
+    Timestamps keep their own format (ISO and logcat's); a date without a time (`due=2026-11-22`) moves by
+    the days its latest stamp's day moves, so each line keeps the day its dates are told against.
     """
     stamps = _stamps(log, last)
     if not stamps:
@@ -117,8 +126,8 @@ def retime(log: str, last: datetime, onset: datetime | None = None, alert: bool 
     delta = last.replace(microsecond=0) - latest
     if onset is not None and fault is not None:
         delta = min(delta, onset.replace(microsecond=0) - fault)
-    if not alert and _DATE_ONLY.search(log):  # whole days, so a line's `due=2026-11-22` keeps its stamp's day
-        delta = timedelta(days=delta // timedelta(days=1))
+    # a line's `due=2026-11-22` keeps its distance in days from the line's stamp
+    plain_days, delta = _plain_days(log, latest, delta, last) if chronology.PLAIN_DATE.search(log) else (0, delta)
     logcat = {id(m) for m, _ in stamps if m.re is chronology.LOGCAT}
 
     jitter = timedelta(milliseconds=jitter_ms - 1000) if jitter_ms else timedelta(0)
@@ -151,7 +160,7 @@ def retime(log: str, last: datetime, onset: datetime | None = None, alert: bool 
     for m, at in sorted(stamps, key=lambda x: x[0].start()):
         out += [log[end : m.start()], moved(m, at)]
         end = m.end()
-    text = "".join([*out, log[end:]])
+    text = chronology.move_plain_dates("".join([*out, log[end:]]), plain_days)
     if "month=" not in text:
         return text
 
@@ -876,10 +885,9 @@ class Renderer:
             onset = self._scope_values(s, d)["onset"]
             assert isinstance(onset, datetime)
             # the alert fires a few minutes after the onset and files its ticket within minutes of firing
-            fired = max(
-                onset + timedelta(minutes=r.randrange(2, 6)), self.created - timedelta(minutes=r.randrange(1, 9))
-            )
-            body = self.pick("monitoring_body", time=f"{min(fired, self.created):%H:%M} UTC", metric=metric)
+            soon = self.created - timedelta(minutes=r.randrange(1, 9))
+            fired = min(max(onset + timedelta(minutes=r.randrange(1, 4)), soon), self.created - timedelta(minutes=1))
+            body = self.pick("monitoring_body", time=f"{fired:%H:%M} UTC", metric=metric)
             scope_line = self._scope_sentence(s, d, alert=True)
             evidence.append((f"scope:{s.scope}", scope_line))
             evidence.append(("symptom", metric))

@@ -73,7 +73,7 @@ def fitted(subjects: list[str], build: str, affix: str, target: int, build_form:
     built = [build_form.format(title=t, build=build) for t in (*subjects, *shorter)] if build_form else []
     forms = [*subjects, *shorter, *built]
     best = _longest_within(forms, target)
-    if len(best.split()) < target - 3:
+    if len(best.split()) < target - 4:
         ends_in_mark = re.compile(r"[?.!)]\s*$")
         suffix = affix.startswith("{title}")
         dressed = [affix.format(title=t) for t in forms if not (suffix and ends_in_mark.search(t))]

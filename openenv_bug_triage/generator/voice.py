@@ -298,6 +298,8 @@ class Voice:
     """The ticket's own wording of its facts: what a pasted settings screen agrees with."""
     habits: dict[str, tuple[Noise, str]] = field(default_factory=dict)
     """Each customer's typing (noise) and register (formal or casual), by name, drawn at their first ticket."""
+    frame: str = ""
+    """The phrase `once` drew last, as written in the pool (every `{a|b}` choice still in it)."""
     signature: dict[str, str] = field(init=False)
     """The reporter's `signature_values`, worked out once per ticket (read by every phrase drawn)."""
 
@@ -364,6 +366,7 @@ class Voice:
             return None
         phrase = self.rng.choice(fresh)
         self.used.add(phrase)
+        self.frame = phrase
         return compose(phrase, self.rng).format(**values, **self.signature)
 
     def scope_pool(self, pool: str) -> str:
@@ -433,9 +436,11 @@ class Voice:
             length = self.length = "padded"  # towards a length drawn apart from the truth: length says nothing of it
         told = bool(self_descriptions(body))  # one writer says who they are at most once
         placed: int | None = None  # where in `head` they say it
+        frames = list(head)  # what `head` says, as the frames drawn with every choice in them
         if opener is None and r.random() < 0.75:
             greeting = self.once_anonymous("opener_user", told) if r.random() < 0.4 else None
             head.append(greeting or self.pick("opener_user_terse"))
+            frames.append(self.frame if greeting else head[-1])
             if _fresh(head[-1]):  # "came to my desk this morning": no putting off for days after it
                 self.tags |= {"fresh"}
             told = told or bool(greeting and self_descriptions(greeting))
@@ -452,11 +457,12 @@ class Voice:
                 head.append(intro)
                 size += len(intro)
                 told = True
-            for _ in range(1 if length == "padded" else 2):  # an aside or two, each of its own kind
-                filler = self.once_anonymous("filler_user", told, head) if size < target else None
+            for _ in range(1 if length == "padded" else 3):  # an aside, or a few of a long writer, each of its own kind
+                filler = self.once_anonymous("filler_user", told, frames) if size < target else None
                 if filler is None:
                     break
                 head.append(filler)
+                frames.append(self.frame)
                 size += len(filler)
         # who they are is said after the problem as often as before it
         after = [head.pop(placed)] if placed is not None and not head[placed].endswith(":") and r.random() < 0.4 else []
@@ -473,7 +479,7 @@ class Voice:
                 first = self.checklist()
             pastes = [p for p in [first] if p]
             for _ in range(5):  # more while the ticket is short of a long one's length
-                if not pastes or len(" ".join([*parts, *pastes]).split()) >= 230:
+                if not pastes or len(" ".join([*parts, *pastes]).split()) >= 260:
                     break
                 more = self.once("pasted_output", **values)
                 if more is None and not listed:
