@@ -106,6 +106,10 @@ def _plain_days(log: str, latest: datetime, delta: timedelta, last: datetime) ->
     return days - max(ahead, 0), delta
 
 
+BARE_WORKAROUND = 0.5
+"""The share of customers who tell their way round a failure and say nothing more of it ("Fine as a stopgap")."""
+
+
 def retime(log: str, last: datetime, onset: datetime | None = None, alert: bool = False, jitter_ms: int = 0) -> str:
     """`log` with every timestamp moved by one amount: its first failing line just before `onset`
     (when given, and the log has one), and never a line after `last` (UTC). For an `alert`'s log the
@@ -1066,7 +1070,12 @@ class Renderer:
 
     def _scope_sentence(self, s: Slot, d: Defect, alert: bool) -> str:
         pool = f"alert_{s.scope}" if alert else self.voice.scope_pool(f"scope_{s.scope}")
-        sentence = self._own_pick(s, pool, **self.voice.own_counts(self._scope_values(s, d)))
+        values = self.voice.own_counts(self._scope_values(s, d))
+        if s.scope == "workaround" and self.voice.persona.reporter == "user" and self.r.random() < BARE_WORKAROUND:
+            bare = str(values["workaround"])  # the way round it, told without a verdict on it
+            if s.original is None or not retell.long_sentences(bare) & set(s.original.said):
+                return bare
+        sentence = self._own_pick(s, pool, **values)
         first = sentence.split(" ", 1)[0]
         return sentence[:1].upper() + sentence[1:] if first[1:].islower() else sentence  # "{feature} fails..."
 
