@@ -506,7 +506,30 @@ def _visible(rec: TicketRecord, hints: list[str], deadline: int | None) -> Ticke
     stricter there, comment times included), the hints are ticket ids and the deadline is a `SlaPolicy`'s
     (at least 1) or None, so validation could only copy the lists."""
     values = {name: getattr(rec, name) for name in _VISIBLE}
-    return Ticket.model_construct(**values, suspected_duplicate_ids=hints, sla_deadline_step=deadline)
+    values["suspected_duplicate_ids"], values["sla_deadline_step"] = hints, deadline
+    if not _PLAIN_TICKET:
+        return Ticket.model_construct(**values)
+    # what `model_construct` makes of a value for every field, without its look for aliases and defaults field by field
+    ticket = Ticket.__new__(Ticket)
+    object.__setattr__(ticket, "__dict__", {name: values[name] for name in _TICKET_FIELDS})
+    object.__setattr__(ticket, "__pydantic_fields_set__", set(_TICKET_FIELDS))
+    object.__setattr__(ticket, "__pydantic_extra__", None)
+    object.__setattr__(ticket, "__pydantic_private__", None)
+    return ticket
+
+
+_TICKET_FIELDS = tuple(Ticket.__pydantic_fields__)
+"""A ticket's fields in order: `_visible` gives each a value (the record's, the hints, the deadline)."""
+_PLAIN_TICKET = (
+    set(_TICKET_FIELDS) == {*_VISIBLE, "suspected_duplicate_ids", "sla_deadline_step"}
+    and Ticket.model_config.get("extra") != "allow"
+    and not Ticket.__pydantic_root_model__
+    and not Ticket.__pydantic_post_init__
+    and not Ticket.__private_attributes__
+    and all(f.alias is None and f.validation_alias is None for f in Ticket.__pydantic_fields__.values())
+)
+"""True when a `Ticket` is what `model_construct` would make of `_visible`'s values set as `_visible` sets them: no
+field aliased, none left out, no extra values kept, no private attributes, no post-init."""
 
 
 def build_task(fx: TaskFixture, world: World | None = None) -> Task:
