@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from datetime import timedelta
 from functools import cache, cached_property
-from itertools import filterfalse
+from itertools import chain, filterfalse
 from pathlib import Path
 from typing import Any
 
@@ -140,20 +140,32 @@ class Task:
 
 
 _WORD = re.compile(r"[a-z0-9][a-z0-9_\-]+")
+"""A token of the duplicate hints (`_tokens` finds the same runs without the pattern)."""
+_WORD_CHARS = b"abcdefghijklmnopqrstuvwxyz0123456789_-"
+_APART_WORDS = bytes(c if c in _WORD_CHARS else 32 for c in range(256))
+"""Every byte that no `_WORD` holds made a space: a text's words are then its `split()`."""
+_SHORT = frozenset(chr(c) for c in _WORD_CHARS) | STOPWORDS
+"""What `_tokens` drops: one-character runs (no `_WORD` is one) and the stopwords."""
 
 
 def _tokens(text: str) -> frozenset[str]:
-    words = set(_WORD.findall(text.lower())) - STOPWORDS
-    return frozenset(filterfalse(str.isdigit, words))
+    """The `_WORD`s of `text` lower-cased, less stopwords and numbers. Read by splitting, not by the pattern: a
+    `_WORD` is a run of its characters less any leading `_` or `-`, of two characters or more (a character
+    outside ASCII is never one of them, so it reads as the `?` it is encoded as)."""
+    apart = text.lower().encode("ascii", "replace").translate(_APART_WORDS).decode("ascii")
+    runs = set(apart.split())
+    if " -" in apart or " _" in apart or apart.startswith(("-", "_")):  # a run that starts so (few do)
+        for run in [x for x in runs if x[0] in "_-"]:
+            runs.discard(run)
+            runs.add(run.lstrip("_-"))
+    runs -= _SHORT
+    runs.discard("")
+    return frozenset(filterfalse(str.isdigit, runs))
 
 
 def _bitsets(bags: list[frozenset[str]]) -> list[int]:
     """Each bag as an integer with one bit per token of all `bags` (a shared token count is one `&`)."""
-    bit: dict[str, int] = {}
-    for bag in bags:
-        for token in bag:
-            if token not in bit:
-                bit[token] = 1 << len(bit)
+    bit = {token: 1 << i for i, token in enumerate(dict.fromkeys(chain.from_iterable(bags)))}
     return [sum(map(bit.__getitem__, bag)) for bag in bags]
 
 
@@ -169,13 +181,12 @@ def suspected_duplicates(records: list[TicketRecord]) -> dict[str, list[str]]:
     hints: dict[str, list[str]] = {}
     for i, rec in enumerate(ordered):
         scored = []
-        a = masks[i]
-        for j, earlier in enumerate(ordered[:i]):
-            shared = (a & masks[j]).bit_count()
-            union = sizes[i] + sizes[j] - shared
+        a, size = masks[i], sizes[i]
+        for j, shared in enumerate([(a & m).bit_count() for m in masks[:i]]):
+            union = size + sizes[j] - shared
             sim = shared / union if union else 0.0
             if sim >= _HINT_THRESHOLD:
-                scored.append((-sim, earlier.ticket_id))
+                scored.append((-sim, ordered[j].ticket_id))
         hints[rec.ticket_id] = [tid for _, tid in sorted(scored)[:_HINT_MAX]]
     return hints
 
@@ -495,7 +506,30 @@ def _visible(rec: TicketRecord, hints: list[str], deadline: int | None) -> Ticke
     stricter there, comment times included), the hints are ticket ids and the deadline is a `SlaPolicy`'s
     (at least 1) or None, so validation could only copy the lists."""
     values = {name: getattr(rec, name) for name in _VISIBLE}
-    return Ticket.model_construct(**values, suspected_duplicate_ids=hints, sla_deadline_step=deadline)
+    values["suspected_duplicate_ids"], values["sla_deadline_step"] = hints, deadline
+    if not _PLAIN_TICKET:
+        return Ticket.model_construct(**values)
+    # what `model_construct` makes of a value for every field, without its look for aliases and defaults field by field
+    ticket = Ticket.__new__(Ticket)
+    object.__setattr__(ticket, "__dict__", {name: values[name] for name in _TICKET_FIELDS})
+    object.__setattr__(ticket, "__pydantic_fields_set__", set(_TICKET_FIELDS))
+    object.__setattr__(ticket, "__pydantic_extra__", None)
+    object.__setattr__(ticket, "__pydantic_private__", None)
+    return ticket
+
+
+_TICKET_FIELDS = tuple(Ticket.__pydantic_fields__)
+"""A ticket's fields in order: `_visible` gives each a value (the record's, the hints, the deadline)."""
+_PLAIN_TICKET = (
+    set(_TICKET_FIELDS) == {*_VISIBLE, "suspected_duplicate_ids", "sla_deadline_step"}
+    and Ticket.model_config.get("extra") != "allow"
+    and not Ticket.__pydantic_root_model__
+    and not Ticket.__pydantic_post_init__
+    and not Ticket.__private_attributes__
+    and all(f.alias is None and f.validation_alias is None for f in Ticket.__pydantic_fields__.values())
+)
+"""True when a `Ticket` is what `model_construct` would make of `_visible`'s values set as `_visible` sets them: no
+field aliased, none left out, no extra values kept, no private attributes, no post-init."""
 
 
 def build_task(fx: TaskFixture, world: World | None = None) -> Task:

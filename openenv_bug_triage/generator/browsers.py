@@ -61,11 +61,17 @@ _EVERGREEN_WORDS = ("Chrome", "Edg", "Firefox", "chrome", "edg", "firefox")
 _APPLE_WORDS = ("Safari", "iOS", "iPadOS", "iPhone OS", "safari", "ios", "ipados", "iphone os")
 """The names each pattern needs, as written and in a lower-case title: plain tests spare a text the patterns (which start
 with a word boundary) it cannot match."""
+_ANY_NAME = ("chrome", "edg", "firefox", "safari", "ios", "ipados", "iphone os")
+"""Every word of `_EVERGREEN_WORDS` and `_APPLE_WORDS` in lower case: a text that holds one of theirs holds one of
+these once lower-cased (a quick test first; the names as written decide)."""
 _EVERGREEN_NAMES = {"chrome": "Chrome", "edge": "Edge", "edg": "Edge", "firefox": "Firefox"}
 
 
 def move_versions(text: str, filed: datetime) -> str:
     """`text` with each browser and Apple OS version it names as of `filed` (see the module doc)."""
+    lower = text.lower()
+    if not any(map(lower.__contains__, _ANY_NAME)):  # most texts: one test spares the two below
+        return text
     evergreen_named = any(map(text.__contains__, _EVERGREEN_WORDS))  # no generator to make on each call
     apple_named = any(map(text.__contains__, _APPLE_WORDS))
     if not evergreen_named and not apple_named:

@@ -345,7 +345,13 @@ class Voice:
         fresh = [p for p in found if p not in self.used] or found
         phrase = self.rng.choice(fresh)
         self.used.add(phrase)
-        return compose(phrase, self.rng).format(**values, **self.signature)
+        return self._filled(compose(phrase, self.rng), values)
+
+    def _filled(self, text: str, values: dict[str, object]) -> str:
+        """`text` with its fields filled from `values` and the signature; a text without braces as it is (most)."""
+        if "{" not in text and "}" not in text:  # `format` would return it unchanged
+            return text
+        return text.format(**values, **self.signature)
 
     def once(self, pool: str, **values: object) -> str | None:
         """A fitting phrase of `pool` that no other ticket of the queue has used, or None."""
@@ -367,7 +373,7 @@ class Voice:
         phrase = self.rng.choice(fresh)
         self.used.add(phrase)
         self.frame = phrase
-        return compose(phrase, self.rng).format(**values, **self.signature)
+        return self._filled(compose(phrase, self.rng), values)
 
     def scope_pool(self, pool: str) -> str:
         """The pool a scope sentence comes from: a terse customer states scope in a few words."""
