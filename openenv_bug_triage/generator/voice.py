@@ -172,6 +172,8 @@ def _clients_named(text: str) -> frozenset[str]:
     )
 
 
+_TITLE_COLON = re.compile(r": (?=[a-z])")
+"""A subject's colon before what its subject does ("Export: fails with code 5012")."""
 _SENTENCE_END = re.compile(r"(?<=[a-z)'\"][.!?])\s+(?=[A-Z])")
 _REQUEST = re.compile(
     r"\b(please|could you|would you|can you|could we|can we|would it be|it would be|i'd love|we'd love|"
@@ -390,7 +392,8 @@ class Voice:
         said = _SENTENCE_END.split(symptom)
         first = said[0]
         if headline and len(headline.split()) < len(first.split()):
-            return headline.rstrip(".") + "."
+            # a subject's "Webhook delivery: has stopped coming" is written as a sentence
+            return _TITLE_COLON.sub(" ", headline, count=1).rstrip(".") + "."
         if headline and len(said) > 1 and not _shares_a_word(first, headline):
             upto = next((i for i, sentence in enumerate(said[1:3], 1) if _shares_a_word(sentence, headline)), 0)
             return " ".join(said[: upto + 1])
