@@ -548,7 +548,7 @@ def _moved_month(m: re.Match[str], days: int) -> str:
     return MONTHS[new.month - 1]
 
 
-PLAIN_DATE = re.compile(r"\b20\d\d-[01]\d-[0-3]\d\b(?![T ]?\d)")
+PLAIN_DATE = re.compile(r"\b20\d\d-[01]\d-[0-3]\d\b(?![T ]\d\d:|\d)")
 """A date without a time of day (`due=2026-11-22`, `send_date=2026-11-22 (Sunday)`)."""
 
 

@@ -320,11 +320,15 @@ def test_a_date_a_log_line_names_keeps_its_day_against_the_lines_stamp() -> None
 
     log = (
         "2026-11-22T18:40:02.331Z DEBUG dueState(task=TSK-5180, due=2026-11-22) -> 'overdue'\n"
-        "2026-11-22T18:40:02.332Z DEBUG dueState(task=TSK-5161, due=2026-11-21 (Saturday)) -> 'overdue'"
+        "2026-11-22T18:40:02.332Z DEBUG dueState(task=TSK-5161, due=2026-11-21) -> 'overdue'"
     )
     moved = retime(log, datetime(2026, 7, 14, 23, 30, tzinfo=UTC))
     assert moved.startswith("2026-07-14T23:30") and "due=2026-07-14)" in moved, moved
-    assert "due=2026-07-13 (Monday)" in moved, moved
+    assert "due=2026-07-13)" in moved, moved
+    weekly = retime(
+        log.replace("'overdue'", "'overdue' (week starts MONDAY)"), datetime(2026, 7, 14, 23, 30, tzinfo=UTC)
+    )
+    assert "due=2026-11-22)" in weekly  # a log that names a weekday keeps its dates on their weekdays
     later = retime(log, datetime(2026, 7, 15, 9, 0, tzinfo=UTC))  # the stamps' day changes: the dates with it
     assert later.startswith("2026-07-15T09:00") and "due=2026-07-15)" in later, later
     ahead = retime(log.replace("due=2026-11-22", "due=2026-11-23"), datetime(2026, 7, 15, 9, 0, tzinfo=UTC))

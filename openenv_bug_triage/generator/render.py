@@ -93,6 +93,9 @@ def _first_fault(
     return max(found, default=None)
 
 
+_WEEKDAY_NAME = re.compile("|".join(chronology.WEEKDAYS), re.I)
+
+
 def _plain_days(log: str, latest: datetime, delta: timedelta, last: datetime) -> tuple[int, timedelta]:
     """How many days `log`'s dates without a time move (as many as moving its `latest` stamp by `delta` changes
     that stamp's day), and the `delta` to move its stamps by: a day further back when a date the log names a
@@ -131,7 +134,9 @@ def retime(log: str, last: datetime, onset: datetime | None = None, alert: bool 
     if onset is not None and fault is not None:
         delta = min(delta, onset.replace(microsecond=0) - fault)
     # a line's `due=2026-11-22` keeps its distance in days from the line's stamp
-    plain_days, delta = _plain_days(log, latest, delta, last) if chronology.PLAIN_DATE.search(log) else (0, delta)
+    # (a log that names a weekday keeps its dates on their weekdays: they moved by whole weeks, and stay)
+    plain = chronology.PLAIN_DATE.search(log) and not _WEEKDAY_NAME.search(log)
+    plain_days, delta = _plain_days(log, latest, delta, last) if plain else (0, delta)
     logcat = {id(m) for m, _ in stamps if m.re is chronology.LOGCAT}
 
     jitter = timedelta(milliseconds=jitter_ms - 1000) if jitter_ms else timedelta(0)
