@@ -128,6 +128,7 @@ Tag = Literal[
     "returning",
     "first_contact",
     "again",
+    "guest",
     "web",
     "mobile",
     "api",
@@ -180,7 +181,8 @@ Tag = Literal[
 """What a phrase can require of, or forbid in, its ticket and reporter.
 
 `customer`, `qa`, `monitoring`: who reports; `returning`/`first_contact`: the reporter has or has not written to support before; `again`: they
-filed another ticket of the same queue already (a history "last year" or a first ticket would contradict it); `web`,
+filed another ticket of the same queue already (a history "last year" or a first ticket would contradict it);
+`guest`: the defect is met by guests of a workspace (a test run that names its accounts names a guest); `web`,
 `mobile`, `api`: the client the ticket is about (a ticket about no client is none of them);
 `bug`: the report is of a defect; `long`: the customer writes at length; `technical`,
 `nontechnical`, `admin`, `team`, `nonnative`: who the reporter is and whether they work with

@@ -235,3 +235,16 @@ def test_an_error_number_belongs_to_one_surface(partition: str) -> None:
             assert compose.code_of(key) in d.symptoms[0] and "{code}" not in " ".join(d.symptoms + d.logs), d.id
             codes.setdefault(compose.code_of(key), set()).add(key[0])
     assert all(len(surfaces) == 1 for surfaces in codes.values()), codes
+
+
+def test_a_condition_is_never_composed_with_a_surface_it_cannot_meet() -> None:
+    """A trial organisation renews no annual subscription: `unfit` keeps the two apart, and names surfaces only."""
+    parts = compose.load_parts("test")
+    named = [(c, s) for c in parts.conditions for s in parts.surfaces if s.id in c.unfit]
+    assert named  # the test partition's trial organisation and its renewal
+    for si, _, ci, _ in compose.compositions("test"):
+        assert ci is None or parts.surfaces[si].id not in parts.conditions[ci].unfit
+    raw = parts.model_dump()
+    raw["conditions"][0]["unfit"] = ["no-such-surface"]
+    with pytest.raises(ValueError, match="unfit surfaces"):
+        compose.Parts.model_validate(raw)

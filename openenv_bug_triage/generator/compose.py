@@ -119,6 +119,8 @@ class Condition(_Model):
     """How the log names it ("browser=Safari/17.4")."""
     paid: bool = False
     """Only a paying customer meets it (a trial of a paid plan): see `catalogue.paying_only`."""
+    unfit: list[str] = []
+    """Surfaces (by id) it cannot be met on: a trial organisation renews no annual subscription."""
 
 
 class Loss(_Model):
@@ -165,6 +167,10 @@ class Parts(_Model):
             ids = [p.id for p in group]
             if len(set(ids)) != len(ids):
                 raise ValueError(f"part ids must be unique within their group: {ids}")
+        surfaces = {s.id for s in self.surfaces}
+        for c in self.conditions:
+            if unknown := sorted(set(c.unfit) - surfaces):
+                raise ValueError(f"condition '{c.id}' names unfit surfaces {unknown}; use surface ids")
         for f in self.failures:
             if f.routes is not None and f.routes not in owner:
                 raise ValueError(
@@ -191,7 +197,7 @@ def fits(surface: Surface, failure: Failure, condition: Condition | None, loss: 
     A failure shows only on the kinds of surface it names (a page's error on a page, a missing
     email on an email); a failure the handbook routes to one component needs a surface of it; a platform condition
     needs a surface on that platform; a defect with no condition must be able to hit everyone (a
-    server-side surface); a display glitch needs a screen to show on; data can be lost only where a
+    server-side surface); a condition fits no surface it names unfit; a display glitch needs a screen to show on; data can be lost only where a
     user enters some, and only by a failure that blocks (a display glitch leaves the data intact); an
     older copy can take the place only of something that existed before (not of a task being created).
     """
@@ -200,6 +206,8 @@ def fits(surface: Surface, failure: Failure, condition: Condition | None, loss: 
     if failure.effect == "display" and not surface.screen:
         return False
     if condition is not None and condition.platform not in (None, PLATFORM_OF.get(surface.component)):
+        return False
+    if condition is not None and surface.id in condition.unfit:
         return False
     if condition is None and not surface.server:
         return False

@@ -84,7 +84,7 @@ QUEUE_MINUTES = 3 * 24 * 60
 """Tickets are filed over this many minutes from the queue's start."""
 RETOLD_GAP = 24 * 60
 """A re-told duplicate is filed at least this many minutes after its original."""
-ALERT_LAG = 90
+ALERT_LAG = 20
 """An alert that duplicates a user's report is filed at most this many minutes after it."""
 RETEST_GAP = 4 * 60
 """Fewest minutes between a report and the retest or upgrade comment that settles it: nobody retests on

@@ -109,6 +109,8 @@ def _plain_days(log: str, latest: datetime, delta: timedelta, last: datetime) ->
     return days - max(ahead, 0), delta
 
 
+ALERT_WINDOW = 20
+"""Most minutes between a failure's onset and the alert on it firing."""
 BARE_WORKAROUND = 0.5
 """The share of customers who tell their way round a failure and say nothing more of it ("Fine as a stopgap")."""
 
@@ -274,7 +276,12 @@ def defect_tags(d: Defect, variant: int, scope: str | None) -> set[str]:
         tags.add("one_object")
     if d.component in ("login", "sso", "payments", "invoicing"):
         tags.add("account")
+    if any(_GUEST.search(t) for t in (*d.segment, *d.steps, d.symptoms[variant])):
+        tags.add("guest")
     return tags
+
+
+_GUEST = re.compile(r"\bguests?\b", re.I)
 
 
 @lru_cache(maxsize=4096)
@@ -586,7 +593,9 @@ class Renderer:
         """When the failure `s` reports began: shortly before the first report of it (its group's root)."""
         root = s.original or s
         if root.onset is None:
-            root.onset = self.base + timedelta(minutes=root.minute - self.r.randrange(4, 90))
+            # an alert fires within minutes of a failure, so one its group has (or is) puts the onset close by
+            alerted = root.monitoring or any(o.monitoring and o.original is root for o in self.slots)
+            root.onset = self.base + timedelta(minutes=root.minute - self.r.randrange(4, 12 if alerted else 90))
         return root.onset
 
     def _group_shift(self, s: Slot) -> int:
@@ -893,9 +902,12 @@ class Renderer:
             metric = self.local(d.alert.metric)
             onset = self._scope_values(s, d)["onset"]
             assert isinstance(onset, datetime)
-            # the alert fires a few minutes after the onset and files its ticket within minutes of firing
+            # the alert fires within its window after the onset and files its ticket within minutes of firing
             soon = self.created - timedelta(minutes=r.randrange(1, 9))
-            fired = min(max(onset + timedelta(minutes=r.randrange(1, 4)), soon), self.created - timedelta(minutes=1))
+            window = onset + timedelta(minutes=ALERT_WINDOW)
+            fired = min(
+                max(onset + timedelta(minutes=r.randrange(1, 4)), soon), window, self.created - timedelta(minutes=1)
+            )
             body = self.pick("monitoring_body", time=f"{fired:%H:%M} UTC", metric=metric)
             scope_line = self._scope_sentence(s, d, alert=True)
             evidence.append((f"scope:{s.scope}", scope_line))
