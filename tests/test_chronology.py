@@ -332,4 +332,6 @@ def test_a_date_a_log_line_names_keeps_its_day_against_the_lines_stamp() -> None
     later = retime(log, datetime(2026, 7, 15, 9, 0, tzinfo=UTC))  # the stamps' day changes: the dates with it
     assert later.startswith("2026-07-15T09:00") and "due=2026-07-15)" in later, later
     ahead = retime(log.replace("due=2026-11-22", "due=2026-11-23"), datetime(2026, 7, 15, 9, 0, tzinfo=UTC))
-    assert ahead.startswith("2026-07-14T09:00") and "due=2026-07-15)" in ahead, ahead  # due tomorrow: a day before
+    assert ahead.startswith("2026-07-14T23:53") and "due=2026-07-15)" in ahead, (
+        ahead
+    )  # due tomorrow: the evening before

@@ -94,9 +94,10 @@ INTERNAL = re.compile(
 )
 """The service's own mechanisms, which only its engineers, QA, alerts and logs can name."""
 NARROWED_TO_ALL = re.compile(
-    r"\b(?:only|limited to|confined to|isolated to)\s+(?:(?:hits|affects)\s+)?(?:every|everyone|all)\b", re.I
+    r"\b(?<!-)(?:only|limited to|confined to|isolated to) +(?:(?:hits|affects) +)?(?:every|everyone|all)\b", re.I
 )
-"""A scope that denies itself: "Impact limited to every workspace in the US-East region"."""
+"""A scope that denies itself: "Impact limited to every workspace in the US-East region" (within a line, and not
+"read-only" at a paragraph's end before "All the best")."""
 
 
 def _own(t: Ticket) -> str:

@@ -109,7 +109,7 @@ def test_logs_are_written_before_the_report_near_the_failures_start_and_never_pa
                 assert timedelta(0) < t.created_at - max(found), t.ticket_id
                 # a log that names the next day (a task due tomorrow) was written the day before
                 ahead = any(d > max(found).date() for d in chronology.plain_dates(t.log_excerpt))
-                assert began - max(found) <= timedelta(hours=26 if ahead else 2), t.ticket_id
+                assert began - max(found) <= timedelta(hours=24 if ahead else 2), t.ticket_id
             if t.reporter_type != "monitoring":
                 pasted[ISO.sub("", t.log_excerpt)] += 1
         assert all(n == 1 for n in pasted.values())

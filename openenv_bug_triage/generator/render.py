@@ -98,14 +98,17 @@ _WEEKDAY_NAME = re.compile("|".join(chronology.WEEKDAYS), re.I)
 
 def _plain_days(log: str, latest: datetime, delta: timedelta, last: datetime) -> tuple[int, timedelta]:
     """How many days `log`'s dates without a time move (as many as moving its `latest` stamp by `delta` changes
-    that stamp's day), and the `delta` to move its stamps by: a day further back when a date the log names a
-    day ahead of its stamps (a task due tomorrow) would otherwise fall after `last`'s day. A date further ahead
-    moves only as far as `last`'s day."""
+    that stamp's day), and the `delta` to move its stamps by: to the evening before `last`'s day when a date the
+    log names a day ahead of its stamps (a task due tomorrow) would otherwise fall after `last`'s day. A date
+    further ahead moves only as far as `last`'s day."""
     dates = chronology.plain_dates(log)
     days = ((latest + delta).date() - latest.date()).days
     ahead = (max(dates) - last.date()).days + days if dates else 0
-    if ahead == 1:
-        return days - 1, delta - timedelta(days=1)
+    if ahead == 1:  # written late the evening before, so "tomorrow" is the day it was filed
+        target = min(latest + delta, last.replace(hour=0, minute=0, second=0, microsecond=0) - timedelta(minutes=7))
+        delta = target - latest
+        days = (target.date() - latest.date()).days
+        ahead = (max(dates) - last.date()).days + days
     return days - max(ahead, 0), delta
 
 
@@ -612,6 +615,8 @@ class Renderer:
         """A catalogue wording set in this ticket's time: its dates moved by `shift` (default
         `self.shift`, the ticket's own scenario's), and any version not out then replaced by the
         build the report speaks of."""
+        # a failure that began the day it is reported began "this morning", not "since Monday" on a Monday
+        text = chronology.since_today(text, self.created)
         if _timeless(text):  # most wordings
             return text
         moved = invoice_months(chronology.shift_dates(text, self.shift if shift is None else shift), self.created)
@@ -736,9 +741,6 @@ class Renderer:
             evidence = [(rule, own_text(text, own.email_domain, name)) for rule, text in evidence]
             if self.follow_up:
                 self.follow_up = own_text(self.follow_up, own.email_domain, name)
-        # a failure that began the day it is reported began "this morning", not "since Monday" on a Monday
-        title, body = chronology.since_today(title, created), chronology.since_today(body, created)
-        evidence = [(rule, chronology.since_today(text, created)) for rule, text in evidence]
         noise = self.voice.noise
         typed = noise.apply(body)
         if id(s) in self.retold or not self.slots:  # a ticket no duplicate retells keeps `said` empty
