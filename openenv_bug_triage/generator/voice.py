@@ -457,11 +457,13 @@ class Voice:
             low, high = (1200, 1900) if length == "long" else (450, 1000)
             target, size = r.randrange(low, high), len(body) + sum(len(h) for h in head)
             org = self.persona.organisation
-            intro = compose(r.choice(self._intros()), r).format(**self.signature)
+            intros = self._intros()
+            frame = r.choice([f for f in intros if f not in self.used] or intros)  # a frame the queue has not used
+            intro = compose(frame, r).format(**self.signature)
             if org is not None and r.random() < 0.5:
                 intro = org.about  # who they are, in one sentence of one kind or the other
             if intro not in self.used and not told:  # told once per queue by each reporter, and once in a ticket
-                self.used.add(intro)
+                self.used |= {intro, frame}
                 placed = len(head)
                 head.append(intro)
                 size += len(intro)
