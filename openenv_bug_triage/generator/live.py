@@ -357,7 +357,7 @@ class LiveDrawer:
         rd.used_logs.add((d.id, i))
         last = created - timedelta(minutes=self.r.randrange(1, 40))
         onset = last - timedelta(minutes=self.r.randrange(5, 120))
-        return retime(rd.local(d.logs[i]), last, onset, jitter_ms=self.r.randrange(1, 1000))
+        return retime(rd.local(d.logs[i]), last, onset, jitter_ms=self.r.randrange(1, 1000), filed=created)
 
     # ---------------------------------------------------------------- backlog
 

@@ -96,19 +96,19 @@ def _first_fault(
 _WEEKDAY_NAME = re.compile("|".join(chronology.WEEKDAYS), re.I)
 
 
-def _plain_days(log: str, latest: datetime, delta: timedelta, last: datetime) -> tuple[int, timedelta]:
+def _plain_days(log: str, latest: datetime, delta: timedelta, filed: datetime) -> tuple[int, timedelta]:
     """How many days `log`'s dates without a time move (as many as moving its `latest` stamp by `delta` changes
-    that stamp's day), and the `delta` to move its stamps by: to the evening before `last`'s day when a date the
-    log names a day ahead of its stamps (a task due tomorrow) would otherwise fall after `last`'s day. A date
-    further ahead moves only as far as `last`'s day."""
+    that stamp's day), and the `delta` to move its stamps by: to the evening before `filed`'s day when a date the
+    log names a day ahead of its stamps (a task due tomorrow) would otherwise fall after the day it was filed. A
+    date further ahead moves only as far as `filed`'s day."""
     dates = chronology.plain_dates(log)
     days = ((latest + delta).date() - latest.date()).days
-    ahead = (max(dates) - last.date()).days + days if dates else 0
+    ahead = (max(dates) - filed.date()).days + days if dates else 0
     if ahead == 1:  # written late the evening before, so "tomorrow" is the day it was filed
-        target = min(latest + delta, last.replace(hour=0, minute=0, second=0, microsecond=0) - timedelta(minutes=7))
+        target = min(latest + delta, filed.replace(hour=0, minute=0, second=0, microsecond=0) - timedelta(minutes=7))
         delta = target - latest
         days = (target.date() - latest.date()).days
-        ahead = (max(dates) - last.date()).days + days
+        ahead = (max(dates) - filed.date()).days + days
     return days - max(ahead, 0), delta
 
 
@@ -118,9 +118,17 @@ BARE_WORKAROUND = 0.5
 """The share of customers who tell their way round a failure and say nothing more of it ("Fine as a stopgap")."""
 
 
-def retime(log: str, last: datetime, onset: datetime | None = None, alert: bool = False, jitter_ms: int = 0) -> str:
+def retime(
+    log: str,
+    last: datetime,
+    onset: datetime | None = None,
+    alert: bool = False,
+    jitter_ms: int = 0,
+    filed: datetime | None = None,
+) -> str:
     """`log` with every timestamp moved by one amount: its first failing line just before `onset`
-    (when given, and the log has one), and never a line after `last` (UTC). For an `alert`'s log the
+    (when given, and the log has one), and never a line after `last` (UTC); `filed` (default `last`) is when
+    the report it goes with was filed, the last day its dates without a time may name. For an `alert`'s log the
     failing line is the first that shows the failure itself (an error), so warnings may come before it.
     A `jitter_ms` in 1..999 moves every stamp with seconds a further `1000 - jitter_ms` ms earlier, so
     that the catalogue's millisecond fractions differ from one ticket to the next (the gaps between
@@ -141,7 +149,7 @@ def retime(log: str, last: datetime, onset: datetime | None = None, alert: bool 
     # a line's `due=2026-11-22` keeps its distance in days from the line's stamp
     # (a log that names a weekday keeps its dates on their weekdays: they moved by whole weeks, and stay)
     plain = chronology.PLAIN_DATE.search(log) and not _WEEKDAY_NAME.search(log)
-    plain_days, delta = _plain_days(log, latest, delta, last) if plain else (0, delta)
+    plain_days, delta = _plain_days(log, latest, delta, filed or last) if plain else (0, delta)
     logcat = {id(m) for m, _ in stamps if m.re is chronology.LOGCAT}
 
     jitter = timedelta(milliseconds=jitter_ms - 1000) if jitter_ms else timedelta(0)
@@ -886,7 +894,9 @@ class Renderer:
             and not _CHANGE.search(log)
         ):
             began = None  # a report days after the onset carries lines from its own hour, not the onset's
-        return retime(log, last, began, alert=reporter == "monitoring", jitter_ms=r.randrange(1, 1000))
+        return retime(
+            log, last, began, alert=reporter == "monitoring", jitter_ms=r.randrange(1, 1000), filed=self.created
+        )
 
     def _defect_text(
         self,
