@@ -17,9 +17,11 @@ from typing import Annotated, Any, Literal, cast
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from .errors import FixtureError
+from .models import Tier
 from .world import DATA_DIR, load_world
 
 Partition = Literal["train", "validation", "test"]
+TIERS: tuple[Tier, ...] = ("free", "pro", "enterprise")
 Impact = Literal["critical", "core", "minor", "cosmetic"]
 Reach = Literal["user", "object", "everyone"]
 Line = Annotated[str, Field(min_length=3, max_length=600)]
@@ -79,6 +81,9 @@ class Defect(_Model):
     paid: bool = False
     """Only a paying customer can report it: it names their plan's charges, seats or limits (billing
     defects always do, see `paying_only`)."""
+    tiers: list[Tier] = Field(default_factory=lambda: list(TIERS), min_length=1)
+    """The plans whose customers can report it: a defect told by someone on a named plan ("upgrading from
+    Pro to Enterprise") is reported by customers on that plan only."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
@@ -450,5 +455,8 @@ PAID_FEATURES: frozenset[str] = BILLING | {"sso"}
 
 
 def paying_only(d: Defect | Story) -> bool:
-    """True when a customer on the free plan could not have reported `d` (a defect or a story)."""
+    """True when a customer on the free plan could not have reported `d` (a defect or a story): the plans
+    a defect names decide (a failed upgrade from the free plan is a free customer's), else its feature."""
+    if isinstance(d, Defect) and "tiers" in d.model_fields_set:
+        return "free" not in d.tiers
     return (isinstance(d, Defect) and d.paid) or d.component in PAID_FEATURES

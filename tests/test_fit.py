@@ -485,7 +485,9 @@ def put_off_a_fresh_failure(t: Ticket, f: TicketFacts) -> bool:
     return bool(PUT_OFF.search(t.description)) and bool(FRESH.search(rest))
 
 
-RETRIED = re.compile(r"\bI (?:have )?tried (?:already )?it (?:again|agian|agin)\b[^.]*", re.I)  # typed as noise leaves it
+RETRIED = re.compile(
+    r"\bI (?:have )?tried (?:already )?it (?:again|agian|agin)\b[^.]*", re.I
+)  # typed as noise leaves it
 
 RELEASE_PASS = re.compile(r"\brelease (?:sign-off pass|checklist)\b")
 

@@ -4,9 +4,9 @@ A checker that reads generated queues as a support lead would and counts each ki
 between a ticket and the person said to write it: a pressing line that claims a blockage the
 ticket denies (a workaround, a cosmetic glitch) or follows an opener that plays it down, a
 tester who writes as a customer, a customer quoting another organisation's address, a free
-plan on a feature only paying customers have, a stock line that readers quote back (a clock
-counted from the start of the working day, a hosting region, a grammar slip, a space before a
-full stop), and a customer naming the service's internal mechanisms. Every count must be zero;
+plan on a feature only paying customers have, a plan the customer is not on, a stock line that
+readers quote back (a clock counted from the start of the working day, a hosting region, a
+grammar slip, a space before a full stop), and a customer naming the service's internal mechanisms. Every count must be zero;
 the planted examples show that each check can fail. Run as a script to print the counts per split:
 
     .venv/bin/python tests/test_people.py [instances per level]
@@ -82,6 +82,12 @@ PAID_WORDS = re.compile(
 """Features only paying customers have (single sign-on, a trial of a paid plan)."""
 NO_SSO = re.compile(r"\b(?:no|don'?t use|do not use|without) (?:SSO|single sign-on)\b", re.I)
 """A writer saying they have none."""
+
+PLAN_NAMED = {
+    "free": re.compile(r"\b(?:on|still on) (?:the|a|our) free (?:plan|tier)\b|\ba free workspace\b", re.I),
+    "pro": re.compile(r"(?<!iPad )\bPro (?:workspace|plan|renewal|monthly|annual)\b|\b(?:from|still on|on) Pro\b"),
+}
+"""A customer's words for the plan they are on: the free plan, or Pro (never the iPad Pro)."""
 
 WORKDAY_CLOCK = re.compile(r"\bminutes into the working day\b|\bminutes after I got in\b", re.I)
 REGION = re.compile(r"\bOregon\b|\bus-west-\d\b|\beu-central-\d\b|\bus-east-\d\b", re.I)
@@ -167,6 +173,15 @@ def free_plan_on_paid_feature(t: Ticket, f: TicketFacts) -> bool:
     return f.component == "sso" or bool(PAID_WORDS.search(NO_SSO.sub("", t.description)))
 
 
+def plan_not_theirs(t: Ticket, f: TicketFacts) -> bool:
+    """A customer who speaks of a plan they are not on ("the workspace is still on the free plan" from an
+    enterprise customer, "we upgraded from Pro" from a free one)."""
+    own = _own(t)
+    return t.reporter_type == "user" and any(
+        tier != t.customer_tier and pattern.search(own) for tier, pattern in PLAN_NAMED.items()
+    )
+
+
 def workday_clock(t: Ticket, f: TicketFacts) -> bool:
     """A stock clock: "about 52 minutes into the working day"."""
     return bool(WORKDAY_CLOCK.search(t.description))
@@ -203,6 +218,7 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "a tester writing as a customer": qa_as_customer,
     "another organisation's address": another_organisations_address,
     "free plan on a paid feature": free_plan_on_paid_feature,
+    "a plan the customer is not on": plan_not_theirs,
     "a working-day clock": workday_clock,
     "a customer names a hosting region": customer_names_region,
     "a grammar slip in a stock line": grammar_slip,
@@ -258,6 +274,11 @@ def test_each_check_finds_a_planted_seam() -> None:
     assert free_plan_on_paid_feature(t(customer_tier="free", description="Okta sign-in fails."), f(component="sso"))
     assert free_plan_on_paid_feature(t(customer_tier="free", description="Our trial organisation."), f())
     assert not free_plan_on_paid_feature(t(customer_tier="pro", description="Okta sign-in fails."), f(component="sso"))
+    enterprise = "Settings > Billing still says 'Current plan: Pro, 25 seats'. I upgraded from Pro to Enterprise."
+    assert plan_not_theirs(t(customer_tier="enterprise", description=enterprise), f())
+    assert not plan_not_theirs(t(customer_tier="pro", description=enterprise), f())
+    assert plan_not_theirs(t(customer_tier="pro", description="The workspace is still on the free plan."), f())
+    assert not plan_not_theirs(t(customer_tier="pro", description="Saving on my iPad Pro fails."), f())
     assert workday_clock(t(description="First seen about 52 minutes into the working day."), f())
     assert customer_names_region(t(description="Use a workspace hosted in us-west-2 (Oregon)."), f())
     assert not customer_names_region(t(reporter_type="qa", description="Workspace in us-west-2."), f())

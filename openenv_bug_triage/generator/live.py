@@ -76,6 +76,7 @@ def reserve_replies(planner: Planner, slots: list[Slot], world: World) -> dict[s
                 and d.feature.lower() not in told
                 and not d.exposure
                 and not (tier == "free" and paying_only(d))
+                and tier in d.tiers
             ]
 
         pool = free(planner.defects)

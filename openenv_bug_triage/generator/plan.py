@@ -377,27 +377,25 @@ def _paid(s: Slot) -> bool:
     return paying_only(s.scenario) or (s.second is not None and paying_only(s.second)) or s.blamed in PAID_FEATURES
 
 
+def _fits_tier(s: Slot, tier: Tier) -> bool:
+    """True when a customer on `tier` could write the report of `s`: a paid plan for a paying-only report,
+    seats enough for the workspace it names, and a plan its defect names (`Defect.tiers`)."""
+    d = s.scenario
+    return (
+        not (tier == "free" and _paid(s))
+        and SEATS[tier][1] >= _needed_seats(s)
+        and (not isinstance(d, Defect) or tier in d.tiers)
+    )
+
+
 def _paying(slots: list[Slot]) -> None:
-    """Give each report that only a paying customer could make a paid plan, and each that only a
-    large organisation could make a plan that has them, swapping tiers with a ticket that needs
-    neither (in queue order, so the swap is deterministic)."""
-    needs = [s for s in slots if _paid(s)]
-    spare = [s for s in slots if s not in needs and s.tier != "free"]
-    for s in needs:
-        if s.tier == "free" and spare:
-            other = spare.pop(0)
-            s.tier, other.tier = other.tier, s.tier
-    paying = {id(s) for s in needs}
-    for s in [s for s in slots if SEATS[s.tier][1] < _needed_seats(s)]:
-        room = [  # a paying report may take a paid plan of another's (never the free plan)
-            o
-            for o in slots
-            if SEATS[o.tier][1] >= _needed_seats(s)
-            and SEATS[s.tier][1] >= _needed_seats(o)
-            and (id(o) not in paying or s.tier != "free")
-        ]
-        if room:
-            other = room[0]
+    """Give each report a plan whose customer could write it (`_fits_tier`), swapping tiers with the first
+    report (in queue order, so the swap is deterministic) that the other's plan fits in turn."""
+    for s in slots:
+        if _fits_tier(s, s.tier):
+            continue
+        other = next((o for o in slots if _fits_tier(s, o.tier) and _fits_tier(o, s.tier)), None)
+        if other is not None:
             s.tier, other.tier = other.tier, s.tier
 
 
