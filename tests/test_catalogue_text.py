@@ -156,3 +156,27 @@ def test_a_planted_way_round_is_found(field: str, text: str) -> None:
 )
 def test_scope_and_plain_failures_are_not_taken_for_a_way_round(symptom: str) -> None:
     assert way_round(symptom) is None
+
+
+OWN_VERSION = re.compile(
+    r"\b(?:app\s+)?version\s+\d+\.\d+|\b\d{1,2}\.\d{1,2}(?:\.\d{1,2})?\s+(?:release|update|build)\b", re.IGNORECASE
+)
+"""An app version a report's prose names ("since app version 5.14.0", "the 5.15 release")."""
+
+
+def test_no_defect_prose_names_an_app_version() -> None:
+    """A title or symptom that names an app version would name it in every queue, whatever its release
+    calendar (in January, "the 5.15 release" is months away): the ticket's `version` field and the rendered
+    text name the build, from the queue's calendar."""
+    found = [
+        f"{d.id}: {text[:100]!r}"
+        for d in load_catalogue().defects
+        for text in (*d.titles, *d.symptoms)
+        if OWN_VERSION.search(text)
+    ]
+    assert not found, found
+
+
+@pytest.mark.parametrize("text", ["It started with the 5.15 release.", "Since app version 5.14.0 it fails."])
+def test_a_planted_app_version_is_found(text: str) -> None:
+    assert OWN_VERSION.search(text)
