@@ -441,6 +441,18 @@ def user_knows_server(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) 
     return t.reporter_type == "user" and bool(USER_SERVER_KNOWLEDGE.search(t.description))
 
 
+PASTED_SUCCESS = re.compile(r"\bHTTP/\d(?:\.\d)? 200 OK\b|\bresult: 200 OK\b")
+"""A pasted response or call record that says the request succeeded."""
+FAILED_STATUS = re.compile(r"\b[45]\d\d (?:[A-Z][a-z]+|error)\b|\b(?:returns?|status|with an?) [45]\d\d\b")
+"""A request answered with an HTTP error ("returns 422", "404 Not Found")."""
+
+
+def success_pasted_beside_error(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+    """A report whose pasted response says 200 OK while its text says the request was answered with an error."""
+    text = f"{t.title}\n{t.description}"
+    return bool(PASTED_SUCCESS.search(text)) and bool(FAILED_STATUS.search(PASTED_SUCCESS.sub("", text)))
+
+
 INVOICE_NUMBER = re.compile(r"\binv[_-](?P<y>20\d\d)[_-](?P<m>0[1-9]|1[0-2])", re.I)
 """An invoice number with its year and month in it (`inv_2026_11_48120`)."""
 STALE = timedelta(days=1)
@@ -518,6 +530,7 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts, tuple[Release, ...]], bo
     "invoice numbered for a later month": invoice_of_a_later_month,
     "log a day older than its report": log_days_before_report,
     "follow-up words off the clock": follow_up_off_the_clock,
+    "a success pasted beside an error": success_pasted_beside_error,
 }
 
 # --------------------------------------------------------------------------- checks per queue
@@ -652,6 +665,9 @@ def test_each_ticket_check_finds_a_planted_contradiction() -> None:
     assert month_after_filed(_ticket(description="The November invoice is wrong."), f, rel)
     charged = _ticket(customer_tier="free", reporter_type="user", log_excerpt="charge ch_3QbT succeeded plan=pro")
     assert free_tier_charged(charged, f, rel)
+    pasted = "The API returns 422 with a plain-text message.\n\nHeaders of one of the responses:\nHTTP/1.1 200 OK"
+    assert success_pasted_beside_error(_ticket(description=pasted), f, rel)
+    assert not success_pasted_beside_error(_ticket(description=pasted.replace("returns 422", "is slow")), f, rel)
     both = "Logged by QA during the end-to-end run. Found by a developer trying web 2026.6.0-dev.88."
     assert two_finders(_ticket(description=both), f, rel)
 

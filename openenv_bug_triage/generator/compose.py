@@ -397,7 +397,16 @@ def quiet(defect: Defect) -> bool:
     if parts is not None:
         surface, failure = parts
         return surface.kind in ("message", "job") or failure.effect == "display"
-    return defect.exposure or defect.impact == "cosmetic" or defect.component in QUIET_COMPONENTS
+    if defect.exposure or defect.component in QUIET_COMPONENTS:
+        return True
+    # a cosmetic fault in an error response (a 422 whose message is badly worded) still fails the request
+    return defect.impact == "cosmetic" and not any(
+        ERROR_STATUS.search(text) for text in (*defect.symptoms, *defect.steps)
+    )
+
+
+ERROR_STATUS = re.compile(r"\b[45]\d\d (?:[A-Z][a-z]+|error)\b|\b(?:returns?|status|with an?) [45]\d\d\b")
+"""An HTTP error status a report names ("returns 422", "404 Not Found"): the request it answers failed."""
 
 
 def _parts_of(scenario_id: str) -> tuple[Surface, Failure] | None:

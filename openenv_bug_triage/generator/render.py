@@ -318,6 +318,11 @@ def _one_kind(text: str) -> str | None:
     return "tablet" if tablet and not phone else "phone" if phone and not tablet else None
 
 
+def _both_kinds(text: str) -> bool:
+    """True when `text` names a tablet and a phone ("on my iPad and on my iPhone")."""
+    return bool(_TABLET.search(text)) and bool(_PHONE.search(text))
+
+
 _OWN_VOICE = re.compile(
     r"\b(?:I|I'm|I've|I'd)\b|(?<![\w'.])i(?=['’]\w|\s)|\b(?:[Mm]e|[Mm]y|[Ww]e|[Ww]e're|[Ww]e've|[Uu]s|[Oo]ur|[Oo]urs)\b"
 )
@@ -684,6 +689,8 @@ class Renderer:
                 self._impersonal(s, d)
             elif reporter == "user" and _TESTER_VOICE.match(d.symptoms[s.symptom_variant]):
                 self._customer_wording(s, d)
+            if s.role == "wont_fix":
+                self._one_device(s, d, reporter)
             self._title_on_device(s, d)
             repro = reporter != "monitoring" and r.random() < (0.85 if reporter == "qa" else 0.45)
             logs = reporter == "monitoring" or r.random() < (0.4 if reporter == "qa" else 0.2)
@@ -855,6 +862,19 @@ class Renderer:
         fitting = [i for i in range(len(d.titles)) if not other.search(d.titles[i])]
         if fitting:
             s.title_variant = next((i for i in fitting if i not in kin), fitting[0])
+
+    def _one_device(self, s: Slot, d: Defect, reporter: ReporterType) -> None:
+        """Give a report from an unsupported device a symptom wording that names at most one kind of device
+        (not "on my iPad and on my iPhone" beside "our warehouse iPod touch units are on iOS 15.7"), among
+        those no other ticket of the defect uses and that name the same client, where there is one."""
+        if not _both_kinds(d.symptoms[s.symptom_variant]):
+            return
+        kin = {o.symptom_variant for o in self.slots if o is not s and o.scenario is d}
+        fitting = [
+            i for i in range(len(d.symptoms)) if not _both_kinds(d.symptoms[i]) and platform_of(s, i) == self.platform
+        ]
+        if fitting:
+            s.symptom_variant = next((i for i in fitting if i not in kin), fitting[0])
 
     def _customer_wording(self, s: Slot, d: Defect) -> None:
         """Give a customer's report a symptom wording that is not a tester's expected/actual,

@@ -226,11 +226,14 @@ _ASIDES = tuple(
         r"changed (?:anything|on our)|nothing changed",
         r"technical|wording|phrasing|describe|as (?:clearly|plainly|simply) as|wall of text|long message|notes as",
         r"noticed",
+        r"helped (?:us|me)|last time (?:we|I) wrote|wrote in (?:last|a while)|(?:quick|great|fast) to help|same luck"
+        r"|with you for|support has always",
     )
 )
 """Kinds of aside a writer makes once in a ticket: doubting it is their fault, having put off writing,
 checking again first, what colleagues saw, offering help, nothing changed on their side, apologising
-for the wording, how they noticed (two of a kind read as slots filled, or contradict each other)."""
+for the wording, how they noticed, how support helped them before (two of a kind read as slots filled, or
+contradict each other)."""
 
 
 def _same_aside(phrase: str, said: Sequence[str]) -> bool:
