@@ -212,6 +212,8 @@ def _findings(text: str, filed: datetime, releases: Sequence[Release]) -> Iterat
         for m in SINCE_WEEKDAY.finditer(text):
             if m["weekday"].capitalize() == day:
                 yield f"'{m[0]}' in a ticket filed on a {day} (that is today)"
+        if day in ("Saturday", "Sunday") and SINCE_WEEKEND.search(text):
+            yield f"'since the weekend' in a ticket filed on a {day} (the weekend has not ended)"
     if not _DIGIT.search(text) and (not _may_name_month_noun(text) or next(month_nouns(text), None) is None):
         return  # every date and version has a digit, but "the November invoice"
     filed = _as_utc(filed)
@@ -248,15 +250,24 @@ SINCE_WEEKDAY = re.compile(r"\b(?P<since>[Ss]ince) (?P<weekday>(?i:" + "|".join(
 """A failure's start told by a weekday ("since Monday"), which on that weekday would be said as today."""
 
 
+SINCE_WEEKEND = re.compile(r"\b(?P<since>[Ss]ince) the weekend\b")
+"""A failure's start told as the weekend, which on a Saturday or a Sunday has not ended."""
+
+
 def since_today(text: str, filed: datetime) -> str:
     """`text` with a start told by the weekday it was `filed` on ("since Monday", filed on a Monday) told as
-    the same day instead: "since this morning", or "since last night" before nine."""
+    the same day instead: "since this morning", or "since last night" before nine; and "since the weekend",
+    filed at the weekend, told as the day it began ("since yesterday" on a Sunday, "since Friday night")."""
     if "ince " not in text:
         return text
     filed = _as_utc(filed)
     day = WEEKDAYS[filed.weekday()]
     when = "this morning" if filed.hour >= 9 else "last night"
-    return SINCE_WEEKDAY.sub(lambda m: f"{m['since']} {when}" if m["weekday"].capitalize() == day else m[0], text)
+    text = SINCE_WEEKDAY.sub(lambda m: f"{m['since']} {when}" if m["weekday"].capitalize() == day else m[0], text)
+    if filed.weekday() >= 5 and "the weekend" in text:
+        began = "Friday night" if filed.weekday() == 5 else "yesterday"
+        text = SINCE_WEEKEND.sub(lambda m: f"{m['since']} {began}", text)
+    return text
 
 
 _BILLING_NOUNS = ("invoice", "bill", "statement", "payroll", "report", "payment", "credit")

@@ -312,6 +312,15 @@ def test_a_start_told_by_the_filing_weekday_is_told_as_today_and_refused_otherwi
         "'since Monday' in a ticket filed on a Monday (that is today)"
     ]
     assert chronology.problems(kept, monday_morning) == []
+    saturday, sunday = datetime(2026, 1, 24, 18, 36, tzinfo=UTC), datetime(2026, 1, 25, 9, 0, tzinfo=UTC)
+    weekend = "Hi, since the weekend my account has been acting up."
+    assert chronology.since_today(weekend, saturday) == "Hi, since Friday night my account has been acting up."
+    assert chronology.since_today(weekend, sunday) == "Hi, since yesterday my account has been acting up."
+    assert chronology.since_today(weekend, monday_morning) == weekend
+    assert chronology.problems(weekend, saturday) == [
+        "'since the weekend' in a ticket filed on a Saturday (the weekend has not ended)"
+    ]
+    assert chronology.problems(weekend, monday_morning) == []
 
 
 def test_a_date_a_log_line_names_keeps_its_day_against_the_lines_stamp() -> None:

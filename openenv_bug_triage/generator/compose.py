@@ -286,6 +286,17 @@ def code_of(key: Key) -> str:
     return str(5001 + (si * 131 + fi * 17) % 990)
 
 
+_CHOICE = re.compile(r"\{([^{}]*\|[^{}]*)\}")
+"""A choice of wordings in a part (`{greys out|flashes}`); `{object}` and `{code}` are slots, not choices."""
+
+
+def worded(text: str, key: Key) -> str:
+    """`text` with each choice of wordings settled by the composition `key`: one composition always words its
+    failure the same way, and compositions of different surfaces word it differently."""
+    seed = sum((i + 1) * 7919 * (x or 0) for i, x in enumerate(key))
+    return _CHOICE.sub(lambda m: (options := m[1].split("|"))[seed % len(options)], text)
+
+
 @cache
 def composed(partition: Partition, key: Key) -> Defect:
     """The defect one composition makes (built once per process)."""
@@ -300,7 +311,7 @@ def composed(partition: Partition, key: Key) -> Defect:
     values = {
         "action": action_of(s, c),
         "feature": s.feature,
-        "says": f.says.replace("{code}", code),
+        "says": worded(f.says, key).replace("{code}", code),
         "short": f.short.replace("{code}", code),
         "when": c.when if c else "",
         # a platform condition names the device: no phone in a tablet's story, no doubled device
