@@ -570,9 +570,35 @@ def date_after_first_report(made: GeneratedTask) -> int:
     return bad
 
 
+LOG_BEFORE_ALERT = timedelta(minutes=10)
+
+
+def log_ends_before_the_alerted_failure(made: GeneratedTask) -> int:
+    """Reports whose pasted log ends more than ten minutes before the first failing line of the alert on
+    the same failure (a customer's "not found after failover" lines twenty minutes before the alert's
+    "starting failover"), where the report was filed after that line: its log shows the failure before it began."""
+    groups: dict[str, list[Ticket]] = defaultdict(list)
+    for t in made.task.tickets:
+        groups[made.facts[t.ticket_id].duplicate_of or t.ticket_id].append(t)
+    bad = 0
+    for members in groups.values():
+        alerts = [t for t in members if t.reporter_type == "monitoring" and t.log_excerpt]
+        failing = [at for t in alerts for at, line in log_times(t.log_excerpt or "", created(t)) if FAILED.search(line)]
+        if not failing:
+            continue
+        first = min(failing)
+        for t in members:
+            if t.reporter_type == "monitoring" or not t.log_excerpt or created(t) <= first:
+                continue
+            stamps = [at for at, _ in log_times(t.log_excerpt, created(t))]
+            bad += bool(stamps) and max(stamps) < first - LOG_BEFORE_ALERT
+    return bad
+
+
 QUEUE_CHECKS: dict[str, Callable[[GeneratedTask], int]] = {
     "change rolled out after the first report": cause_after_first_report,
     "date after the first report": date_after_first_report,
+    "log ends before the alerted failure": log_ends_before_the_alerted_failure,
 }
 
 # --------------------------------------------------------------------------- counting

@@ -903,6 +903,8 @@ class Renderer:
             onset = self._scope_values(s, d)["onset"]
             assert isinstance(onset, datetime)
             lead = min(lead, int((self.created - onset).total_seconds() // 60))
+        elif self.created > self._onset(s):  # a report's log runs on past the onset (it shows the failure)
+            lead = min(lead, int((self.created - self._onset(s)).total_seconds() // 60))
         last = self.created - timedelta(minutes=r.randrange(1, max(lead, 2)))
         # the failure began before its first report and before any alert on it fired; what changed came before that
         began: datetime | None = self._onset(s) - timedelta(minutes=r.randrange(1, 4), seconds=r.randrange(60))
