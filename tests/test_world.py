@@ -595,10 +595,33 @@ def log_ends_before_the_alerted_failure(made: GeneratedTask) -> int:
     return bad
 
 
+def failure_before_its_change(made: GeneratedTask) -> int:
+    """Duplicate groups where a member's log shows the failure (an error) before the change that another
+    member's log records as its cause (a customer's 'request body exceeds acs.max_body' a minute before the
+    alert's 'config reload: acs.max_body=65536')."""
+    groups: dict[str, list[Ticket]] = defaultdict(list)
+    for t in made.task.tickets:
+        groups[made.facts[t.ticket_id].duplicate_of or t.ticket_id].append(t)
+    bad = 0
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        logged = {t.ticket_id: log_times(t.log_excerpt, created(t)) for t in members if t.log_excerpt}
+        for tid, lines in logged.items():
+            changes = [at for at, line in lines if CAUSE.search(line) and not FAILED.search(line)]
+            if not changes:
+                continue
+            first_change = min(changes)
+            others = [at for other, o in logged.items() if other != tid for at, line in o if FAILED.search(line)]
+            bad += any(at < first_change for at in others)
+    return bad
+
+
 QUEUE_CHECKS: dict[str, Callable[[GeneratedTask], int]] = {
     "change rolled out after the first report": cause_after_first_report,
     "date after the first report": date_after_first_report,
     "log ends before the alerted failure": log_ends_before_the_alerted_failure,
+    "failure logged before its change": failure_before_its_change,
 }
 
 # --------------------------------------------------------------------------- counting

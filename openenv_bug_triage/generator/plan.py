@@ -75,6 +75,9 @@ class Slot:
     """Its title before the reporter dressed it, once rendered."""
     onset: datetime | None = None
     """When the failure began, shortly before its first report (set on a group's first report, once rendered)."""
+    first_fault: datetime | None = None
+    """When the first failing line of every log of the failure falls, a little before `onset` (set on a group's
+    first report, once rendered): the reports and the alert of one failure show it starting at one instant."""
     shift: int | None = None
     """By how many days its scenario's dates move (set on a group's first report, once rendered): one
     world for every report of the defect, its dates on or before the onset."""

@@ -277,6 +277,7 @@ def defect_tags(d: Defect, variant: int, scope: str | None) -> set[str]:
     reloading changed nothing (a way round it does just that), that nothing was changed (its facts
     tell of a setting changed), or that another browser fails alike (it names its browser)."""
     tags = set(_wording_tags(" ".join([d.symptoms[variant], *d.titles, *d.steps]), " ".join(d.workaround)))
+    tags |= _browsers_of(d)  # a defect of one browser (its scope or logs say which): its reporter names no other
     if d.intermittent:
         tags.add("intermittent")
     if rules.data_lost(d.impact, d.component, "production"):  # the action goes through; what it kept is gone
@@ -293,6 +294,18 @@ def defect_tags(d: Defect, variant: int, scope: str | None) -> set[str]:
 
 
 _GUEST = re.compile(r"\bguests?\b", re.I)
+
+
+_BROWSERS_OF: dict[str, frozenset[str]] = {}
+
+
+def _browsers_of(d: Defect) -> frozenset[str]:
+    """The browsers `d`'s scope and logs name ("every customer on a Mac who works in Safari"), read once per
+    process for each defect (a defect id names one defect's fixed wordings)."""
+    found = _BROWSERS_OF.get(d.id)
+    if found is None:
+        found = _BROWSERS_OF[d.id] = frozenset(browsers_named(" ".join([*d.segment, *d.logs])))
+    return found
 
 
 @lru_cache(maxsize=4096)
@@ -907,7 +920,10 @@ class Renderer:
             lead = min(lead, int((self.created - self._onset(s)).total_seconds() // 60))
         last = self.created - timedelta(minutes=r.randrange(1, max(lead, 2)))
         # the failure began before its first report and before any alert on it fired; what changed came before that
-        began: datetime | None = self._onset(s) - timedelta(minutes=r.randrange(1, 4), seconds=r.randrange(60))
+        root = s.original or s
+        if root.first_fault is None:
+            root.first_fault = self._onset(s) - timedelta(minutes=r.randrange(1, 4), seconds=r.randrange(60))
+        began: datetime | None = root.first_fault
         log = self.local(d.logs[i])
         if (
             reporter != "monitoring"
