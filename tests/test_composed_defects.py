@@ -248,3 +248,19 @@ def test_a_condition_is_never_composed_with_a_surface_it_cannot_meet() -> None:
     raw["conditions"][0]["unfit"] = ["no-such-surface"]
     with pytest.raises(ValueError, match="unfit surfaces"):
         compose.Parts.model_validate(raw)
+
+
+@pytest.mark.parametrize("partition", ["train", "validation", "test"])
+def test_an_error_that_tells_of_a_wait_is_logged_after_it(partition: str) -> None:
+    """A composed log's error that tells of a wait ("held open 300 s", "timed out after 60000 ms") comes at
+    least that long after the request it answers, never a second later."""
+    from datetime import datetime
+
+    told = 0
+    for key in compose.compositions(partition):  # type: ignore[arg-type]
+        request, error = compose.composed(partition, key).logs[0].split("\n")  # type: ignore[arg-type]
+        waited = compose.waited_seconds(error)
+        gap = datetime.fromisoformat(error.split(" ")[0]) - datetime.fromisoformat(request.split(" ")[0])
+        assert gap.total_seconds() >= waited, (key, request, error)
+        told += waited > 0
+    assert told, "no composed failure of this partition tells of a wait"

@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from datetime import datetime, timedelta
 from functools import cache
 from typing import Annotated, Literal
 
@@ -297,6 +298,23 @@ def worded(text: str, key: Key) -> str:
     return _CHOICE.sub(lambda m: (options := m[1].split("|"))[seed % len(options)], text)
 
 
+_WAITED = re.compile(r"\b(?:after|for|open) (?P<n>\d+) ?(?P<unit>ms|s)\b")
+"""A wait an error line tells of ("timed out after 60000 ms", "held open 300 s", "missed for 45 s")."""
+
+
+def waited_seconds(error: str) -> int:
+    """The whole seconds the wait `error` tells of lasted (0 when it tells of none)."""
+    m = _WAITED.search(error)
+    if m is None:
+        return 0
+    return int(m["n"]) // 1000 if m["unit"] == "ms" else int(m["n"])
+
+
+def _stamp(at: datetime) -> str:
+    """A log line's UTC stamp to the millisecond: `2026-11-03T09:41:12.108Z`."""
+    return f"{at:%Y-%m-%dT%H:%M:%S}.{at.microsecond // 1000:03d}Z"
+
+
 @cache
 def composed(partition: Partition, key: Key) -> Defect:
     """The defect one composition makes (built once per process)."""
@@ -326,12 +344,12 @@ def composed(partition: Partition, key: Key) -> Defect:
     if loss is not None:  # a title that says the data is gone
         titles = [f"{_cap(s.feature)}: {values['loss_short']}", *titles[1:]]
     service = load_world().service_of[component]
-    stamp = "2026-11-{day:02d}T{hour:02d}:{minute:02d}:{second:02d}.{ms:03d}Z"
-    day = 3 + sum(key[:2]) % 20
+    sent = datetime(2026, 11, 3 + sum(key[:2]) % 20, 9, 41, 12, 108_000)
+    # the error is logged once what it tells of has passed: "held open 300 s" five minutes after the request
+    failed = sent + timedelta(seconds=sum(key[1:2]) % 3 + waited_seconds(error), microseconds=446_000)
     log_lines = [
-        f"{stamp.format(day=day, hour=9, minute=41, second=12, ms=108)} INFO  {service} {s.request}"
-        + (f" {c.context}" if c else ""),
-        f"{stamp.format(day=day, hour=9, minute=41, second=12 + sum(key[1:2]) % 3, ms=554)} ERROR {service} {error}",
+        f"{_stamp(sent)} INFO  {service} {s.request}" + (f" {c.context}" if c else ""),
+        f"{_stamp(failed)} ERROR {service} {error}",
     ]
     return Defect.model_validate(
         {

@@ -222,7 +222,8 @@ _ASIDES = tuple(
         r"putting off|meaning to send|took me a while|waited|on my list to report|a few days now",
         r"checked|went over it|tried it again|re-ran|once more before",
         r"colleague|someone else in the office|of us (?:checked|noticed)|people on (?:the|my) team|came to my desk",
-        r"call\b|ask me anything|I'm around|try something|tab open|by phone|share more|test a fix|reply to this",
+        r"call\b|ask me anything|I'm around|try something|tab open|by phone|share more|test a fix|reply to this"
+        r"|I'm off\b|pick it up",
         r"changed (?:anything|on our)|nothing changed",
         r"technical|wording|phrasing|describe|as (?:clearly|plainly|simply) as|wall of text|long message|notes as",
         r"noticed",
