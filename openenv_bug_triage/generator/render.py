@@ -276,7 +276,11 @@ def defect_tags(d: Defect, variant: int, scope: str | None) -> set[str]:
     another object shows it too (it hits one person, a few, or one object), that signing in again or
     reloading changed nothing (a way round it does just that), that nothing was changed (its facts
     tell of a setting changed), or that another browser fails alike (it names its browser)."""
-    tags = set(_wording_tags(" ".join([d.symptoms[variant], *d.titles, *d.steps]), " ".join(d.workaround)))
+    tags = set(
+        _defect_wording_tags(
+            d.symptoms[variant], tuple(d.titles), tuple(d.steps), tuple(d.segment), tuple(d.workaround)
+        )
+    )
     if d.intermittent:
         tags.add("intermittent")
     if rules.data_lost(d.impact, d.component, "production"):  # the action goes through; what it kept is gone
@@ -287,12 +291,23 @@ def defect_tags(d: Defect, variant: int, scope: str | None) -> set[str]:
         tags.add("one_object")
     if d.component in ("login", "sso", "payments", "invoicing"):
         tags.add("account")
-    if any(_GUEST.search(t) for t in (*d.segment, *d.steps, d.symptoms[variant])):
-        tags.add("guest")
     return tags
 
 
 _GUEST = re.compile(r"\bguests?\b", re.I)
+
+
+@lru_cache(maxsize=4096)
+def _defect_wording_tags(
+    symptom: str, titles: tuple[str, ...], steps: tuple[str, ...], segment: tuple[str, ...], workaround: tuple[str, ...]
+) -> frozenset[str]:
+    """`defect_tags`' tags read from a defect's wordings alone (`_wording_tags`, and `guest` when one of them names a
+    guest): a pure function of catalogue strings, so keyed by them (whose hashes Python keeps) and read once per
+    process for each symptom wording, not joined and searched again for every ticket."""
+    tags = _wording_tags(" ".join([symptom, *titles, *steps]), " ".join(workaround))
+    if any(_GUEST.search(t) for t in (*segment, *steps, symptom)):
+        return tags | {"guest"}
+    return tags
 
 
 @lru_cache(maxsize=4096)
