@@ -67,7 +67,7 @@ def _stamps(log: str, filed: datetime) -> list[tuple[re.Match[str], datetime]]:
 _CHANGE = re.compile(r"\b(?:deploy\w*|rolled out|rollout|migration)\b", re.I)
 """A log line that records a change (a deploy, a rollout, a migration): what follows it is its effect."""
 _CHANGE_WORDS = ("deploy", "rolled out", "rollout", "migration")
-"""Words every `_CHANGE` match holds (`ts.may_hold`)."""
+"""Words every `_CHANGE` match holds (`ts.may_match`)."""
 _HINTS: dict[re.Pattern[str], tuple[str, ...]] = {
     _FAULT: ("E", "W", "FATAL", "CRIT", "fail", "error", "impaired", "timeout", "denied", "-> 5"),
     _FAILED: ("E", "FATAL", "CRIT", "fail", "error", "impaired", "timeout", "denied", "-> 5"),
@@ -80,7 +80,7 @@ def _changes(text: str) -> bool:
     """True when `text` records a change (`_CHANGE`). Like the fault patterns below, the pattern starts with a word
     boundary and ignores case, so the engine tries it at every position: a plain test of the words it needs first
     spares most lines it (one log line in a hundred names a change)."""
-    return ts.may_hold(text, _CHANGE_WORDS) and _CHANGE.search(text) is not None
+    return ts.may_match(text, _CHANGE_WORDS) and _CHANGE.search(text) is not None
 
 
 def _shows(pattern: re.Pattern[str], line: str) -> bool:
@@ -115,7 +115,7 @@ def _first_fault(
 
 _WEEKDAY_NAME = re.compile("|".join(chronology.WEEKDAYS), re.I)
 _WEEKDAY_WORDS = tuple(day.lower() for day in chronology.WEEKDAYS)
-"""What every `_WEEKDAY_NAME` match holds (`ts.may_hold`: a plain test first, ten times cheaper on a log than the
+"""What every `_WEEKDAY_NAME` match holds (`ts.may_match`: a plain test first, ten times cheaper on a log than the
 pattern, which ignores case and so is tried at every position)."""
 
 
@@ -171,7 +171,7 @@ def retime(
         delta = min(delta, onset.replace(microsecond=0) - fault)
     # a line's `due=2026-11-22` keeps its distance in days from the line's stamp
     # (a log that names a weekday keeps its dates on their weekdays: they moved by whole weeks, and stay)
-    plain = chronology.PLAIN_DATE.search(log) and not (ts.may_hold(log, _WEEKDAY_WORDS) and _WEEKDAY_NAME.search(log))
+    plain = chronology.PLAIN_DATE.search(log) and not (ts.may_match(log, _WEEKDAY_WORDS) and _WEEKDAY_NAME.search(log))
     plain_days, delta = _plain_days(log, latest, delta, filed or last) if plain else (0, delta)
     logcat = {id(m) for m, _ in stamps if m.re is chronology.LOGCAT}
 
@@ -292,6 +292,28 @@ _TIMEOUT = re.compile(
     r"\b(?:time[sd]?[- ]?out|timing out|hangs?|hung|stalls?|never (?:returns?|answers?|respond\w*|finish\w*|complete\w*))\b",
     re.I,
 )
+_HELD: dict[re.Pattern[str], tuple[str, ...]] = {
+    _RELOGIN: ("sign", "log"),
+    _RELOAD: ("reload", "refresh", "restart", "reopen", "force"),
+    _CHANGED: ("changed", "switched", "turned on", "turned off", "enabled", "disabled", "set our", "set the", "set my"),
+    _TIMEOUT: (
+        *(f"time{s}{gap}out" for s in ("", "s", "d") for gap in ("", " ", "-")),
+        "timing out",
+        "hang",
+        "hung",
+        "stall",
+        *(f"never {verb}" for verb in ("return", "answer", "respond", "finish", "complete")),
+    ),
+}
+"""Words (lower case) every match of each of these case-blind patterns holds: `_finds` tests them first."""
+
+
+def _finds(pattern: re.Pattern[str], text: str) -> bool:
+    """True when `pattern` (a key of `_HELD` or `_CLIENT_HELD`) finds `text`. The patterns ignore case and start
+    with a word boundary, so the engine tries them at every position of a long wording: a plain test of the words
+    they need (`ts.may_match`) first spares most wordings the pattern."""
+    words = _HELD.get(pattern) or _CLIENT_HELD[pattern]
+    return ts.may_match(text, words) and pattern.search(text) is not None
 
 
 def defect_tags(d: Defect, variant: int, scope: str | None) -> set[str]:
@@ -339,13 +361,13 @@ def _wording_tags(told: str, ways: str) -> frozenset[str]:
     answers that it `told`, and whether its `ways` round it sign in again or reload (read once per process for each
     wording)."""
     tags = browsers_named(told)
-    if _RELOGIN.search(ways):
+    if _finds(_RELOGIN, ways):
         tags.add("relogin_helps")
-    if _RELOAD.search(ways):
+    if _finds(_RELOAD, ways):
         tags.add("reload_helps")
-    if _CHANGED.search(told):
+    if _finds(_CHANGED, told):
         tags.add("changed_setting")
-    if _TIMEOUT.search(told):
+    if _finds(_TIMEOUT, told):
         tags.add("timeout")
     return frozenset(tags)
 
@@ -437,6 +459,12 @@ def _without_detail(symptom: str, scenario_id: str, evidence: list[tuple[str, st
 _ANDROID = re.compile(r"\bandroid\b", re.I)
 _MOBILE = re.compile(r"\b(?:iphone|ipad|ios|android|phone|mobile)\b", re.I)
 _API = re.compile(r"\b(?:api|endpoint|webhook)\b|\b(?:GET|POST|PUT|PATCH|DELETE) /", re.I)
+_CLIENT_HELD: dict[re.Pattern[str], tuple[str, ...]] = {
+    _ANDROID: ("android",),
+    _MOBILE: ("ios", "ipad", "android", "phone", "mobile"),
+    _API: ("api", "endpoint", "webhook", "get /", "post /", "put /", "patch /", "delete /"),
+}
+"""Words (lower case) every match of each client pattern holds (`_finds`)."""
 
 
 _NOT_A_CUSTOMER = re.compile(r"-(?:spam|test)-")
@@ -467,9 +495,9 @@ def platform_of(s: Slot, variant: int | None = None) -> Platform:
 @lru_cache(maxsize=4096)
 def _client_in(text: str, push: bool) -> Platform:
     """The client a server-side defect's wording names (read once per process for each wording)."""
-    if push or _MOBILE.search(text):
-        return "android" if _ANDROID.search(text) else "ios"
-    return "api" if _API.search(text) else "web"
+    if push or _finds(_MOBILE, text):
+        return "android" if _finds(_ANDROID, text) else "ios"
+    return "api" if _finds(_API, text) else "web"
 
 
 @lru_cache(maxsize=8192)
