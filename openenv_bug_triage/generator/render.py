@@ -350,7 +350,7 @@ def _defect_wording_tags(
     guest): a pure function of catalogue strings, so keyed by them (whose hashes Python keeps) and read once per
     process for each symptom wording, not joined and searched again for every ticket."""
     tags = _wording_tags(" ".join([symptom, *titles, *steps]), " ".join(workaround))
-    if any(_GUEST.search(t) for t in (*segment, *steps, symptom)):
+    if any(ts.may_match(t, ("guest",)) and _GUEST.search(t) for t in (*segment, *steps, symptom)):
         return tags | {"guest"}
     return tags
 
