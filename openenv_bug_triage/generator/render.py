@@ -221,11 +221,14 @@ def retime(
 
 _INVOICE = re.compile(r"\b(?P<head>inv[_-](?P<y>20\d\d)[_-])(?P<m>0[1-9]|1[0-2])", re.I)
 """An invoice number that carries its year and month (`inv_2026_11_48120`, `INV-2026-114020`)."""
+_INVOICE_WORDS = ("inv_20", "inv-20")
 
 
 def _names_invoice_year(text: str) -> bool:
-    """False when `text` holds no `_INVOICE` number: each has its year, and so "20" (a plain test before the pattern)."""
-    return "20" in text
+    """False when `text` holds no `_INVOICE` number: each starts `inv_20` or `inv-20` in some letter case (a plain
+    test before the pattern, which ignores case and starts with a word boundary: most logs and dated wordings hold a
+    "20" but no invoice number)."""
+    return ts.may_match(text, _INVOICE_WORDS)
 
 
 def invoice_months(text: str, filed: datetime) -> str:
