@@ -559,8 +559,9 @@ def _moved_month(m: re.Match[str], days: int) -> str:
     return MONTHS[new.month - 1]
 
 
-PLAIN_DATE = re.compile(r"\b20\d\d-[01]\d-[0-3]\d\b(?![T ]\d\d:|\d)")
-"""A date without a time of day (`due=2026-11-22`, `send_date=2026-11-22 (Sunday)`)."""
+PLAIN_DATE = re.compile(r"20(?<!\w20)\d\d-[01]\d-[0-3]\d\b(?![T ]\d\d:|\d)")
+"""A date without a time of day (`due=2026-11-22`, `send_date=2026-11-22 (Sunday)`). The look-behind after the
+literal `20` stands for a word boundary before it (as in `ISO`), so that the engine scans for the literal."""
 
 
 def plain_dates(text: str) -> list[date]:

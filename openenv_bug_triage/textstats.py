@@ -47,6 +47,7 @@ __all__ = [
     "marked_share",
     "marker_phrases",
     "may_hold",
+    "may_match",
     "mentions_attachment",
     "opening_share",
     "openings",
@@ -128,6 +129,21 @@ def may_hold(text: str, words: Iterable[str]) -> bool:
         return True
     lower = text.lower()
     return any(map(lower.__contains__, words))  # no generator to make on each call
+
+
+_CASE_TWINS = ("\u0130", "\u0131", "\u017f", "\u212a")
+"""The only letters outside ASCII that a case-blind pattern matches with an ASCII letter (İ and ı with i, ſ with s,
+the Kelvin sign K with k); `str.lower` makes ASCII of none but İ and K."""
+
+
+def may_match(text: str, words: Iterable[str]) -> bool:
+    """`may_hold` for a case-blind pattern whose literals are all ASCII, told apart also in a text outside ASCII: such
+    a pattern matches ASCII letters, or the four `_CASE_TWINS`, and a text holding none of those holds a match's
+    letters in lower case (curly quotes and accents in a wording no longer send it to the pattern)."""
+    if not text.isascii() and any(map(text.__contains__, _CASE_TWINS)):
+        return True
+    lower = text.lower()
+    return any(map(lower.__contains__, words))
 
 
 def words(text: str) -> list[str]:

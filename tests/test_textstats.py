@@ -290,3 +290,14 @@ def test_hard_case_markers_report_each_kind_against_the_rest() -> None:
     found = {m.kind: m for m in ts.hard_case_markers({"regression": regression, "quiet": [VARIED[2]]}, texts)}
     assert found["regression"].marked == 1.0 and found["regression"].tickets == 2
     assert found["quiet"].marked == 0.0  # one ticket shares nothing
+
+
+def test_may_match_never_spares_a_case_blind_match() -> None:
+    """Of every letter outside ASCII, only the four case twins match an ASCII letter when case is ignored, and a text
+    that a case-blind pattern with ASCII literals matches is never told it cannot hold the pattern's words."""
+    ascii_letter = re.compile("[a-z]", re.I)
+    assert {chr(c) for c in range(0x80, 0x110000) if ascii_letter.fullmatch(chr(c))} == set(ts._CASE_TWINS)
+    pattern, words = re.compile(r"\b(?:sign(?:ing)? in|hangs?)\b", re.I), ("sign", "hang")
+    for text in ("Signing in fails", "It HANGS – again’", "It hangs’", "SİGNING IN", "ſign in", "nothing here’", "é"):
+        assert ts.may_match(text, words) or not pattern.search(text), text
+    assert not ts.may_match("nothing here – again’", words)

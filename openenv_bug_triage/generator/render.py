@@ -66,6 +66,26 @@ def _stamps(log: str, filed: datetime) -> list[tuple[re.Match[str], datetime]]:
 
 _CHANGE = re.compile(r"\b(?:deploy\w*|rolled out|rollout|migration)\b", re.I)
 """A log line that records a change (a deploy, a rollout, a migration): what follows it is its effect."""
+_CHANGE_WORDS = ("deploy", "rolled out", "rollout", "migration")
+"""Words every `_CHANGE` match holds (`ts.may_match`)."""
+_HINTS: dict[re.Pattern[str], tuple[str, ...]] = {
+    _FAULT: ("E", "W", "FATAL", "CRIT", "fail", "error", "impaired", "timeout", "denied", "-> 5"),
+    _FAILED: ("E", "FATAL", "CRIT", "fail", "error", "impaired", "timeout", "denied", "-> 5"),
+}
+"""Strings every match of each fault pattern holds, as written (the patterns heed case): `ERROR` and `E` hold an
+`E`, `WARN` and `W` a `W`."""
+
+
+def _changes(text: str) -> bool:
+    """True when `text` records a change (`_CHANGE`). Like the fault patterns below, the pattern starts with a word
+    boundary and ignores case, so the engine tries it at every position: a plain test of the words it needs first
+    spares most lines it (one log line in a hundred names a change)."""
+    return ts.may_match(text, _CHANGE_WORDS) and _CHANGE.search(text) is not None
+
+
+def _shows(pattern: re.Pattern[str], line: str) -> bool:
+    """True when `pattern` (`_FAULT` or `_FAILED`) finds `line`; a plain test of what every match holds first."""
+    return any(map(line.__contains__, _HINTS[pattern])) and pattern.search(line) is not None
 
 
 def _first_fault(
@@ -80,13 +100,13 @@ def _first_fault(
     for m, at in sorted(stamps, key=lambda x: x[0].start()):
         end = log.find("\n", m.end())
         line = log[m.end() : len(log) if end < 0 else end]
-        if _CHANGE.search(line):
+        if _changes(line):
             changed = True
             continue
         if changed and after_change is None:
             after_change = at
         for i, pattern in enumerate(fault_lines):
-            if faults[i] is None and pattern.search(line):
+            if faults[i] is None and _shows(pattern, line):
                 faults[i] = at
     fault = next((at for at in faults if at is not None), None)
     found = [at for at in (fault, after_change) if at is not None]
@@ -94,6 +114,9 @@ def _first_fault(
 
 
 _WEEKDAY_NAME = re.compile("|".join(chronology.WEEKDAYS), re.I)
+_WEEKDAY_WORDS = tuple(day.lower() for day in chronology.WEEKDAYS)
+"""What every `_WEEKDAY_NAME` match holds (`ts.may_match`: a plain test first, ten times cheaper on a log than the
+pattern, which ignores case and so is tried at every position)."""
 
 
 def _plain_days(log: str, latest: datetime, delta: timedelta, filed: datetime) -> tuple[int, timedelta]:
@@ -148,7 +171,7 @@ def retime(
         delta = min(delta, onset.replace(microsecond=0) - fault)
     # a line's `due=2026-11-22` keeps its distance in days from the line's stamp
     # (a log that names a weekday keeps its dates on their weekdays: they moved by whole weeks, and stay)
-    plain = chronology.PLAIN_DATE.search(log) and not _WEEKDAY_NAME.search(log)
+    plain = chronology.PLAIN_DATE.search(log) and not (ts.may_match(log, _WEEKDAY_WORDS) and _WEEKDAY_NAME.search(log))
     plain_days, delta = _plain_days(log, latest, delta, filed or last) if plain else (0, delta)
     logcat = {id(m) for m, _ in stamps if m.re is chronology.LOGCAT}
 
@@ -198,11 +221,14 @@ def retime(
 
 _INVOICE = re.compile(r"\b(?P<head>inv[_-](?P<y>20\d\d)[_-])(?P<m>0[1-9]|1[0-2])", re.I)
 """An invoice number that carries its year and month (`inv_2026_11_48120`, `INV-2026-114020`)."""
+_INVOICE_WORDS = ("inv_20", "inv-20")
 
 
 def _names_invoice_year(text: str) -> bool:
-    """False when `text` holds no `_INVOICE` number: each has its year, and so "20" (a plain test before the pattern)."""
-    return "20" in text
+    """False when `text` holds no `_INVOICE` number: each starts `inv_20` or `inv-20` in some letter case (a plain
+    test before the pattern, which ignores case and starts with a word boundary: most logs and dated wordings hold a
+    "20" but no invoice number)."""
+    return ts.may_match(text, _INVOICE_WORDS)
 
 
 def invoice_months(text: str, filed: datetime) -> str:
@@ -269,6 +295,28 @@ _TIMEOUT = re.compile(
     r"\b(?:time[sd]?[- ]?out|timing out|hangs?|hung|stalls?|never (?:returns?|answers?|respond\w*|finish\w*|complete\w*))\b",
     re.I,
 )
+_HELD: dict[re.Pattern[str], tuple[str, ...]] = {
+    _RELOGIN: ("sign", "log"),
+    _RELOAD: ("reload", "refresh", "restart", "reopen", "force"),
+    _CHANGED: ("changed", "switched", "turned on", "turned off", "enabled", "disabled", "set our", "set the", "set my"),
+    _TIMEOUT: (
+        *(f"time{s}{gap}out" for s in ("", "s", "d") for gap in ("", " ", "-")),
+        "timing out",
+        "hang",
+        "hung",
+        "stall",
+        *(f"never {verb}" for verb in ("return", "answer", "respond", "finish", "complete")),
+    ),
+}
+"""Words (lower case) every match of each of these case-blind patterns holds: `_finds` tests them first."""
+
+
+def _finds(pattern: re.Pattern[str], text: str) -> bool:
+    """True when `pattern` (a key of `_HELD` or `_CLIENT_HELD`) finds `text`. The patterns ignore case and start
+    with a word boundary, so the engine tries them at every position of a long wording: a plain test of the words
+    they need (`ts.may_match`) first spares most wordings the pattern."""
+    words = _HELD.get(pattern) or _CLIENT_HELD[pattern]
+    return ts.may_match(text, words) and pattern.search(text) is not None
 
 
 def defect_tags(d: Defect, variant: int, scope: str | None) -> set[str]:
@@ -276,7 +324,11 @@ def defect_tags(d: Defect, variant: int, scope: str | None) -> set[str]:
     another object shows it too (it hits one person, a few, or one object), that signing in again or
     reloading changed nothing (a way round it does just that), that nothing was changed (its facts
     tell of a setting changed), or that another browser fails alike (it names its browser)."""
-    tags = set(_wording_tags(" ".join([d.symptoms[variant], *d.titles, *d.steps]), " ".join(d.workaround)))
+    tags = set(
+        _defect_wording_tags(
+            d.symptoms[variant], tuple(d.titles), tuple(d.steps), tuple(d.segment), tuple(d.workaround)
+        )
+    )
     tags |= _browsers_of(d)  # a defect of one browser (its scope or logs say which): its reporter names no other
     if d.intermittent:
         tags.add("intermittent")
@@ -288,8 +340,6 @@ def defect_tags(d: Defect, variant: int, scope: str | None) -> set[str]:
         tags.add("one_object")
     if d.component in ("login", "sso", "payments", "invoicing"):
         tags.add("account")
-    if any(_GUEST.search(t) for t in (*d.segment, *d.steps, d.symptoms[variant])):
-        tags.add("guest")
     return tags
 
 
@@ -309,18 +359,31 @@ def _browsers_of(d: Defect) -> frozenset[str]:
 
 
 @lru_cache(maxsize=4096)
+def _defect_wording_tags(
+    symptom: str, titles: tuple[str, ...], steps: tuple[str, ...], segment: tuple[str, ...], workaround: tuple[str, ...]
+) -> frozenset[str]:
+    """`defect_tags`' tags read from a defect's wordings alone (`_wording_tags`, and `guest` when one of them names a
+    guest): a pure function of catalogue strings, so keyed by them (whose hashes Python keeps) and read once per
+    process for each symptom wording, not joined and searched again for every ticket."""
+    tags = _wording_tags(" ".join([symptom, *titles, *steps]), " ".join(workaround))
+    if any(ts.may_match(t, ("guest",)) and _GUEST.search(t) for t in (*segment, *steps, symptom)):
+        return tags | {"guest"}
+    return tags
+
+
+@lru_cache(maxsize=4096)
 def _wording_tags(told: str, ways: str) -> frozenset[str]:
     """`defect_tags`' tags read from a defect's wordings: the browsers, a setting changed and a call that never
     answers that it `told`, and whether its `ways` round it sign in again or reload (read once per process for each
     wording)."""
     tags = browsers_named(told)
-    if _RELOGIN.search(ways):
+    if _finds(_RELOGIN, ways):
         tags.add("relogin_helps")
-    if _RELOAD.search(ways):
+    if _finds(_RELOAD, ways):
         tags.add("reload_helps")
-    if _CHANGED.search(told):
+    if _finds(_CHANGED, told):
         tags.add("changed_setting")
-    if _TIMEOUT.search(told):
+    if _finds(_TIMEOUT, told):
         tags.add("timeout")
     return frozenset(tags)
 
@@ -412,6 +475,12 @@ def _without_detail(symptom: str, scenario_id: str, evidence: list[tuple[str, st
 _ANDROID = re.compile(r"\bandroid\b", re.I)
 _MOBILE = re.compile(r"\b(?:iphone|ipad|ios|android|phone|mobile)\b", re.I)
 _API = re.compile(r"\b(?:api|endpoint|webhook)\b|\b(?:GET|POST|PUT|PATCH|DELETE) /", re.I)
+_CLIENT_HELD: dict[re.Pattern[str], tuple[str, ...]] = {
+    _ANDROID: ("android",),
+    _MOBILE: ("ios", "ipad", "android", "phone", "mobile"),
+    _API: ("api", "endpoint", "webhook", "get /", "post /", "put /", "patch /", "delete /"),
+}
+"""Words (lower case) every match of each client pattern holds (`_finds`)."""
 
 
 _NOT_A_CUSTOMER = re.compile(r"-(?:spam|test)-")
@@ -442,9 +511,9 @@ def platform_of(s: Slot, variant: int | None = None) -> Platform:
 @lru_cache(maxsize=4096)
 def _client_in(text: str, push: bool) -> Platform:
     """The client a server-side defect's wording names (read once per process for each wording)."""
-    if push or _MOBILE.search(text):
-        return "android" if _ANDROID.search(text) else "ios"
-    return "api" if _API.search(text) else "web"
+    if push or _finds(_MOBILE, text):
+        return "android" if _finds(_ANDROID, text) else "ios"
+    return "api" if _finds(_API, text) else "web"
 
 
 @lru_cache(maxsize=8192)
@@ -925,12 +994,7 @@ class Renderer:
             root.first_fault = self._onset(s) - timedelta(minutes=r.randrange(1, 4), seconds=r.randrange(60))
         began: datetime | None = root.first_fault
         log = self.local(d.logs[i])
-        if (
-            reporter != "monitoring"
-            and began is not None
-            and self.created - began > LOG_SPAN
-            and not _CHANGE.search(log)
-        ):
+        if reporter != "monitoring" and began is not None and self.created - began > LOG_SPAN and not _changes(log):
             began = None  # a report days after the onset carries lines from its own hour, not the onset's
         return retime(
             log, last, began, alert=reporter == "monitoring", jitter_ms=r.randrange(1, 1000), filed=self.created

@@ -237,9 +237,21 @@ for the wording, how they noticed, how support helped them before (two of a kind
 contradict each other)."""
 
 
+@lru_cache(maxsize=8192)
+def _aside_kinds(text: str) -> frozenset[int]:
+    """Which `_ASIDES` (by index) `text` makes. A pure function of the text, and the texts asked about
+    are mostly the phrase pools' frames, so each is searched once per process rather than once per draw."""
+    return frozenset(i for i, x in enumerate(_ASIDES) if x.search(text))
+
+
+def _said_kinds(said: Sequence[str]) -> frozenset[int]:
+    """The kinds of aside the sentences `said` make between them."""
+    return frozenset().union(*(_aside_kinds(h) for h in said))
+
+
 def _same_aside(phrase: str, said: Sequence[str]) -> bool:
     """True when `phrase` is an aside of a kind one of `said` already makes."""
-    return any(x.search(phrase) and any(x.search(h) for h in said) for x in _ASIDES)
+    return not _aside_kinds(phrase).isdisjoint(_said_kinds(said))
 
 
 @lru_cache(maxsize=4096)
@@ -373,7 +385,8 @@ class Voice:
         if anonymous:
             fresh = [p for p in fresh if not _self_describing(p)]
         if said:
-            fresh = [p for p in fresh if not _same_aside(p, said)]
+            made = _said_kinds(said)  # the same test as `_same_aside`, with `said`'s kinds worked out once
+            fresh = [p for p in fresh if made.isdisjoint(_aside_kinds(p))]
         if not fresh:
             return None
         phrase = self.rng.choice(fresh)
