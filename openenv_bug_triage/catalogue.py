@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from functools import cache, cached_property
-from typing import Annotated, Any, Literal, cast
+from typing import Annotated, Any, Literal, cast, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -21,7 +21,7 @@ from .models import Tier
 from .world import DATA_DIR, load_world
 
 Partition = Literal["train", "validation", "test"]
-TIERS: tuple[Tier, ...] = ("free", "pro", "enterprise")
+TIERS: tuple[Tier, ...] = get_args(Tier)
 Impact = Literal["critical", "core", "minor", "cosmetic"]
 Reach = Literal["user", "object", "everyone"]
 Line = Annotated[str, Field(min_length=3, max_length=600)]

@@ -34,6 +34,7 @@ from ..errors import FixtureError
 from ..rules import drawn_by
 from ..world import DATA_DIR, load_world
 from .facts import PLATFORM_OF
+from .phrasing import CHOICE
 
 Effect = Literal["blocks", "display"]
 Kind = Literal["form", "signin", "view", "app", "message", "job", "api", "download"]
@@ -287,15 +288,12 @@ def code_of(key: Key) -> str:
     return str(5001 + (si * 131 + fi * 17) % 990)
 
 
-_CHOICE = re.compile(r"\{([^{}]*\|[^{}]*)\}")
-"""A choice of wordings in a part (`{greys out|flashes}`); `{object}` and `{code}` are slots, not choices."""
-
-
 def worded(text: str, key: Key) -> str:
-    """`text` with each choice of wordings settled by the composition `key`: one composition always words its
-    failure the same way, and compositions of different surfaces word it differently."""
+    """`text` with each choice of wordings (`{greys out|flashes}`; `{object}` and `{code}` are slots) settled by the
+    composition `key`: one composition always words its failure the same way, and compositions of different
+    surfaces word it differently."""
     seed = sum((i + 1) * 7919 * (x or 0) for i, x in enumerate(key))
-    return _CHOICE.sub(lambda m: (options := m[1].split("|"))[seed % len(options)], text)
+    return CHOICE.sub(lambda m: (options := m[1].split("|"))[seed % len(options)], text)
 
 
 _WAITED = re.compile(r"\b(?:after|for|open) (?P<n>\d+) ?(?P<unit>ms|s)\b")

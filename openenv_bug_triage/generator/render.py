@@ -326,10 +326,9 @@ def defect_tags(d: Defect, variant: int, scope: str | None) -> set[str]:
     tell of a setting changed), or that another browser fails alike (it names its browser)."""
     tags = set(
         _defect_wording_tags(
-            d.symptoms[variant], tuple(d.titles), tuple(d.steps), tuple(d.segment), tuple(d.workaround)
+            d.symptoms[variant], tuple(d.titles), tuple(d.steps), tuple(d.segment), tuple(d.workaround), tuple(d.logs)
         )
     )
-    tags |= _browsers_of(d)  # a defect of one browser (its scope or logs say which): its reporter names no other
     if d.intermittent:
         tags.add("intermittent")
     if rules.data_lost(d.impact, d.component, "production"):  # the action goes through; what it kept is gone
@@ -346,26 +345,22 @@ def defect_tags(d: Defect, variant: int, scope: str | None) -> set[str]:
 _GUEST = re.compile(r"\bguests?\b", re.I)
 
 
-_BROWSERS_OF: dict[str, frozenset[str]] = {}
-
-
-def _browsers_of(d: Defect) -> frozenset[str]:
-    """The browsers `d`'s scope and logs name ("every customer on a Mac who works in Safari"), read once per
-    process for each defect (a defect id names one defect's fixed wordings)."""
-    found = _BROWSERS_OF.get(d.id)
-    if found is None:
-        found = _BROWSERS_OF[d.id] = frozenset(browsers_named(" ".join([*d.segment, *d.logs])))
-    return found
-
-
 @lru_cache(maxsize=4096)
 def _defect_wording_tags(
-    symptom: str, titles: tuple[str, ...], steps: tuple[str, ...], segment: tuple[str, ...], workaround: tuple[str, ...]
+    symptom: str,
+    titles: tuple[str, ...],
+    steps: tuple[str, ...],
+    segment: tuple[str, ...],
+    workaround: tuple[str, ...],
+    logs: tuple[str, ...],
 ) -> frozenset[str]:
-    """`defect_tags`' tags read from a defect's wordings alone (`_wording_tags`, and `guest` when one of them names a
-    guest): a pure function of catalogue strings, so keyed by them (whose hashes Python keeps) and read once per
-    process for each symptom wording, not joined and searched again for every ticket."""
-    tags = _wording_tags(" ".join([symptom, *titles, *steps]), " ".join(workaround))
+    """`defect_tags`' tags read from a defect's wordings alone (`_wording_tags`, the browsers its scope and logs
+    name, as a defect of one browser keeps its reporters to it, and `guest` when one of them names a guest): a pure
+    function of catalogue strings, so keyed by them (whose hashes Python keeps) and read once per process for each
+    symptom wording, not joined and searched again for every ticket."""
+    tags = _wording_tags(" ".join([symptom, *titles, *steps]), " ".join(workaround)) | browsers_named(
+        " ".join([*segment, *logs])
+    )
     if any(ts.may_match(t, ("guest",)) and _GUEST.search(t) for t in (*segment, *steps, symptom)):
         return tags | {"guest"}
     return tags

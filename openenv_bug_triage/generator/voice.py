@@ -24,7 +24,7 @@ from ..errors import FixtureError
 from ..textstats import may_hold, self_descriptions
 from .noise import NO_NOISE, Noise, draw_noise
 from .personas import Persona
-from .phrasing import compose
+from .phrasing import CHOICE, compose
 from .settings import screen_settings
 
 _CLIENT_WORDS: dict[str, re.Pattern[str]] = {
@@ -211,7 +211,6 @@ _APP_SCREEN = re.compile(
 _API_CLIENT = re.compile(r"^(?:User agent: |library: |client: |connector build |wrapper version )\S", re.M)
 """The line naming the API client that logged a paste: an integration is one client, so a ticket pastes one
 client's output (not a Go library's beside a Java wrapper's)."""
-_CHOICE = re.compile(r"\{([^{}]*\|[^{}]*)\}")
 
 
 _ASIDES = tuple(
@@ -257,8 +256,8 @@ def _same_aside(phrase: str, said: Sequence[str]) -> bool:
 @lru_cache(maxsize=4096)
 def _self_describing(phrase: str) -> bool:
     """True when some wording of `phrase` (a frame with `{a|b}` choices) says who the writer is."""
-    groups = [m.split("|") for m in _CHOICE.findall(phrase)]
-    pieces = _CHOICE.split(phrase)  # text, choices, text, choices, ..., text
+    groups = [m.split("|") for m in CHOICE.findall(phrase)]
+    pieces = CHOICE.split(phrase)  # text, choices, text, choices, ..., text
     for i in range(max((len(g) for g in groups), default=1)):
         wording = "".join(
             p if k % 2 == 0 else groups[k // 2][min(i, len(groups[k // 2]) - 1)] for k, p in enumerate(pieces)
