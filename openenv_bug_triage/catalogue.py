@@ -179,6 +179,7 @@ Tag = Literal[
     "account",
     "heated",
     "vague",
+    "invalid",
     "timeout",
     "intermittent",
     "data_loss",
@@ -214,6 +215,7 @@ its note may say so; `development`: the build reported is a development build (a
 defect is in signing in or paying (login, SSO, payments, invoicing), so no check of another project or of signing in
 again fits it; `heated`: the customer's temper is pressing or loud, so they neither apologise, gush thanks nor play
 the problem down; `vague`: a report too vague to act on, so nothing it attaches shows the failure step by step;
+`invalid`: the report is of no fault in the product (often told by a writer who works it out), so no offer to test a fix fits it;
 `timeout`: the defect's facts tell of a call or a page that never answers (times out, hangs), so a client's output
 may show it giving up on waiting, as it may not for an error the server returns at once; `intermittent`: the
 defect fails some attempts and not others, so no one may say every attempt fails; `data_loss`: the defect loses or

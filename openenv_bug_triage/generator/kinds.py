@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from typing import Protocol
 
 from .. import rules
-from ..catalogue import Defect, Partition, Phrases, Story
+from ..catalogue import PAID_FEATURES, Defect, Partition, Phrases, Story, paying_only
 from ..models import Environment
 from .facts import Scope, scope_options
 from .levels import Level
@@ -198,12 +198,16 @@ SCREENS: frozenset[str] = frozenset({"web-ui", "editor", "ios-app", "android-app
 
 def blame_options(d: Defect) -> list[str]:
     """What a reporter of `d` may wrongly blame: its misfiled components, else the parts confused with it;
-    for a glitch in how something looks, only a screen when one is among them."""
+    for a glitch in how something looks, only a screen when one is among them; for a defect only free
+    customers meet, nothing only paying customers have (none may be left)."""
     if d.misfiled:
-        return list(d.misfiled)
-    options = [c for c in CONFUSABLE[d.component] if c != d.component]
-    if d.impact == "cosmetic":
-        return [c for c in options if c in SCREENS] or options
+        options = list(d.misfiled)
+    else:
+        options = [c for c in CONFUSABLE[d.component] if c != d.component]
+        if d.impact == "cosmetic":
+            options = [c for c in options if c in SCREENS] or options
+    if set(d.tiers) == {"free"}:
+        options = [c for c in options if c not in PAID_FEATURES]
     return options
 
 
@@ -222,19 +226,35 @@ def assign_cases(planner: Drawer, slots: Sequence[SlotLike], defects: list[Defec
             continue
         if not isinstance(d, Defect) or s.role != "fix" or s.monitoring or s.exposure_trap is not None:
             continue
+        if s.environment != "production":  # a staging or development build is reported by a tester, not a customer
+            continue
         for case in CASES:
             if r.random() < getattr(rates, case):
                 s.case = case
                 break
         if s.case == "wrong_cause":
-            s.blamed = r.choice(blame_options(d))
+            blamed = blame_options(d)
+            if not blamed:
+                s.case = None
+                continue
+            s.blamed = r.choice(blamed)
         elif s.case == "two_problems":
-            seconds = [x for x in defects if x.impact == "cosmetic" and x.component != d.component]
+            seconds = [
+                x
+                for x in defects
+                if x.impact == "cosmetic" and x.component != d.component and _one_plan_meets(d, x)
+            ]
             if not seconds or d.impact == "cosmetic":
                 s.case = None
                 continue
             s.second = r.choice(seconds)
             take_out(defects, s.second)
+
+
+def _one_plan_meets(d: Defect, second: Defect) -> bool:
+    """True when a customer on some plan meets both `d` and a `second` problem told beside it."""
+    plans = set(d.tiers) & set(second.tiers)
+    return bool(plans - {"free"}) or (bool(plans) and not paying_only(second))
 
 
 def case_lines(renderer: Teller, s: SlotLike, evidence: list[tuple[str, str]], traps: list[str]) -> list[str]:

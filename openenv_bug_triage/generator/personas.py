@@ -206,13 +206,14 @@ class Persona:
         return frozenset(tags)
 
     def signature_values(self) -> dict[str, str]:
-        """Values a sign-off or introduction may use: {first}, {name}, {role} ({Role} to start a sentence), {org},
-        {sector}, {seats}."""
+        """Values a sign-off or introduction may use: {first}, {name}, {role} ({Role} to start a sentence,
+        {a_role} with its article: "an IT lead"), {org}, {sector}, {seats}."""
         org = self.organisation
         return {
             "first": self.first,
             "name": self.name,
             "role": self.role,
+            "a_role": ("an " if self.role[:1] in "aeioAEIO" or self.role.startswith("IT") else "a ") + self.role,
             "Role": self.role[:1].upper() + self.role[1:],
             "org": org.name if org else "Larkspur QA",
             "sector": org.sector if org else "test team",

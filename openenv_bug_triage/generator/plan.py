@@ -393,13 +393,16 @@ def _fits_tier(s: Slot, tier: Tier) -> bool:
 
 def _paying(slots: list[Slot]) -> None:
     """Give each report a plan whose customer could write it (`_fits_tier`), swapping tiers with the first
-    report (in queue order, so the swap is deterministic) that the other's plan fits in turn."""
+    report (in queue order, so the swap is deterministic) that the other's plan fits in turn; with no such
+    report, the first plan that fits it."""
     for s in slots:
         if _fits_tier(s, s.tier):
             continue
         other = next((o for o in slots if _fits_tier(s, o.tier) and _fits_tier(o, s.tier)), None)
         if other is not None:
             s.tier, other.tier = other.tier, s.tier
+        else:
+            s.tier = next((t for t in SEATS if _fits_tier(s, t)), s.tier)
 
 
 def _retest_settles(d: Defect) -> bool:

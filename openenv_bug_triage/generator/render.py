@@ -413,6 +413,7 @@ regex engine scans for the letter (a pattern that starts with a look-behind is t
 def _neutral_title(title: str) -> str:
     """A customer's title as a tester files it: "after renaming our workspace" -> "after renaming the workspace",
     "when I change" -> "when trying to change"."""
+    title = re.sub(r"(?<=[a-z] )(?:my|our) (?=['‘\"“])", "", title)  # "the preview of our 'budget.xlsx'": of 'budget.xlsx'
     title = re.sub(r"\b(?:[Mm]y|[Oo]ur)(?: own)?\b", lambda m: "The" if m[0][0].isupper() else "the", title)
     title = _WHEN_I.sub(lambda m: f"{m[1]}hen trying to ", title)  # "when I sign in": a customer's doing
     return _LOWER_I.sub("I", title.replace(" for us", ""))
@@ -595,8 +596,8 @@ class Renderer:
             tags.add(device)
         if s.kind == "feature":
             tags.add("wish")
-        elif s.kind == "vague":
-            tags.add("vague")
+        elif s.kind in ("vague", "invalid"):
+            tags.add(s.kind)
         if isinstance(scenario, Defect):
             tags.add("bug")
             if shows_no_error(scenario):
@@ -763,7 +764,7 @@ class Renderer:
             if reporter != "user" and s.environment == "production" and not older:
                 self.reported = self.current()  # a test run or an alert on production is about the live release
             if reporter == "qa":
-                self._impersonal(s, d)
+                self._impersonal(s, d, older)
             elif reporter == "user" and _TESTER_VOICE.match(d.symptoms[s.symptom_variant]):
                 self._customer_wording(s, d)
             if s.role == "wont_fix":
@@ -914,16 +915,27 @@ class Renderer:
         )
         return record, facts
 
-    def _impersonal(self, s: Slot, d: Defect) -> None:
+    def _impersonal(self, s: Slot, d: Defect, older: bool) -> None:
         """Give a tester's report the symptom and title wordings with the fewest first-person words
         (a tester reports a run, not what happened to them), among those no other ticket of the
-        defect uses and, for the symptom, that name the same client."""
+        defect uses; for the symptom, one of another client (its build then reported) only when it has fewer."""
         kin = [o for o in self.slots if o is not s and o.scenario is d]
         used_symptoms, used_titles = {o.symptom_variant for o in kin}, {o.title_variant for o in kin}
-        symptoms = [i for i in range(len(d.symptoms)) if i not in used_symptoms and platform_of(s, i) == self.platform]
+        symptoms = [i for i in range(len(d.symptoms)) if i not in used_symptoms]
+        if s.release_note is not None:  # its note names the build of the client it was drawn for
+            symptoms = [i for i in symptoms if platform_of(s, i) == self.platform]
         titles = [i for i in range(len(d.titles)) if i not in used_titles]
-        if symptoms:
-            s.symptom_variant = min(symptoms, key=lambda i: (_wording_voice(d.symptoms[i]), i != s.symptom_variant))
+        if symptoms:  # another client's wording only when it has fewer first-person words
+            s.symptom_variant = min(
+                symptoms,
+                key=lambda i: (_wording_voice(d.symptoms[i]), platform_of(s, i) != self.platform, i != s.symptom_variant),
+            )
+            if platform_of(s) != self.platform:  # a server-side defect run on another client: that client's build
+                self.platform = platform_of(s)
+                if s.environment == "production" and not older:  # a run on production is of the live release
+                    self.reported = self.current()
+                else:
+                    self.reported = self.timeline.reported(self.platform, self.created, s.environment, older, self.r)
         if titles:
             s.title_variant = min(titles, key=lambda i: (_wording_voice(d.titles[i]), i != s.title_variant))
 
@@ -1216,7 +1228,8 @@ class Renderer:
             opener = self.pick("quiet_opener")
             traps.append("quiet")
         extra: list[str] = []
-        if temper == "pressing" and r.random() < TEMPER_SHOWS:
+        # no demand for a P0 on a report whose writer works out that the fault is on their side
+        if temper == "pressing" and "invalid" not in self.voice.tags and r.random() < TEMPER_SHOWS:
             extra.append(self.pick("urgency_claim"))
             traps.append("urgency_claim")
         if temper == "loud" and "wish" not in self.voice.tags and r.random() < TEMPER_SHOWS / 2:

@@ -38,7 +38,8 @@ class Retelling(BaseModel):
     past: dict[str, str]
     """A step's leading verb, lower case, and its past tense ("observe": "saw")."""
     also_nouns: list[str]
-    """Verbs that are nouns too ("search"): put in the past only at the start of a step or clause."""
+    """Verbs that are nouns too ("search"): put in the past only at the start of a step or clause, or after
+    "and" or "then" before their object."""
     own: dict[str, str]
     """The step's words for the reader and the reporter's for themself ("your": "my")."""
     prose: list[str] = Field(min_length=1)
@@ -81,6 +82,16 @@ def _picked(m: re.Match[str]) -> str:
     return f"{article} {noun}" if m[1] else f"{article} {noun} we already had"
 
 
+_OBJECT_START = frozenset({"a", "an", "the", "its", "their", "it", "them", "this", "that", "new", "at", "for", "your"})
+"""Words that start what a verb acts on ("type a name", "check the inbox", "look at it")."""
+
+
+def _object_after(tokens: list[str], i: int) -> bool:
+    """True when the word after `tokens[i]` starts its object, or a quoted text ("type 'assignee:me'")."""
+    nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
+    return nxt.lower() in _OBJECT_START or (nxt != "" and nxt[0] in "'\"‘“")
+
+
 def past(step: str) -> str:
     """A numbered step as something the reporter did: its verb in the past, "your" as "my"."""
     data = load_retelling()
@@ -89,7 +100,9 @@ def past(step: str) -> str:
     first, lead = True, 0
     for i, token in enumerate(tokens):  # the first verb, at the start or after a comma ("In Safari, open...")
         at_clause = i == 0 or tokens[i - 1].endswith(",")
-        joined = i > 0 and tokens[i - 1] in ("and", "then") and token not in data.also_nouns  # "... and assign it"
+        # "... and assign it"; a verb that is a noun too only before its object ("and type a name", not "and count"
+        # or "the search and export dialog")
+        joined = i > 0 and tokens[i - 1] in ("and", "then") and (token not in data.also_nouns or _object_after(tokens, i))
         if ((first and at_clause) or (not first and joined)) and token.lower() in data.past:
             lead = i if first else lead
             tokens[i] = data.past[token.lower()]

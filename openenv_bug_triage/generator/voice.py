@@ -228,12 +228,14 @@ _ASIDES = tuple(
         r"noticed",
         r"helped (?:us|me)|last time (?:we|I) wrote|wrote in (?:last|a while)|(?:quick|great|fast) to help|same luck"
         r"|with you for|support has always",
+        r"me again|one more from me|report from me|writing twice|back again|what I reported|my (?:other|last) ticket"
+        r"|ticket I sent",
     )
 )
 """Kinds of aside a writer makes once in a ticket: doubting it is their fault, having put off writing,
 checking again first, what colleagues saw, offering help, nothing changed on their side, apologising
-for the wording, how they noticed, how support helped them before (two of a kind read as slots filled, or
-contradict each other)."""
+for the wording, how they noticed, how support helped them before, another ticket of theirs (two of a kind
+read as slots filled, or contradict each other)."""
 
 
 @lru_cache(maxsize=8192)
@@ -333,7 +335,7 @@ class Voice:
         extra = set()
         if persona.reporter == "user":
             x = r.random()
-            self.length = "terse" if x < 0.3 else "plain" if x < 0.67 else "long"
+            self.length = "terse" if x < 0.3 else "plain" if x < 0.64 else "long"
             first = persona.name not in self.habits
             if first:  # how a person types and their register: the same in each ticket they write
                 noise = draw_noise(r, persona.nonnative, persona.tags() | frozenset(ticket_tags))
@@ -493,8 +495,11 @@ class Voice:
                 size += len(filler)
         # who they are is said after the problem as often as before it
         after = [head.pop(placed)] if placed is not None and not head[placed].endswith(":") and r.random() < 0.4 else []
+        # a lead-in ("Probably just me, but here it is:") leads into the problem, not into who they are
+        leads = [h for h in head if h.endswith(":")]
+        head = [h for h in head if not h.endswith(":")]
         parts = [self.noise.join([own_role(h, self.persona) for h in head])] if head else []
-        parts.append(body)
+        parts.append(" ".join([*leads, body]))  # the facts word for word, their capital kept
         if after:
             parts.append(own_role(after[0], self.persona))
         if length == "long":
