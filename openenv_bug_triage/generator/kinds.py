@@ -240,9 +240,7 @@ def assign_cases(planner: Drawer, slots: Sequence[SlotLike], defects: list[Defec
             s.blamed = r.choice(blamed)
         elif s.case == "two_problems":
             seconds = [
-                x
-                for x in defects
-                if x.impact == "cosmetic" and x.component != d.component and _one_plan_meets(d, x)
+                x for x in defects if x.impact == "cosmetic" and x.component != d.component and _one_plan_meets(d, x)
             ]
             if not seconds or d.impact == "cosmetic":
                 s.case = None

@@ -413,7 +413,9 @@ regex engine scans for the letter (a pattern that starts with a look-behind is t
 def _neutral_title(title: str) -> str:
     """A customer's title as a tester files it: "after renaming our workspace" -> "after renaming the workspace",
     "when I change" -> "when trying to change"."""
-    title = re.sub(r"(?<=[a-z] )(?:my|our) (?=['‘\"“])", "", title)  # "the preview of our 'budget.xlsx'": of 'budget.xlsx'
+    title = re.sub(
+        r"(?<=[a-z] )(?:my|our) (?=['‘\"“])", "", title
+    )  # "the preview of our 'budget.xlsx'": of 'budget.xlsx'
     title = re.sub(r"\b(?:[Mm]y|[Oo]ur)(?: own)?\b", lambda m: "The" if m[0][0].isupper() else "the", title)
     title = _WHEN_I.sub(lambda m: f"{m[1]}hen trying to ", title)  # "when I sign in": a customer's doing
     return _LOWER_I.sub("I", title.replace(" for us", ""))
@@ -928,7 +930,11 @@ class Renderer:
         if symptoms:  # another client's wording only when it has fewer first-person words
             s.symptom_variant = min(
                 symptoms,
-                key=lambda i: (_wording_voice(d.symptoms[i]), platform_of(s, i) != self.platform, i != s.symptom_variant),
+                key=lambda i: (
+                    _wording_voice(d.symptoms[i]),
+                    platform_of(s, i) != self.platform,
+                    i != s.symptom_variant,
+                ),
             )
             if platform_of(s) != self.platform:  # a server-side defect run on another client: that client's build
                 self.platform = platform_of(s)

@@ -102,7 +102,9 @@ def past(step: str) -> str:
         at_clause = i == 0 or tokens[i - 1].endswith(",")
         # "... and assign it"; a verb that is a noun too only before its object ("and type a name", not "and count"
         # or "the search and export dialog")
-        joined = i > 0 and tokens[i - 1] in ("and", "then") and (token not in data.also_nouns or _object_after(tokens, i))
+        joined = (
+            i > 0 and tokens[i - 1] in ("and", "then") and (token not in data.also_nouns or _object_after(tokens, i))
+        )
         if ((first and at_clause) or (not first and joined)) and token.lower() in data.past:
             lead = i if first else lead
             tokens[i] = data.past[token.lower()]
