@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from datetime import date, datetime
 
-__all__ = ["current_major", "move_versions"]
+__all__ = ["current_major", "may_name_versions", "move_versions"]
 
 _RELEASE_DAYS = 28
 """Days between two major releases of Chrome, Edge and Firefox."""
@@ -67,10 +67,16 @@ these once lower-cased (a quick test first; the names as written decide)."""
 _EVERGREEN_NAMES = {"chrome": "Chrome", "edge": "Edge", "edg": "Edge", "firefox": "Firefox"}
 
 
+def may_name_versions(text: str) -> bool:
+    """False when `move_versions` leaves `text` as it is on any day: it names no browser or Apple OS in any letter
+    case. `text` may be several texts joined by line breaks (no name spans one): false for the whole, false for each."""
+    lower = text.lower()
+    return any(map(lower.__contains__, _ANY_NAME))
+
+
 def move_versions(text: str, filed: datetime) -> str:
     """`text` with each browser and Apple OS version it names as of `filed` (see the module doc)."""
-    lower = text.lower()
-    if not any(map(lower.__contains__, _ANY_NAME)):  # most texts: one test spares the two below
+    if not may_name_versions(text):  # most texts: one test spares the two below
         return text
     evergreen_named = any(map(text.__contains__, _EVERGREEN_WORDS))  # no generator to make on each call
     apple_named = any(map(text.__contains__, _APPLE_WORDS))

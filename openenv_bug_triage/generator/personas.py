@@ -257,8 +257,12 @@ class People:
         self.known: list[Persona] = []
         self.taken: set[str] = set(taken or ())
         """First names already used in the queue, by anyone."""
+        self.fresh = [x for x in load_personas().people_of(partition) if x[1] not in self.taken]
+        """The (name, first name) pairs of `partition` whose first name no one in the queue has, in file order."""
         self.members: dict[int, int] = {}
         """People of `known` by the `id` of their organisation (one loaded object per organisation)."""
+        self.full: set[int] = set()
+        """The `id`s of the organisations with as many people writing in as their size allows (`members_in_a_queue`)."""
         self.filed: dict[str, int] = {}
         """Tickets each person of `known` has filed in the queue, by first name."""
 
@@ -281,8 +285,8 @@ class People:
             and (p.technical or not technical)
             and self.filed[p.first] < TICKETS_PER_PERSON
         ]
-        fresh = [n for n, first in data.people_of(self.partition) if first not in self.taken]
-        roomy = [o for o in big if self._room(o)]
+        fresh, full = self.fresh, self.full
+        roomy = [o for o in big if id(o) not in full]
         if again and (not fresh or not roomy or self.rng.random() < data.returning):
             person = self.rng.choice(again)
             self.filed[person.first] += 1
@@ -294,22 +298,21 @@ class People:
             )
         # every one full: the one least over its size, the larger first (a big firm has more people to write)
         orgs = roomy or sorted(big, key=lambda o: (self._members(o) - members_in_a_queue(o.seats), -o.seats))[:1]
-        person = self._new(orgs, technical, self.rng.choice(fresh))
+        person = self._new(orgs, technical, self.rng.choice(fresh)[0])
         self.known.append(person)
         self.taken.add(person.first)
+        self.fresh = [x for x in fresh if x[1] != person.first]
         self.filed[person.first] = 1
-        if person.organisation is not None:
-            self.members[id(person.organisation)] = self._members(person.organisation) + 1
+        if (org := person.organisation) is not None:
+            self.members[id(org)] = self._members(org) + 1
+            if self._members(org) >= members_in_a_queue(org.seats):
+                full.add(id(org))
         return person
 
     def _members(self, org: Organisation) -> int:
         """People of the queue at `org` (each organisation is one loaded object: found by identity, not
         compared field by field, and counted as people join, not over `known` at each look)."""
         return self.members.get(id(org), 0)
-
-    def _room(self, org: Organisation) -> bool:
-        """True while `org` has fewer people writing in than an organisation of its size would have."""
-        return self._members(org) < members_in_a_queue(org.seats)
 
     def _new(self, orgs: list[Organisation], technical: bool, name: str) -> Persona:
         data, r = load_personas(), self.rng

@@ -6,12 +6,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from .. import chronology, rules
 from .. import textstats as ts
-from ..catalogue import Defect, Story
+from ..catalogue import Defect, Partition, Story, load_catalogue
 from ..chronology import display
 from ..models import Platform, ReporterType
 from . import comments, kinds, notes, retell, titles
@@ -531,6 +531,34 @@ def _wording_voice(wording: str) -> int:
     return len(_OWN_VOICE.findall(wording))
 
 
+@cache
+def prepare(partition: Partition) -> None:
+    """Read once per process, at the first queue of `partition`, what the renderer reads of each wording of the
+    partition's catalogue scenarios: their dates, tags, client, device and first-person words, and whether a
+    wording is timeless. The caches above then answer every later ticket at once, rather than filling a few
+    entries at each of the first queues (a composed defect is read as it is first drawn)."""
+    cat = load_catalogue()
+    stories = [s for s in (*cat.features, *cat.invalid, *cat.vague) if s.partition == partition]
+    for story in stories:
+        _dates_of(story)
+        device_named(story)
+        _client_in(" ".join(story.texts), story.component == "push-notifications")
+        for text in (*story.titles, *story.texts):
+            _timeless(text)
+    for d in (d for d in cat.defects if d.partition == partition):
+        _dates_of(d)
+        defect_seats(d)
+        for variant, symptom in enumerate(d.symptoms):
+            device_named(d, variant)
+            defect_tags(d, variant, None)
+            _client_in(symptom, d.component == "push-notifications")
+        alert = [d.alert.title, d.alert.metric] if d.alert else []
+        for text in (*d.titles, *d.symptoms, *d.steps, *d.logs, *d.workaround, *d.segment, d.feature, *alert):
+            _timeless(text)
+        for text in (*d.titles, *d.symptoms):
+            _wording_voice(text)
+
+
 BLOCKED = re.compile(
     r"\bno other way\b|\b(?:we(?:'re| are)|so we are|company is) stuck\b|\bnothing to fall back on\b|\bno way around it\b|"
     r"\bno detour\b|\bcan't do it at all\b|\bnothing else that does the same job\b|\bno workaround\b",
@@ -561,6 +589,7 @@ class Renderer:
         self.voice = Voice(self.phrases, self.partition, self.r)
         staff = [*self.phrases.pool("comment_author", self.partition)]
         self.people = People(self.partition, self.r, {n.split()[0] for n in staff})
+        prepare(self.partition)
         """The queue's customers: one person per name, the same person when they write again."""
         self.attachments = 0
         self.timeline = timeline
