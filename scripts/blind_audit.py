@@ -39,7 +39,8 @@ def _ticket_md(t: Ticket) -> str:
         f"- service: {t.service}; component_candidates: {', '.join(t.component_candidates)}",
         f"- created_at: {t.created_at.isoformat()}; version: {t.version}; affected_users: {t.affected_users}",
         f"- repro_steps_present: {t.repro_steps_present}; logs_present: {t.logs_present}; "
-        f"attachments_count: {t.attachments_count}; suspected_duplicate_ids: {', '.join(t.suspected_duplicate_ids)}",
+        f"attachments_count: {t.attachments_count}; suspected_duplicate_ids: {', '.join(t.suspected_duplicate_ids)}; "
+        f"sla_deadline_step: {t.sla_deadline_step}",
         "",
         t.description,
     ]

@@ -91,7 +91,20 @@ PLAN_NAMED = {
 
 WORKDAY_CLOCK = re.compile(r"\bminutes into the working day\b|\bminutes after I got in\b", re.I)
 REGION = re.compile(r"\bOregon\b|\bus-west-\d\b|\beu-central-\d\b|\bus-east-\d\b", re.I)
-GRAMMAR = re.compile(r"\b(?:a single|one) successful (?:attempts|tries)\b", re.I)
+GRAMMAR = re.compile(
+    r"\b(?:a single|one) successful (?:attempts|tries)\b|\bI were\b|\bme (?:are|were)\b|\b(?:a|A) (?:IT|[aeio]\w+) "
+    r"(?:distributor|society|studio|maker|publisher|insurer|group|lead|manager)\b|\bconfiguration\(s\)|"
+    r"\band (?:unzip|type|empty|insert) the\b",
+)
+"""Slot-filling grammar: a wrong number, a pronoun turned into the reporter's ("I were mentioned"), "a" before a
+vowel ("a IT distributor"), an unfilled plural, a second step left in the present ("downloaded and unzip the")."""
+LEAD_INTO_INTRO = re.compile(
+    r":\s+(?:I write on behalf|I'm writing as|I'm the |I'm an? |Some background|A bit about us|By way of introduction|"
+    r"Please note I am writing|For what it's worth, I work|Back again|Me again|Sorry, me again|One more from me|"
+    r"Developer at|\w+ at [A-Z]\w+ \w+ here)"
+)
+"""A lead-in that ends in a colon ("Probably just me, but here it is:") running into who writes, not the problem."""
+LOG_CLAIM = re.compile(r"\blog", re.I)
 SPACE_STOP = re.compile(r"\w [.;](?=\s|$)")
 INTERNAL = re.compile(
     r"\breplica(?:tion)? lag\b|\bsigning key\b|\bconnector update\b|\bWAF\b|\bcache node\b|\bfeature flag\b|"
@@ -207,6 +220,16 @@ def customer_names_internals(t: Ticket, f: TicketFacts) -> bool:
     return t.reporter_type == "user" and bool(INTERNAL.search(_own(t)))
 
 
+def lead_into_intro(t: Ticket, f: TicketFacts) -> bool:
+    """A colon lead-in followed by the writer's introduction instead of what went wrong."""
+    return t.reporter_type == "user" and bool(LEAD_INTO_INTRO.search(t.description))
+
+
+def clean_logs_beside_a_log(t: Ticket, f: TicketFacts) -> bool:
+    """A tester's retest says the logs are clean on a ticket that carries the failure's log."""
+    return bool(t.log_excerpt) and any(c.role == "qa" and LOG_CLAIM.search(c.text) for c in t.comments)
+
+
 def scope_denies_itself(t: Ticket, f: TicketFacts) -> bool:
     """A sentence narrows the scope to a group it names as every one of something, in the text or a comment."""
     return bool(NARROWED_TO_ALL.search("\n".join([t.description, *(c.text for c in t.comments)])))
@@ -225,6 +248,8 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "spaces before full stops": space_before_stop,
     "a customer names internals": customer_names_internals,
     "a scope that denies itself": scope_denies_itself,
+    "a lead-in into who writes": lead_into_intro,
+    "clean logs beside the failure's log": clean_logs_beside_a_log,
 }
 
 
@@ -286,6 +311,17 @@ def test_each_check_finds_a_planted_seam() -> None:
     assert not grammar_slip(t(description="Not a single successful attempt here."), f())
     assert space_before_stop(t(description="Thanks for taking a look at this . Sorry it took a while ."), f())
     assert not space_before_stop(t(description="Thanks for taking a look at this."), f())
+    assert grammar_slip(t(description="I waited for the 'I were mentioned' email."), f())
+    assert grammar_slip(t(description="I'm writing as office manager of Stackwise, a IT distributor."), f())
+    assert grammar_slip(t(description="I signed in and downloaded and unzip the archive."), f())
+    assert not grammar_slip(t(description="I'm writing as office manager of Stackwise, an IT distributor."), f())
+    assert lead_into_intro(
+        t(description="Probably just me, but here it is: I write on behalf of Garnet Lettings."), f()
+    )
+    assert not lead_into_intro(t(description="Probably just me, but here it is: the export is empty."), f())
+    retest = {"author": "Lars Eriksen", "role": "qa", "time": "2026-10-09T10:00:00Z", "text": "No repro; logs quiet."}
+    assert clean_logs_beside_a_log(t(log_excerpt="ERROR upload failed", logs_present=True, comments=[retest]), f())
+    assert not clean_logs_beside_a_log(t(comments=[retest]), f())
     assert customer_names_internals(t(description="Probably replica lag on your side."), f())
     assert not customer_names_internals(t(reporter_type="qa", description="Replica lag on eu-2."), f())
 

@@ -119,10 +119,20 @@ def derive_truth(f: TicketFacts, world: World) -> Truth:
     )
 
 
+_RECENT_OS = re.compile(r"\bdark (?:mode|theme|appearance)\b|\bwidgets?\b|\bdynamic colou?r\b", re.I)
+"""What only a recent OS has (the old phones an unsupported report names have no system dark mode)."""
+
+
 def unsupported_report(d: Defect) -> bool:
     """A defect that can be the whole story of a report from an unsupported browser or OS:
-    client-side (not global), in a platform component, and losing no data."""
-    return d.component in UNSUPPORTABLE and not d.global_ and d.impact != "critical"
+    client-side (not global), in a platform component, losing no data, and met without a feature
+    only recent systems have."""
+    return (
+        d.component in UNSUPPORTABLE
+        and not d.global_
+        and d.impact != "critical"
+        and not any(_RECENT_OS.search(t) for t in (*d.symptoms, *d.titles, *d.steps))
+    )
 
 
 def alert_scopes(d: Defect) -> list[Scope]:

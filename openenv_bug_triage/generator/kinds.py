@@ -291,11 +291,12 @@ def blamed_first(s: SlotLike, candidates: list[str]) -> list[str]:
 
 
 def retold_steps(renderer: Teller, s: SlotLike, steps: list[str]) -> list[str]:
-    """A re-told duplicate's own steps: the reporter leaves some out (at least two, in order)."""
+    """A re-told duplicate's own steps: the reporter leaves some out (at least two, in order), never the
+    first (what they set out to do), so the steps never start at "Observe"."""
     if not s.retold or len(steps) <= 2:
         return steps
-    keep = sorted(renderer.r.sample(range(len(steps)), renderer.r.randrange(2, len(steps))))
-    return [steps[i] for i in keep]
+    keep = sorted(renderer.r.sample(range(1, len(steps)), renderer.r.randrange(1, len(steps) - 1)))
+    return [steps[0], *(steps[i] for i in keep)]
 
 
 def own_counts(renderer: Teller) -> dict[str, object]:

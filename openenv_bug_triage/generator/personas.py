@@ -207,18 +207,25 @@ class Persona:
 
     def signature_values(self) -> dict[str, str]:
         """Values a sign-off or introduction may use: {first}, {name}, {role} ({Role} to start a sentence,
-        {a_role} with its article: "an IT lead"), {org}, {sector}, {seats}."""
+        {a_role} with its article: "an IT lead"), {org}, {sector} ({a_sector}), {seats}."""
         org = self.organisation
         return {
             "first": self.first,
             "name": self.name,
             "role": self.role,
-            "a_role": ("an " if self.role[:1] in "aeioAEIO" or self.role.startswith("IT") else "a ") + self.role,
+            "a_role": with_article(self.role),
             "Role": self.role[:1].upper() + self.role[1:],
             "org": org.name if org else "Larkspur QA",
             "sector": org.sector if org else "test team",
+            "a_sector": with_article(org.sector if org else "test team"),
             "seats": str(org.seats) if org else "",
         }
+
+
+def with_article(noun: str) -> str:
+    """`noun` after "a" or "an" as it is said ("an IT distributor", "a university", "an office manager")."""
+    spoken_vowel = noun[:1] in "aeioAEIO" or noun.startswith(("IT ", "HR ", "NGO", "MRI", "x-ray"))
+    return ("an " if spoken_vowel and not noun.lower().startswith(("uni", "use", "euro", "one")) else "a ") + noun
 
 
 SOLE_TECHNICAL = 0.5

@@ -275,23 +275,30 @@ class Planner:
         return dup
 
     def _variants(self, slots: list[Slot]) -> None:
-        """Wordings: every ticket any variant; a duplicate another than its original's."""
+        """Wordings: every ticket any variant; a duplicate another than its original's and, where the
+        defect has enough, than those of the group's earlier duplicates (two reporters never write alike)."""
         r = self.rng
         for s in slots:
             if s.original is None and isinstance(s.scenario, Defect):
                 s.title_variant = r.randrange(len(s.scenario.titles))
                 s.symptom_variant = r.randrange(len(s.scenario.symptoms))
+        taken: dict[int, tuple[set[int], set[int]]] = {}  # per original: the titles and symptoms its group uses
         for s in slots:
             if s.original is None or not isinstance(s.scenario, Defect):
                 continue
             d, o = s.scenario, s.original
-            titles = [i for i in range(len(d.titles)) if i != o.title_variant]
-            symptoms = [i for i in range(len(d.symptoms)) if i != o.symptom_variant]
+            used_titles, used_symptoms = taken.setdefault(id(o), ({o.title_variant}, {o.symptom_variant}))
+            titles = [i for i in range(len(d.titles)) if i not in used_titles]
+            titles = titles or [i for i in range(len(d.titles)) if i != o.title_variant]
+            symptoms = [i for i in range(len(d.symptoms)) if i not in used_symptoms]
+            symptoms = symptoms or [i for i in range(len(d.symptoms)) if i != o.symptom_variant]
             if r.random() < self.level.dissimilar_duplicate_rate:
                 s.title_variant = min(titles, key=lambda i: _overlap(d.titles[i], d.titles[o.title_variant]))
                 s.symptom_variant = min(symptoms, key=lambda i: _overlap(d.symptoms[i], d.symptoms[o.symptom_variant]))
             else:
                 s.title_variant, s.symptom_variant = r.choice(titles), r.choice(symptoms)
+            used_titles.add(s.title_variant)
+            used_symptoms.add(s.symptom_variant)
 
     def _tiers_times_ids(self, slots: list[Slot]) -> None:
         """Tiers shuffled over tickets, times over three days (originals before duplicates), ids by time."""

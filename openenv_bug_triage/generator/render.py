@@ -343,6 +343,22 @@ def defect_tags(d: Defect, variant: int, scope: str | None) -> set[str]:
 
 
 _GUEST = re.compile(r"\bguests?\b", re.I)
+_LOG_CLAIM = re.compile(r"\blog", re.I)
+"""A retest's word on the logs ("nothing logged", "logs clean")."""
+_JARGON = re.compile(
+    r"\b(?:EXIF|SCIM|SAML|IdP|SP-initiated|OAuth|JWT|payloads?|headers?|endpoints?|regression|pars(?:es|ing|ed)|alias|"
+    r"iframe|CORS|preflights?|webhooks?|cach(?:e|ed|ing)|TTL|DNS|JSON|quer(?:y|ies)|null|UTF-8|NFC|NFKD|timestamps?|"
+    r"locale|compositionend|intents?|fragments?|MIME|API|HTTP|[45]\d\d|tokens?|scop(?:ed|ing)|serializ\w*|race|"
+    r"concurren\w*|idempoten\w*|stale|offset-aware|regex|escap(?:e|ed|ing)|encod(?:e|ed|ing))\b"
+)
+"""Engineers' words (outside quotes): a wording with two kinds of them is written by a technical reporter."""
+_QUOTE = re.compile(r"(?<!\w)'[^']*'(?!\w)")
+
+
+@lru_cache(maxsize=4096)
+def _jargon(text: str) -> bool:
+    """True when `text` says two kinds of engineers' words outside what it quotes (read once per wording)."""
+    return len({m.lower() for m in _JARGON.findall(_QUOTE.sub(" ", text))}) >= 2
 
 
 @lru_cache(maxsize=4096)
@@ -647,7 +663,8 @@ class Renderer:
             tags.add("blocked")  # its scope sentence says there is no way round it
         # an API is called by technical people; a defect of large workspaces is met in one
         seats = defect_seats(scenario) if isinstance(scenario, Defect) else 0
-        persona = self.people.draw(reporter, s.tier, technical="api" in tags, seats=seats)
+        technical = "api" in tags or _jargon(facts_text)  # a wording in an engineer's terms has one writing it
+        persona = self.people.draw(reporter, s.tier, technical=technical, seats=seats)
         if persona.reporter == "user" and (temper := self._temper(persona.name)) != persona.temper:
             persona = replace(persona, temper=temper)
         self.voice.cast(persona, tags)
@@ -1111,6 +1128,10 @@ class Renderer:
         lines += notes.build_lines(self, s, evidence, traps)
         if s.role == "cannot_reproduce" or s.clean_retest:
             sentence = self.pick("retest_clean", version=self.current())
+            for _ in range(20):  # a ticket that carries the failure's log is not said to have clean logs
+                if "logged" not in self.voice.tags or not _LOG_CLAIM.search(sentence):
+                    break
+                sentence = self.pick("retest_clean", version=self.current())
             evidence.append(("retest", sentence))
         elif s.role == "resolved":
             sentence = self.pick("resolved_after_upgrade", version=self.current())
@@ -1267,8 +1288,8 @@ class Renderer:
         if temper == "pressing" and "invalid" not in self.voice.tags and r.random() < TEMPER_SHOWS:
             extra.append(self.pick("urgency_claim"))
             traps.append("urgency_claim")
-        if temper == "loud" and "wish" not in self.voice.tags and r.random() < TEMPER_SHOWS / 2:
-            extra.append(self.pick("loud_sentence"))  # anger at a fault: a request has none to be angry at
+        if temper == "loud" and self.voice.tags.isdisjoint({"wish", "invalid"}) and r.random() < TEMPER_SHOWS / 2:
+            extra.append(self.pick("loud_sentence"))  # anger at a fault: a request, or a slip of their own, has none
         if r.random() < rates.injection:
             extra.append(self.pick("injection"))
             traps.append("injection")

@@ -69,6 +69,16 @@ def _lower_first(text: str) -> str:
     return text[:1].lower() + text[1:]
 
 
+_SUBJECT_BEFORE = re.compile(r"(?:^|\b(?:and|then|if|when|until|before|after)\s|[,;]\s)$")
+"""What comes before a "you" that is the subject of its clause ("until you see", "and you get")."""
+_VERB_AFTER = re.compile(
+    r" (?:am|have|had|can|could|will|would|should|must|may|might|do|did|need|want|see|get|follow|open|use|just|then|now"
+    r"|normally|usually)\b"
+)
+"""What follows a "you" that is the subject of its clause ("a task you follow")."""
+_YOU_BE = re.compile(r"\b[Yy]ou (are|were)\b|\b[Yy]ou're\b")
+_QUOTED = re.compile(r"((?<!\w)['‘][^'‘’]+['’](?!\w))")
+"""A quoted label in a step (its own words are not the reporter's)."""
 _OWN = re.compile(r"\b(yourself|yours|your|you)\b", re.I)
 _ANY = re.compile(r"(?<!before )\bany (?!other\b|more\b|of\b)(\w+)|\ban existing (\w+)")
 """A step's "any project" or "an existing task", which tells a tester to pick one; told as done, one was picked."""
@@ -90,6 +100,11 @@ def _object_after(tokens: list[str], i: int) -> bool:
     """True when the word after `tokens[i]` starts its object, or a quoted text ("type 'assignee:me'")."""
     nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
     return nxt.lower() in _OBJECT_START or (nxt != "" and nxt[0] in "'\"‘“")
+
+
+def _i_am(m: re.Match[str]) -> str:
+    """ "you are" as "I am", "you were" as "I was"."""
+    return {"are": "I am", "were": "I was"}.get(m[1] or "", "I'm")
 
 
 def past(step: str) -> str:
@@ -115,7 +130,18 @@ def past(step: str) -> str:
         if tokens[-2].endswith(","):
             tokens[-2] = tokens[-2].rstrip(",")
     text = " ".join(tokens)
-    text = _OWN.sub(lambda m: data.own[m.group(1).lower()], text)
+
+    def own(m: re.Match[str]) -> str:  # "you" as an object is "me" ("had a colleague mention me")
+        word = m.group(1).lower()
+        if word != "you":
+            return data.own[word]
+        subject = _SUBJECT_BEFORE.search(m.string, 0, m.start()) or _VERB_AFTER.match(m.string, m.end())
+        return "I" if subject else "me"
+
+    # "your" as "my", but not inside a quoted label ("the 'You were mentioned' email")
+    text = "".join(
+        part if part.startswith(("'", "‘")) else _OWN.sub(own, _YOU_BE.sub(_i_am, part)) for part in _QUOTED.split(text)
+    )
     text = _EITHER_CLIENT.sub("the app", _ANY.sub(_picked, text))
     return _lower_first(text)
 

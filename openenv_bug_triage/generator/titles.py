@@ -84,11 +84,17 @@ def fitted(subjects: list[str], build: str, affix: str, target: int, build_form:
 _CUT = re.compile(r"\s(?:and|but|since|after|when|while|for|in|on|with|from|because)\s|[,;:]\s|\s[-–]\s")
 
 
+_PAIR_OPEN = re.compile(r"\b(?:both|between|either|neither)(?:\s+\S+){1,2}$", re.I)
+"""A head that stops inside "both X and Y" or "between X and Y"."""
+
+
 def _clauses(title: str) -> list[str]:
     """Shorter subjects a writer might have stopped at: `title` up to a clause or phrase boundary."""
     out = []
     for m in _CUT.finditer(title):
         head = title[: m.start()].rstrip(" ,;:-–")
+        if _PAIR_OPEN.search(head):  # "on both iPhone" left without "and Android"
+            continue
         if len(head.split()) >= 4:  # "iOS app crashes" says too little (and two partitions' titles cut alike)
             out.append(head)
     return out
