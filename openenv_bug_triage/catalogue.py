@@ -137,6 +137,7 @@ Tag = Literal[
     "web",
     "mobile",
     "api",
+    "api_calls",
     "bug",
     "long",
     "technical",
@@ -190,6 +191,7 @@ Tag = Literal[
 filed another ticket of the same queue already (a history "last year" or a first ticket would contradict it);
 `guest`: the defect is met by guests of a workspace (a test run that names its accounts names a guest); `web`,
 `mobile`, `api`: the client the ticket is about (a ticket about no client is none of them);
+`api_calls`: the failure is met by calling the API (so a client's request log or a test client fits it);
 `bug`: the report is of a defect; `long`: the customer writes at length; `technical`,
 `nontechnical`, `admin`, `team`, `nonnative`: who the reporter is and whether they work with
 others; `email`, `form`: the channel; `free`, `pro`, `enterprise`: the customer's plan; `formal`,

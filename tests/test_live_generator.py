@@ -161,8 +161,10 @@ def _planted(fx: TaskFixture, case: str) -> TaskFixture:
         closed = original.model_copy(update={"status": "closed", "resolution": "cannot_reproduce"})
         entries = [closed if e is original else e for e in live.backlog]
         return fx.model_copy(update={"live": live.model_copy(update={"backlog": entries})})
-    if case == "backlog_id_in_queue":
-        entries = [live.backlog[0].model_copy(update={"ticket_id": fix}), *live.backlog[1:]]
+    if case == "backlog_id_in_queue":  # an entry no report is a duplicate of, so the rename is the one slip
+        named = {str(r.truth.duplicate_of) for r in fx.tickets}
+        renamed = next(e for e in live.backlog if e.ticket_id not in named)
+        entries = [e.model_copy(update={"ticket_id": fix}) if e is renamed else e for e in live.backlog]
         return fx.model_copy(update={"live": live.model_copy(update={"backlog": entries})})
     if case == "backlog_after_start":
         later = live.backlog[0].model_copy(update={"updated_at": live.start + timedelta(days=1)})

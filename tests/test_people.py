@@ -94,7 +94,7 @@ REGION = re.compile(r"\bOregon\b|\bus-west-\d\b|\beu-central-\d\b|\bus-east-\d\b
 GRAMMAR = re.compile(
     r"\b(?:a single|one) successful (?:attempts|tries)\b|\bI were\b|\bme (?:are|were)\b|\b(?:a|A) (?:IT|[aeio]\w+) "
     r"(?:distributor|society|studio|maker|publisher|insurer|group|lead|manager)\b|\bconfiguration\(s\)|"
-    r"\band (?:unzip|type|empty|insert) the\b",
+    r"\b\w+ed and (?:unzip|type|empty|insert) the\b",
 )
 """Slot-filling grammar: a wrong number, a pronoun turned into the reporter's ("I were mentioned"), "a" before a
 vowel ("a IT distributor"), an unfilled plural, a second step left in the present ("downloaded and unzip the")."""

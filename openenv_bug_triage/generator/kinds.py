@@ -70,12 +70,17 @@ class Teller(Protocol):
     def temper(self) -> str: ...
     @property
     def reporter(self) -> str: ...
+    @property
+    def device(self) -> str | None: ...
     def pick(self, pool: str, **values: object) -> str: ...
     def local(self, text: str, shift: int | None = None) -> str: ...
     def local_to(self, scenario: Defect, text: str) -> str: ...
     def release_day(self) -> str: ...
 
 
+TABLET = re.compile(r"\b(?:iPad|tablet)s?\b", re.I)
+PHONE = re.compile(r"\b(?:iPhone|phone|handset)s?\b", re.I)
+"""A wording that names a tablet, or a phone."""
 _HEADED = re.compile(r"^[A-Z][\w ,.'-]{0,40}: ")
 """A wording that opens with a field header ("Layout: German locale, ..."), as a form or a tester writes."""
 _CLOSED = re.compile(r"[.!?)'\"]$")
@@ -276,6 +281,9 @@ def case_lines(renderer: Teller, s: SlotLike, evidence: list[tuple[str, str]], t
         told = [x for x in s.second.symptoms if not _HEADED.match(x)] or s.second.symptoms  # a sentence, not a form
         if renderer.reporter == "qa":  # a tester tells the second problem as seen, not in a customer's first person
             told = [x for x in told if not _FIRST_PERSON.search(x)] or s.second.titles[:1]
+        other = {"tablet": PHONE, "phone": TABLET}.get(renderer.device or "")
+        if other is not None:  # no iPad layout beside "on my phone": the writer's one kind of device
+            told = [x for x in told if not other.search(x)] or told
         symptom = closed(renderer.local_to(s.second, r.choice(told)))  # its dates, too, before the ticket
         lines = [renderer.pick("case_second_problem", symptom=symptom)]
     evidence.extend((f"case:{s.case}", line) for line in lines)

@@ -208,6 +208,8 @@ class LiveDrawer:
         rd.shift = rd._shift_for(d)
         symptom = rd.local(d.symptoms[variant])
         tags = client_tags(PLATFORM_OF.get(d.component), symptom) | {"bug", "production"}
+        if platform == "api":
+            tags.add("api_calls")
         if shows_no_error(d):
             tags.add("quiet")
         if d.intermittent:

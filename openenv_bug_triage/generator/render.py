@@ -272,8 +272,7 @@ TEST_ORIGINS: dict[str, str] = {
     "development": "http://localhost:3000",
 }
 """The page a tester calls a staging or development build from."""
-_TABLET = re.compile(r"\b(?:iPad|tablet)s?\b", re.I)
-_PHONE = re.compile(r"\b(?:iPhone|phone|handset)s?\b", re.I)
+_TABLET, _PHONE = kinds.TABLET, kinds.PHONE
 _DEVICE_NAMED: dict[tuple[str, int], str | None] = {}
 
 
@@ -456,13 +455,18 @@ _HABIT = re.compile(r"\b[Ww]e (?:rely|use)\b")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Za-z'])")
 
 
-def _tester_words(symptom: str, lines: list[str], evidence: list[tuple[str, str]]) -> tuple[str, list[str]]:
+def _tester_words(
+    symptom: str, lines: list[str], evidence: list[tuple[str, str]], composed: bool
+) -> tuple[str, list[str]]:
     """A symptom and lines as a tester on a staging or development build writes them: the symptom
-    without the sentences about a customer's own things (unless all are), and "my" and "our" as
-    "the"; the evidence records the words the ticket then holds."""
+    without the sentences about a customer's own things (unless all are; a composed symptom keeps
+    all, as its only such sentence has gone with `_without_detail` and "our" there names the
+    condition, "our Sydney-hosted workspace"), and "my" and "our" as "the"; the evidence records
+    the words the ticket then holds."""
     sentences = _SENTENCE.split(symptom)
     kept = " ".join(
-        [x for x in sentences if not _CUSTOMER_CONTEXT.search(x)]
+        (sentences if composed else [])
+        or [x for x in sentences if not _CUSTOMER_CONTEXT.search(x)]
         or [x for x in sentences if not _HABIT.search(x) and not _OURS.search(x)]
         or [x for x in sentences if not _HABIT.search(x)]
         or sentences
@@ -636,6 +640,8 @@ class Renderer:
         facts_text = scenario.symptoms[s.symptom_variant] if isinstance(scenario, Defect) else ""
         named = PLATFORM_OF.get(scenario.component) or (self.platform if self.platform != "web" else None)
         tags = client_tags(named, facts_text)  # a server-side defect seen on a phone or through the API
+        if self.platform == "api":  # met by calling the API, not only named beside it ("through the API it works")
+            tags.add("api_calls")
         device = device_named(scenario, s.symptom_variant if isinstance(scenario, Defect) else 0)
         if device is None and isinstance(scenario, Defect):  # else the subject's device ("on my phone")
             device = _one_kind(scenario.titles[s.title_variant])
@@ -706,6 +712,11 @@ class Renderer:
     def reporter(self) -> str:
         """Who writes the ticket being rendered (`user`, `qa` or `monitoring`)."""
         return self.voice.persona.reporter
+
+    @property
+    def device(self) -> str | None:
+        """The one kind of device the ticket's wording names ("tablet" or "phone"), if it names one."""
+        return "tablet" if "tablet" in self.voice.tags else "phone" if "phone" in self.voice.tags else None
 
     def current(self) -> str:
         """The current release of this ticket's platform when it was filed, as a report names it."""
@@ -1148,7 +1159,8 @@ class Renderer:
             self.voice.tags |= browsers_named(" ".join([symptom, *lines, *steps]))  # a run names no other browser
             how = [self._own_pick(s, "qa_setup")] if r.random() < 0.6 else []
             if s.environment != "production":  # no customer reaches this build: the tester's own words
-                symptom, lines = _tester_words(symptom, lines, evidence)
+                composed = composing.detail_of(d.id) is not None
+                symptom, lines = _tester_words(symptom, lines, evidence, composed)
             # a customer's words (the symptom, a second problem seen on their own things) QA quotes as theirs
             # (none on a staging or development build, which no customer can reach)
             theirs = [
@@ -1162,8 +1174,10 @@ class Renderer:
             clients = {"web", "mobile", "api"} & self.voice.tags
             every = s.scope == "everyone" or len(clients) > 1 or any("every client" in x for x in [symptom, *lines])
             opener = "opener_qa_matrix" if every else "opener_qa"
-            # most testers start with what they saw; a few say first which run found it
-            parts = [self._own_pick(s, opener, version=self.reported)] if r.random() < QA_OPENER_RATE else []
+            # most testers start with what they saw; a few say first which run found it (none that quotes
+            # the customer who found it)
+            found_by_run = not theirs and r.random() < QA_OPENER_RATE
+            parts = [self._own_pick(s, opener, version=self.reported)] if found_by_run else []
             parts += [f"{self.pick('qa_customer_quote')}\n{quote}"] if theirs else []
             parts += [" ".join(own)] if own else []
             if repro:
