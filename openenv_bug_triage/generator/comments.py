@@ -90,11 +90,16 @@ def _room(s: SlotLike, n: int = 1) -> int:
 
 
 def _times(renderer: Teller, s: SlotLike, created: datetime, n: int) -> list[datetime]:
-    """`n` comment times, oldest first, after `created` and before the queue is read, at least
-    `REPLY_GAP` minutes apart where there is room (nobody answers within a minute)."""
+    """`n` comment times, oldest first, after `created` and before the queue is read, the first at least
+    `REPLY_GAP` minutes after it and each `REPLY_GAP` minutes apart where there is room (nobody answers
+    within a minute)."""
     room = _room(s, n)
     gap = max(1, min(REPLY_GAP, (room - 1) // n))
-    offsets = sorted(renderer.r.sample(range(1, room - (n - 1) * (gap - 1) + 1), n))
+    last = room - (n - 1) * (gap - 1)  # the latest first offset that leaves the others room
+    first = min(REPLY_GAP, max(1, last // 2))  # nobody has looked into it a minute after it was filed
+    if last - first + 1 < n:
+        first = 1
+    offsets = sorted(renderer.r.sample(range(first, last + 1), n))
     return [created + timedelta(minutes=m + i * (gap - 1)) for i, m in enumerate(offsets)]
 
 

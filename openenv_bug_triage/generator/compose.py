@@ -30,6 +30,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from ..catalogue import PAID_FEATURES, Defect, Impact, Line, Partition
+from ..models import Tier
 from ..errors import FixtureError
 from ..rules import drawn_by
 from ..world import DATA_DIR, load_world
@@ -121,6 +122,8 @@ class Condition(_Model):
     """How the log names it ("browser=Safari/17.4")."""
     paid: bool = False
     """Only a paying customer meets it (a trial of a paid plan): see `catalogue.paying_only`."""
+    tiers: list[Tier] | None = None
+    """The plans whose customers meet it when not every plan's do (a trial is of the Pro plan): `Defect.tiers`."""
     unfit: list[str] = []
     """Surfaces (by id) it cannot be met on: a trial organisation renews no annual subscription."""
 
@@ -365,6 +368,7 @@ def composed(partition: Partition, key: Key) -> Defect:
             "symptoms": [_fill(t, values) for t in symptoms],
             "steps": [*(s.steps if c is None else [c.step, *s.steps]), _fill(p.templates.final_step, values)],
             "logs": ["\n".join(log_lines)],
+            **({"tiers": c.tiers} if c is not None and c.tiers else {}),
         }
     )
 
@@ -462,24 +466,29 @@ LOSS_RATE = 0.25
 
 
 def draw(partition: Partition, rng: random.Random, avoid: set[str]) -> Defect:
-    """A composed defect of `partition` whose surface is none of `avoid` (surface ids); adds its surface to `avoid`.
+    """A composed defect of `partition` whose surface is none in `avoid`, and whose failure and data at risk
+    are none there either while others fit (two reports in one queue never tell one failure in the same
+    words); adds its parts to `avoid` ("surface:<id>", "failure:<id>", "loss:<id>").
 
     Parts are drawn one after another (surface, failure, condition, then data at risk at
     `LOSS_RATE`), each among those that still fit, so no kind of defect dominates by count.
     """
     p = load_parts(partition)
     by_surface = _by_surface(partition)
-    surfaces = [si for si in by_surface if p.surfaces[si].id not in avoid]
+    surfaces = [si for si in by_surface if f"surface:{p.surfaces[si].id}" not in avoid]
     if not surfaces:
         raise ValueError(f"generator parts: every {partition} surface is already in this queue; add surfaces")
     si = rng.choice(surfaces)
     keys = list(by_surface[si])
-    fi = rng.choice(sorted({k[1] for k in keys}))
+    failures = sorted({k[1] for k in keys})
+    fi = rng.choice([f for f in failures if f"failure:{p.failures[f].id}" not in avoid] or failures)
     keys = [k for k in keys if k[1] == fi]
     conditions = sorted({k[2] for k in keys}, key=lambda c: -1 if c is None else c)
     ci = rng.choice(conditions)
     keys = [k for k in keys if k[2] == ci]
-    lossy = [k for k in keys if k[3] is not None]
+    lossy = [k for k in keys if k[3] is not None and f"loss:{p.losses[k[3]].id}" not in avoid]
     key = rng.choice(lossy) if lossy and rng.random() < LOSS_RATE else next(k for k in keys if k[3] is None)
-    avoid.add(p.surfaces[si].id)
+    avoid |= {f"surface:{p.surfaces[si].id}", f"failure:{p.failures[fi].id}"}
+    if key[3] is not None:
+        avoid.add(f"loss:{p.losses[key[3]].id}")
     return composed(partition, key)

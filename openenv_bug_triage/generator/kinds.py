@@ -81,6 +81,8 @@ class Teller(Protocol):
 TABLET = re.compile(r"\b(?:iPad|tablet)s?\b", re.I)
 PHONE = re.compile(r"\b(?:iPhone|phone|handset)s?\b", re.I)
 """A wording that names a tablet, or a phone."""
+_OTHER_VOICE = re.compile(r"(?i:\bsorry for my english\b)|^[a-z]")
+"""A wording in a voice of its own: an apology for the writer's English, or typed all in lower case."""
 _HEADED = re.compile(r"^[A-Z][\w ,.'-]{0,40}: ")
 """A wording that opens with a field header ("Layout: German locale, ..."), as a form or a tester writes."""
 _CLOSED = re.compile(r"[.!?)'\"]$")
@@ -284,6 +286,8 @@ def case_lines(renderer: Teller, s: SlotLike, evidence: list[tuple[str, str]], t
         other = {"tablet": PHONE, "phone": TABLET}.get(renderer.device or "")
         if other is not None:  # no iPad layout beside "on my phone": the writer's one kind of device
             told = [x for x in told if not other.search(x)] or told
+        # one writer, one register: no apology for their English or all-lower-case typing in a second voice
+        told = [x for x in told if not _OTHER_VOICE.search(x)] or told
         symptom = closed(renderer.local_to(s.second, r.choice(told)))  # its dates, too, before the ticket
         lines = [renderer.pick("case_second_problem", symptom=symptom)]
     evidence.extend((f"case:{s.case}", line) for line in lines)

@@ -11,6 +11,7 @@ from functools import lru_cache
 
 from .. import rules
 from ..catalogue import (
+    BILLING,
     PAID_FEATURES,
     Catalogue,
     Defect,
@@ -167,11 +168,12 @@ class Planner:
         exposure = kinds.draw_exposure(self, defects, lv.fix_count - len(slots))
         if exposure is not None:  # a leak of customer data, told as a trap
             slots.append(Slot("defect", exposure[0], exposure_trap=exposure[1]))
-        surfaces: set[str] = set()  # a queue never holds two composed defects of one surface
+        parts: set[str] = set()  # a queue never holds two composed defects of one surface (see `compose.draw`)
         n_surfaces = len(compose.load_parts(self.partition).surfaces)
         while len(slots) < lv.fix_count:
-            if lv.rates.composed and r.random() < lv.rates.composed and len(surfaces) < n_surfaces:
-                slots.append(Slot("defect", compose.draw(self.partition, r, surfaces)))
+            used = sum(part.startswith("surface:") for part in parts)
+            if lv.rates.composed and r.random() < lv.rates.composed and used < n_surfaces:
+                slots.append(Slot("defect", compose.draw(self.partition, r, parts)))
             else:
                 slots.append(Slot("defect", take(lambda d: True)))
         fixes = list(slots)
@@ -262,7 +264,8 @@ class Planner:
     def _draw_environment_and_scope(self, s: Slot) -> None:
         r, d = self.rng, s.scenario
         assert isinstance(d, Defect)
-        if s.role in ("fix", "near") and r.random() < self.level.rates.non_production:
+        # a billing fault is told by the people it charged: a test build takes no real card (no "bank shows the debit")
+        if s.role in ("fix", "near") and r.random() < self.level.rates.non_production and d.component not in BILLING:
             s.environment = r.choice(["staging", "development"])
         if s.environment != "production" or s.role not in ("fix", "near"):
             return

@@ -471,6 +471,8 @@ def _tester_words(
         or [x for x in sentences if not _HABIT.search(x)]
         or sentences
     )
+    if len(kept.split()) < 6:  # a fragment left ("every single one."): the whole wording, made the tester's
+        kept = symptom
     changed = {symptom: _neutral_title(kept)} | {x: _neutral_title(x) for x in lines}
     evidence[:] = [(rule, changed.get(text, text)) for rule, text in evidence]
     return changed[symptom], [changed[x] for x in lines]
@@ -1103,8 +1105,8 @@ class Renderer:
             symptom = composing.partly(symptom, self.partition)
         if d.impact != "critical":  # a terse customer writes only the first sentence
             symptom = self.voice.shorten(symptom, self.local(d.titles[s.title_variant]))
-            if s.original is not None:  # a duplicate's reporter gives the context their own way
-                symptom = retell.drop_said(symptom, set(s.original.said))
+        if s.original is not None:  # a duplicate's reporter gives the context their own way
+            symptom = retell.drop_said(symptom, set(s.original.said))
         symptom = kinds.closed(symptom)  # a casual wording without a full stop, before the next sentence
         evidence.append(("critical" if d.impact == "critical" else "symptom", symptom))
         lines: list[str] = []
@@ -1207,9 +1209,12 @@ class Renderer:
         return retell.unsaid(local, set(s.original.said)) if s.original is not None else local
 
     def _steps(self, s: Slot, steps: list[str], header: str, qa: bool, evidence: list[tuple[str, str]]) -> str:
-        """The steps in the reporter's style, recorded as evidence; a duplicate's in another style than its original's."""
+        """The steps in the reporter's style, recorded as evidence; a duplicate's in another style than its original's
+        (a customer's as what they did, in the past, when the original listed them: never the same sentences)."""
         avoid = s.original.steps_style if s.original is not None else None
         s.steps_style = retell.draw_style(self.r, qa, avoid)
+        if avoid is not None and avoid != "prose" and not qa:  # a second reporter tells what they did, in their words
+            s.steps_style = "prose"
         text = retell.told(s.steps_style, kinds.retold_steps(self, s, steps), self.pick(header), self.r)
         evidence.append(("steps", text))
         return text

@@ -77,11 +77,17 @@ class Timeline:
 
         In production the hosted web app and API are whatever is deployed: the current release.
         An installed app is mostly the current release, sometimes one or two before it, and always
-        an earlier one when `older` (a report the current release since fixed); in staging a release candidate and in development a dev build of the next version,
+        an earlier one when `older` (a report the current release since fixed); in staging a release candidate of the next
+        version and in development a dev build of the version after it (main moves on once a release is cut),
         numbered by the time since the current release, so later reports name later builds.
         """
         if environment != "production":
-            nxt = self.upcoming(platform, at).version
+            # staging runs the next release's candidates; development is already on the one after it
+            releases, n = self._out_by(platform, at)
+            ahead = n + 1 if environment == "development" and n + 1 < len(releases) else n
+            if ahead == len(releases):
+                raise ValueError(f"no {platform} release after {at}")
+            nxt = releases[ahead].version
             since = at - self.current(platform, at).released_at
             suffix = f"-rc.{1 + since.days // 3}" if environment == "staging" else f"-dev.{2 + since // _DEV_BUILD}"
             return display(platform, nxt + suffix)
