@@ -30,8 +30,8 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from ..catalogue import PAID_FEATURES, Defect, Impact, Line, Partition
-from ..models import Tier
 from ..errors import FixtureError
+from ..models import Tier
 from ..rules import drawn_by
 from ..world import DATA_DIR, load_world
 from .facts import PLATFORM_OF
