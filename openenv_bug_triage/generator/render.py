@@ -342,6 +342,16 @@ def defect_tags(d: Defect, variant: int, scope: str | None) -> set[str]:
 
 
 _GUEST = re.compile(r"\bguests?\b", re.I)
+
+
+def _names_day(text: str, day: datetime) -> bool:
+    """True when `text` names the date of `day` ("12 April", "April 12", "2026-04-12")."""
+    month = f"{day:%B}"
+    if month not in text and f"{day:%Y-%m-%d}" not in text:  # most texts: no search
+        return False
+    return bool(re.search(rf"(?<!\d){day.day} {month}\b|\b{month} {day.day}(?!\d)|{day:%Y-%m-%d}", text))
+
+
 _LOG_CLAIM = re.compile(r"\blog", re.I)
 """A retest's word on the logs ("nothing logged", "logs clean")."""
 _JARGON = re.compile(
@@ -835,6 +845,8 @@ class Renderer:
             logs = reporter == "monitoring" or r.random() < (0.4 if reporter == "qa" else 0.2)
             if s.role == "cannot_reproduce":  # retried with steps, and nothing in the logs shows it
                 repro, logs = True, False
+            if s.role == "wont_fix":  # a log from the old device would name it; the catalogue's name current ones
+                logs = False
             if logs:
                 log_excerpt = self._log(s, d, reporter)
                 logs = log_excerpt is not None
@@ -1191,7 +1203,7 @@ class Renderer:
             steps = [self.local(step) for step in _own_steps(d.steps)]
             body += "\n\n" + self._steps(s, steps, "steps_header_user", qa=False, evidence=evidence)
         self.follow_up = sentence or None
-        return title, self._user_wrap(body, traps)
+        return title, self._user_wrap(body, traps, cosmetic=d.impact == "cosmetic")
 
     def _own_pick(self, s: Slot, pool: str, **values: object) -> str:
         """`pick`, but for a duplicate a phrase that repeats no long sentence of its original (up to eight tries)."""
@@ -1292,8 +1304,9 @@ class Renderer:
         first = sentence.split(" ", 1)[0]
         return sentence[:1].upper() + sentence[1:] if first[1:].islower() else sentence  # "{feature} fails..."
 
-    def _user_wrap(self, body: str, traps: list[str]) -> str:
-        """A customer's framing: quiet opener, claims and planted instructions, then the reporter's voice."""
+    def _user_wrap(self, body: str, traps: list[str], cosmetic: bool = False) -> str:
+        """A customer's framing: quiet opener, claims and planted instructions, then the reporter's voice.
+        A `cosmetic` fault ("nothing breaks") draws no outburst: a loud writer shows it in the subject line."""
         r, rates = self.r, self.b.level.rates
         temper = self.voice.persona.temper  # one temper per person: the claims below never pull two ways
         opener = None
@@ -1307,12 +1320,15 @@ class Renderer:
         if temper == "pressing" and "invalid" not in self.voice.tags and r.random() < TEMPER_SHOWS:
             extra.append(self.pick("urgency_claim"))
             traps.append("urgency_claim")
-        if temper == "loud" and self.voice.tags.isdisjoint({"wish", "invalid"}) and r.random() < TEMPER_SHOWS / 2:
+        outburst = not cosmetic and self.voice.tags.isdisjoint({"wish", "invalid"})
+        if temper == "loud" and outburst and r.random() < TEMPER_SHOWS / 2:
             extra.append(self.pick("loud_sentence"))  # anger at a fault: a request, or a slip of their own, has none
         if r.random() < rates.injection:
             extra.append(self.pick("injection"))
             traps.append("injection")
         self.voice.tags |= browsers_named(body)  # what it pastes comes from the browser it names
+        if _names_day(body, self.created):  # "the 12 April billing run" on 12 April: not put off since Monday
+            self.voice.tags |= {"fresh"}
         return self.voice.wrap(body, extra, opener, self.attachments)
 
     def _candidates(self, component: str, misfiled: list[str], traps: list[str]) -> list[str]:
