@@ -361,13 +361,12 @@ _JARGON = re.compile(
     r"concurren\w*|idempoten\w*|stale|offset-aware|regex|escap(?:e|ed|ing)|encod(?:e|ed|ing))\b"
 )
 """Engineers' words (outside quotes): a wording with two kinds of them is written by a technical reporter."""
-_QUOTE = re.compile(r"(?<!\w)'[^']*'(?!\w)")
 
 
 @lru_cache(maxsize=4096)
 def _jargon(text: str) -> bool:
     """True when `text` says two kinds of engineers' words outside what it quotes (read once per wording)."""
-    return len({m.lower() for m in _JARGON.findall(_QUOTE.sub(" ", text))}) >= 2
+    return len({m.lower() for m in _JARGON.findall(retell.QUOTED.sub(" ", text))}) >= 2
 
 
 @lru_cache(maxsize=4096)

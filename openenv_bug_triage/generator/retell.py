@@ -77,8 +77,8 @@ _VERB_AFTER = re.compile(
 )
 """What follows a "you" that is the subject of its clause ("a task you follow")."""
 _YOU_BE = re.compile(r"\b[Yy]ou (are|were)\b|\b[Yy]ou're\b")
-_QUOTED = re.compile(r"((?<!\w)['‘][^'‘’]+['’](?!\w))")
-"""A quoted label in a step (its own words are not the reporter's)."""
+QUOTED = re.compile(r"((?<!\w)['‘][^'‘’]+['’](?!\w))")
+"""A quoted label ("the 'You were mentioned' email"): its own words, not the writer's."""
 _OWN = re.compile(r"\b(yourself|yours|your|you)\b", re.I)
 _ANY = re.compile(r"(?<!before )\bany (?!other\b|more\b|of\b)(\w+)|\ban existing (\w+)")
 """A step's "any project" or "an existing task", which tells a tester to pick one; told as done, one was picked."""
@@ -140,7 +140,7 @@ def past(step: str) -> str:
 
     # "your" as "my", but not inside a quoted label ("the 'You were mentioned' email")
     text = "".join(
-        part if part.startswith(("'", "‘")) else _OWN.sub(own, _YOU_BE.sub(_i_am, part)) for part in _QUOTED.split(text)
+        part if part.startswith(("'", "‘")) else _OWN.sub(own, _YOU_BE.sub(_i_am, part)) for part in QUOTED.split(text)
     )
     text = _EITHER_CLIENT.sub("the app", _ANY.sub(_picked, text))
     return _lower_first(text)
