@@ -250,6 +250,21 @@ def test_a_condition_is_never_composed_with_a_surface_it_cannot_meet() -> None:
         compose.Parts.model_validate(raw)
 
 
+def test_a_surface_only_some_plans_use_is_reported_by_their_customers_alone() -> None:
+    """A card upgrade to Enterprise is a Pro customer's: its defects carry `tiers` ["pro"], with or without a
+    condition, and a condition whose plans share none with the surface's is never composed with it."""
+    parts = compose.load_parts("train")
+    checkout = next(s for s in parts.surfaces if s.tiers)
+    keys = [k for k in compose.compositions("train") if parts.surfaces[k[0]].id == checkout.id]
+    assert keys and any(k[2] is None for k in keys) and any(k[2] is not None for k in keys)
+    assert {tuple(compose.composed("train", k).tiers) for k in keys} == {tuple(checkout.tiers)}
+    failure = next(f for f in parts.failures if f.effect == "blocks" and checkout.kind in f.surfaces)
+    anyone = next(c for c in parts.conditions if c.platform is None and not c.unfit)
+    assert compose.fits(checkout, failure, anyone, None)
+    assert not compose.fits(checkout, failure, anyone.model_copy(update={"tiers": ["enterprise"]}), None)
+    assert compose.fits(checkout, failure, anyone.model_copy(update={"tiers": ["pro", "enterprise"]}), None)
+
+
 @pytest.mark.parametrize("partition", ["train", "validation", "test"])
 def test_an_error_that_tells_of_a_wait_is_logged_after_it(partition: str) -> None:
     """A composed log's error that tells of a wait ("held open 300 s", "timed out after 60000 ms") comes at

@@ -79,6 +79,9 @@ class Surface(_Model):
     display glitch can reach."""
     creates: bool = False
     """The feature makes something new (a task, a subtask): no older copy of it can take its place."""
+    tiers: list[Tier] | None = None
+    """The plans whose customers use it when not every plan's do (a card upgrade to Enterprise is a Pro
+    customer's: an Enterprise one has nothing larger to buy): `Defect.tiers`."""
 
 
 class Failure(_Model):
@@ -214,11 +217,22 @@ def fits(surface: Surface, failure: Failure, condition: Condition | None, loss: 
         return False
     if condition is not None and surface.id in condition.unfit:
         return False
+    if _tiers(surface, condition) == []:  # no plan's customers meet both parts
+        return False
     if condition is None and not surface.server:
         return False
     if loss is not None and loss.replaces and surface.creates:
         return False
     return loss is None or (surface.object is not None and failure.effect == "blocks")
+
+
+def _tiers(surface: Surface, condition: Condition | None) -> list[Tier] | None:
+    """The plans whose customers meet both parts (in the surface's order), or None when either part fits every plan."""
+    if condition is None or not condition.tiers:
+        return surface.tiers
+    if surface.tiers is None:
+        return condition.tiers
+    return [t for t in surface.tiers if t in condition.tiers]
 
 
 def _cap(text: str) -> str:
@@ -368,7 +382,7 @@ def composed(partition: Partition, key: Key) -> Defect:
             "symptoms": [_fill(t, values) for t in symptoms],
             "steps": [*(s.steps if c is None else [c.step, *s.steps]), _fill(p.templates.final_step, values)],
             "logs": ["\n".join(log_lines)],
-            **({"tiers": c.tiers} if c is not None and c.tiers else {}),
+            **({"tiers": tiers} if (tiers := _tiers(s, c)) is not None else {}),
         }
     )
 

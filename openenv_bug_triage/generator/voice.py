@@ -185,7 +185,9 @@ _REQUEST = re.compile(
 _LOWER_I = re.compile(r"i(?<![\w'’.]i)(?=['’]\w|\s)")
 """The pronoun typed in lower case ("i think", "i'm"); the look-behind follows the letter (see `render._LOWER_I`)."""
 
-_FRESH = re.compile(r"\b(?:this morning|today|tonight|last night|since (?:about )?\d|an hour ago|just now|since lunch)\b", re.I)
+_FRESH = re.compile(
+    r"\b(?:this morning|today|tonight|last night|since (?:about )?\d|an hour ago|just now|since lunch)\b", re.I
+)
 """A failure the facts date to the last few hours."""
 _FRESH_WORDS = ("this morning", "today", "tonight", "last night", "since", "an hour ago", "just now")
 """Words every `_FRESH` match holds (`may_hold`: a plain test before the pattern, which starts with a boundary)."""
