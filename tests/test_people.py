@@ -118,6 +118,11 @@ NARROWED_TO_ALL = re.compile(
 """A scope that denies itself: "Impact limited to every workspace in the US-East region" (within a line, and not
 "read-only" at a paragraph's end before "All the best")."""
 
+SINCE_A_RELEASE = re.compile(
+    r"\b(?:since|after) (?:the |last week's |a recent |the latest )?(?:\w+ )?(?:app )?(?:release|update)\b", re.I
+)
+"""A failure dated from a live release ("since the last release", "after the latest update")."""
+
 
 def _own(t: Ticket) -> str:
     """What the reporter wrote: title, description and their own follow-ups (not quoted lines)."""
@@ -230,6 +235,11 @@ def clean_logs_beside_a_log(t: Ticket, f: TicketFacts) -> bool:
     return bool(t.log_excerpt) and any(c.role == "qa" and LOG_CLAIM.search(c.text) for c in t.comments)
 
 
+def prerelease_since_a_release(t: Ticket, f: TicketFacts) -> bool:
+    """A staging or development build's title dates the failure from a release: that build has not shipped."""
+    return t.environment != "production" and bool(SINCE_A_RELEASE.search(t.title))
+
+
 def scope_denies_itself(t: Ticket, f: TicketFacts) -> bool:
     """A sentence narrows the scope to a group it names as every one of something, in the text or a comment."""
     return bool(NARROWED_TO_ALL.search("\n".join([t.description, *(c.text for c in t.comments)])))
@@ -250,6 +260,7 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "a scope that denies itself": scope_denies_itself,
     "a lead-in into who writes": lead_into_intro,
     "clean logs beside the failure's log": clean_logs_beside_a_log,
+    "a build not yet shipped dated from a release": prerelease_since_a_release,
 }
 
 
@@ -270,6 +281,9 @@ def test_no_seam_of_this_kind(split: str, kind: str) -> None:
 
 def test_each_check_finds_a_planted_seam() -> None:
     t, f = planting.ticket, planting.facts
+    staging = "Tasks API ignores the assignee filter since the last release"
+    assert prerelease_since_a_release(t(environment="staging", title=staging), f())
+    assert not prerelease_since_a_release(t(title=staging), f())
     assert scope_denies_itself(t(description="Impact limited to every workspace in the US-East region."), f())
     assert scope_denies_itself(t(description="It only hits everyone on the Android app."), f())
     assert not scope_denies_itself(t(description="Impact: every workspace in the US-East region."), f())

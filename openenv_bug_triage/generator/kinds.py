@@ -102,6 +102,16 @@ def take_out(defects: list[Defect], d: Defect) -> None:
     defects[:] = [x for x in defects if x is not d]
 
 
+_APPS = ("ios-app", "android-app")
+"""Clients installed on a device: the build a retest runs is the one that failed, unchanged."""
+
+
+def _may_pass_a_retest(d: Defect) -> bool:
+    """A clean retest on the same app build is believable only where something else could have changed:
+    not for an app's fault that fails every time (the same code does the same thing)."""
+    return d.component not in _APPS or d.intermittent is not False
+
+
 def draw_exposure(planner: Drawer, defects: list[Defect], room: int) -> tuple[Defect, str] | None:
     """At most one bug to fix that a clean retest must not close, drawn at the level's `exposure` rate.
 
@@ -115,7 +125,10 @@ def draw_exposure(planner: Drawer, defects: list[Defect], room: int) -> tuple[De
         return None
     trap = r.choice(EXPOSURE_TRAPS)
     fits = [
-        d for d in defects if d.exposure or (trap == "retest" and rules.data_lost(d.impact, d.component, "production"))
+        d
+        for d in defects
+        if (d.exposure or (trap == "retest" and rules.data_lost(d.impact, d.component, "production")))
+        and (trap != "retest" or _may_pass_a_retest(d))
     ]
     if not fits:
         return None

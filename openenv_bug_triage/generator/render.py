@@ -556,6 +556,18 @@ def _timeless(wording: str) -> bool:
     )
 
 
+_SINCE_RELEASE = re.compile(
+    r"\b(?:since|after)\b[^.]*\b(?:release|update|updated)\b|\bworked (?:fine )?(?:before|until)\b", re.I
+)
+"""A wording that dates the failure from a live release ("Started after last week's release"): no build
+ahead of production has such a history (it has not shipped), so a staging or development run avoids it."""
+
+
+def _since_release(wording: str) -> bool:
+    """True when `wording` dates the failure from a release or update (`_SINCE_RELEASE`)."""
+    return _SINCE_RELEASE.search(wording) is not None
+
+
 @lru_cache(maxsize=4096)
 def _wording_voice(wording: str) -> int:
     """How many first-person words a catalogue wording has (counted once per process)."""
@@ -1001,6 +1013,7 @@ class Renderer:
             s.symptom_variant = min(
                 symptoms,
                 key=lambda i: (
+                    s.environment != "production" and _since_release(d.symptoms[i]),
                     _wording_voice(d.symptoms[i]),
                     platform_of(s, i) != self.platform,
                     i != s.symptom_variant,
@@ -1013,7 +1026,14 @@ class Renderer:
                 else:
                     self.reported = self.timeline.reported(self.platform, self.created, s.environment, older, self.r)
         if titles:
-            s.title_variant = min(titles, key=lambda i: (_wording_voice(d.titles[i]), i != s.title_variant))
+            s.title_variant = min(
+                titles,
+                key=lambda i: (
+                    s.environment != "production" and _since_release(d.titles[i]),
+                    _wording_voice(d.titles[i]),
+                    i != s.title_variant,
+                ),
+            )
 
     def _title_on_device(self, s: Slot, d: Defect) -> None:
         """Give a report whose symptom names a tablet (or a phone) a title that does not name the other
