@@ -504,6 +504,8 @@ def _without_detail(symptom: str, scenario_id: str, evidence: list[tuple[str, st
 _ANDROID = re.compile(r"\bandroid\b", re.I)
 _MOBILE = re.compile(r"\b(?:iphone|ipad|ios|android|phone|mobile)\b", re.I)
 _API = re.compile(r"\b(?:api|endpoint|webhook)\b|\b(?:GET|POST|PUT|PATCH|DELETE) /", re.I)
+_API_WORD = re.compile(r"\b(?:api|endpoint|webhook)\b", re.I)
+_BROWSER_NAMED = re.compile(r"\bbrowsers?\b|\b(?:Chrome|Firefox|Safari|Edge)\b", re.I)
 _CLIENT_HELD: dict[re.Pattern[str], tuple[str, ...]] = {
     _ANDROID: ("android",),
     _MOBILE: ("ios", "ipad", "android", "phone", "mobile"),
@@ -542,7 +544,10 @@ def _client_in(text: str, push: bool) -> Platform:
     """The client a server-side defect's wording names (read once per process for each wording)."""
     if push or _finds(_MOBILE, text):
         return "android" if _finds(_ANDROID, text) else "ios"
-    return "api" if _finds(_API, text) else "web"
+    if not _finds(_API, text):
+        return "web"
+    # a request line read in a browser's network tab ("POST /password/forgot 200 ... in two browsers") is a web report
+    return "web" if _BROWSER_NAMED.search(text) and not _API_WORD.search(text) else "api"
 
 
 @lru_cache(maxsize=8192)
