@@ -556,3 +556,16 @@ def test_a_terse_writer_keeps_the_failure_when_the_first_sentence_only_sets_the_
         == "Due dates show a day early in the app."
     )
     assert voice.shorten("Nothing in common. Nor here.", "The monthly export fails every time") == "Nothing in common."
+
+
+def test_the_client_of_a_server_side_wording_is_the_one_it_is_met_on() -> None:
+    """A request line read in a browser's network tab is a web report; one met through the API or a
+    webhook is an API report; a phone named is a phone's."""
+    from openenv_bug_triage.generator.render import _client_in
+
+    tab = "Reset flow: POST /password/forgot 200, then the link says it expired. Reproduced in two browsers."
+    assert _client_in(tab, False) == "web"
+    assert _client_in("POST /v2/tasks returns 500 for our integration.", False) == "api"
+    assert _client_in("The API endpoint returns 500 in the browser too.", False) == "api"
+    assert _client_in("The page shows an error after saving.", False) == "web"
+    assert _client_in("On my Android phone the list is empty.", False) == "android"
