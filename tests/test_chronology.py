@@ -344,3 +344,23 @@ def test_a_date_a_log_line_names_keeps_its_day_against_the_lines_stamp() -> None
     assert ahead.startswith("2026-07-14T23:53") and "due=2026-07-15)" in ahead, (
         ahead
     )  # due tomorrow: the evening before
+
+
+def test_a_log_that_names_weekdays_moves_its_stamps_and_dates_by_whole_weeks_together() -> None:
+    """A run "for send_date=... (Sunday)" stays on the day its stamp shows: a log whose dates carry their weekday
+    moves by whole weeks, stamps and dates alike, and ends before the report (it once ran on 10 May for 25 April)."""
+    from openenv_bug_triage.generator.render import retime
+
+    log = (
+        "2026-11-14T09:00:00.002Z reminder-cron INFO  run for send_date=2026-11-14 (Saturday)\n"
+        "2026-11-15T09:00:00.004Z reminder-cron INFO  run for send_date=2026-11-15 (Sunday)\n"
+        "2026-11-16T09:00:00.005Z reminder-cron INFO  run for send_date=2026-11-16 (Monday)"
+    )
+    filed = datetime(2026, 5, 12, 11, 0, tzinfo=UTC)
+    moved = retime(log, filed - timedelta(minutes=5), jitter_ms=300, filed=filed)
+    for line in moved.splitlines():
+        stamp, told = line[:10], re.search(r"send_date=(\S+) \((\w+)\)", line)
+        assert told is not None and told[1] == stamp, line
+        assert datetime.fromisoformat(told[1]).strftime("%A") == told[2], line
+    assert datetime.fromisoformat(moved.splitlines()[-1][:24]) < filed
+    assert filed - datetime.fromisoformat(moved.splitlines()[-1][:24]) < timedelta(days=7)

@@ -190,6 +190,24 @@ def one_client_run_claims_all(t: Ticket, f: TicketFacts, releases: tuple[Release
     return bool(ONE_CLIENT_RUN.search(first) and EVERY_CLIENT.search(rest))
 
 
+QUOTED_RUN = re.compile(r"^> .*(?:\bQA\b|\bmatrix\b|\b(?:Run|Case|run|case) (?:passes|goes green)\b)", re.M)
+EVERY_DEVICE = re.compile(
+    r"\b(?i:every|all|any) devices?\b|\b(?i:all) clients and\b|\bweb, iOS, Android\b|\b(?:Browser|Web), (?:iPhone|Android)\b"
+)
+
+
+def quote_holds_the_run(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+    """A customer's words QA quotes that hold the run's own ("in our QA matrix", "Run goes green that way")."""
+    return t.reporter_type == "qa" and QUOTED_RUN.search(t.description) is not None
+
+
+def api_report_claims_devices(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+    """A report met through the API (its build an API build) that says every device or client fails (an alert
+    measures the service, whose clients are all of them)."""
+    api = (t.version or "").startswith("API") and t.reporter_type != "monitoring"
+    return api and EVERY_DEVICE.search(t.description) is not None
+
+
 def web_pass_claims_other(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
     """A cross-browser pass on a build that is not the web app's."""
     if t.reporter_type != "qa" or not WEB_PASS.search(t.description):
@@ -465,6 +483,9 @@ def invoice_of_a_later_month(t: Ticket, f: TicketFacts, releases: tuple[Release,
     return any((int(m["y"]), int(m["m"])) > (filed.year, filed.month) for m in INVOICE_NUMBER.finditer(text))
 
 
+DATED_WEEKDAY = re.compile(r"\d{4}-\d\d-\d\d \((?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\)")
+
+
 def log_days_before_report(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
     """A customer's or tester's log that ends a day or more before the report it goes with ("since this
     morning", and every line three days old), unless it records the change that began the failure."""
@@ -473,7 +494,9 @@ def log_days_before_report(t: Ticket, f: TicketFacts, releases: tuple[Release, .
     stamped = log_times(t.log_excerpt, created(t))
     if not stamped or any(CAUSE.search(line) for _, line in stamped):
         return False
-    return created(t) - max(at for at, _ in stamped) > STALE
+    # a log whose dates carry their weekdays moves by whole weeks (a weekend's runs stay on the weekend)
+    stale = timedelta(days=7) if DATED_WEEKDAY.search(t.log_excerpt) else STALE
+    return created(t) - max(at for at, _ in stamped) > stale
 
 
 CLOCKED = (
@@ -531,6 +554,8 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts, tuple[Release, ...]], bo
     "log a day older than its report": log_days_before_report,
     "follow-up words off the clock": follow_up_off_the_clock,
     "a success pasted beside an error": success_pasted_beside_error,
+    "QA quotes its own run as the customer's": quote_holds_the_run,
+    "API report says every device fails": api_report_claims_devices,
 }
 
 # --------------------------------------------------------------------------- checks per queue
@@ -691,6 +716,12 @@ def test_each_ticket_check_finds_a_planted_contradiction() -> None:
     )
     assert alert_before_fault(warned, f, rel)  # fired between the warning and the failure
     quoted = _ticket(environment="staging", description="Seen on staging.\n\nCustomer quote:\n> It breaks.")
+    run = "Customer's report:\n> It breaks.\n> In production it shows for 2 of the 30 accounts in our QA matrix."
+    assert quote_holds_the_run(_ticket(description=run), f, rel)
+    assert not quote_holds_the_run(_ticket(description=run.replace("> In", "In")), f, rel)
+    api = "Creating tasks fails. All clients and all test regions fail; support has reports across every plan."
+    assert api_report_claims_devices(_ticket(version="API v2 build 2026.9.1", description=api), f, rel)
+    assert not api_report_claims_devices(_ticket(version="web 2026.9.1", description=api), f, rel)
     assert qa_quotes_customer_off_production(quoted, f, rel)
     assert qa_run_on_old_build(_ticket(description="Spotted on web 2026.9.1 before release."), f, rel)
     assert qa_run_on_old_build(_ticket(description="Acceptance run for web 2026.9.0."), f, rel)

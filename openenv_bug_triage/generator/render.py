@@ -171,8 +171,14 @@ def retime(
         delta = min(delta, onset.replace(microsecond=0) - fault)
     # a line's `due=2026-11-22` keeps its distance in days from the line's stamp
     # (a log that names a weekday keeps its dates on their weekdays: they moved by whole weeks, and stay)
-    plain = chronology.PLAIN_DATE.search(log) and not (ts.may_match(log, _WEEKDAY_WORDS) and _WEEKDAY_NAME.search(log))
+    weekdays = ts.may_match(log, _WEEKDAY_WORDS) and _WEEKDAY_NAME.search(log)
+    plain = chronology.PLAIN_DATE.search(log) and not weekdays
     plain_days, delta = _plain_days(log, latest, delta, filed or last) if plain else (0, delta)
+    if weekdays:  # whole weeks, stamps and dates alike (a run "for send_date=... (Sunday)" stays on its day)
+        dates = chronology.plain_dates(log)
+        room = min(delta.days, ((filed or last).date() - max(dates)).days if dates else delta.days)
+        plain_days = room // 7 * 7
+        delta = timedelta(days=plain_days)
     logcat = {id(m) for m, _ in stamps if m.re is chronology.LOGCAT}
 
     jitter = timedelta(milliseconds=jitter_ms - 1000) if jitter_ms else timedelta(0)
@@ -425,7 +431,7 @@ _OWN_VOICE = re.compile(
 not a tester reporting a run."""
 
 
-_POSSESSIVE = re.compile(r"\b(?:[Mm]y|[Oo]ur) (?!test\b|seeded\b|matrix\b|runs?\b|environment\b)")
+_POSSESSIVE = re.compile(r"\b(?:[Mm]y|[Oo]ur) (?!test\b|seeded\b|matrix\b|runs?\b|environment\b|QA\b)")
 """A customer's own things ("my phone", "our team"), as a tester's own ("our test accounts") are not."""
 
 
@@ -1201,10 +1207,14 @@ class Renderer:
                 symptom, lines = _tester_words(symptom, lines, evidence, composed)
             # a customer's words (the symptom, a second problem seen on their own things) QA quotes as theirs
             # (none on a staging or development build, which no customer can reach)
+            # (never the run's scope, which QA states in its own words: "our QA matrix", "the run goes green")
+            scoped = {text for kind, text in evidence if kind.startswith("scope:")}
             theirs = [
                 x
                 for x in [symptom, *lines]
-                if s.environment == "production" and ((x == symptom and _OWN_VOICE.search(x)) or _POSSESSIVE.search(x))
+                if s.environment == "production"
+                and x not in scoped
+                and ((x == symptom and _OWN_VOICE.search(x)) or _POSSESSIVE.search(x))
             ]
             own = [x for x in [symptom, *how, *lines] if x not in theirs]
             quote = "\n".join(f"> {line}" for x in theirs for line in x.split("\n"))
