@@ -337,7 +337,8 @@ def test_a_date_a_log_line_names_keeps_its_day_against_the_lines_stamp() -> None
     weekly = retime(
         log.replace("'overdue'", "'overdue' (week starts MONDAY)"), datetime(2026, 7, 14, 23, 30, tzinfo=UTC)
     )
-    assert "due=2026-11-22)" in weekly  # a log that names a weekday keeps its dates on their weekdays
+    # a log that names a weekday moves by whole weeks, its dates with its stamps (both on a Sunday still)
+    assert weekly.startswith("2026-07-12T18:40") and "due=2026-07-12)" in weekly, weekly
     later = retime(log, datetime(2026, 7, 15, 9, 0, tzinfo=UTC))  # the stamps' day changes: the dates with it
     assert later.startswith("2026-07-15T09:00") and "due=2026-07-15)" in later, later
     ahead = retime(log.replace("due=2026-11-22", "due=2026-11-23"), datetime(2026, 7, 15, 9, 0, tzinfo=UTC))

@@ -515,11 +515,16 @@ def test_golden_instances_are_unchanged() -> None:
         assert json.load(f) == digests
 
 
+STRUCTURED_SWEEP = 40
+"""Seeds a level's structured-fields policy is compared over: its score and the heuristic's differ by about 0.11 from
+one seed to the next, and on the hard level their means are about 0.04 apart, which 12 seeds cannot tell."""
+
+
 def test_a_policy_that_reads_only_structured_fields_stays_below_the_heuristic() -> None:
     train = [(t, m.task.truth[t.ticket_id]) for m in sample("train", 30) for t in m.task.tickets]
     fields_only = fit_structured_policy(train)
     for level in LEVELS:
-        seeds = range(SWEEP)
+        seeds = range(max(SWEEP, STRUCTURED_SWEEP))
         shortcut = statistics.fmean(run_episode(fields_only, level, s, "test").grade.score for s in seeds)
         heuristic = statistics.fmean(run_episode(HeuristicPolicy(), level, s, "test").grade.score for s in seeds)
         assert shortcut < heuristic, (level, shortcut, heuristic)

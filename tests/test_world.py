@@ -28,6 +28,7 @@ import pytest
 from openenv_bug_triage import chronology
 from openenv_bug_triage.catalogue import load_catalogue
 from openenv_bug_triage.generator import GeneratedTask, TicketFacts, generate, load_levels
+from openenv_bug_triage.generator.render import weekday_bound
 from openenv_bug_triage.models import Release, Ticket
 from openenv_bug_triage.world import load_world
 
@@ -483,9 +484,6 @@ def invoice_of_a_later_month(t: Ticket, f: TicketFacts, releases: tuple[Release,
     return any((int(m["y"]), int(m["m"])) > (filed.year, filed.month) for m in INVOICE_NUMBER.finditer(text))
 
 
-DATED_WEEKDAY = re.compile(r"\d{4}-\d\d-\d\d \((?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\)")
-
-
 def log_days_before_report(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
     """A customer's or tester's log that ends a day or more before the report it goes with ("since this
     morning", and every line three days old), unless it records the change that began the failure."""
@@ -495,7 +493,7 @@ def log_days_before_report(t: Ticket, f: TicketFacts, releases: tuple[Release, .
     if not stamped or any(CAUSE.search(line) for _, line in stamped):
         return False
     # a log whose dates carry their weekdays moves by whole weeks (a weekend's runs stay on the weekend)
-    stale = timedelta(days=7) if DATED_WEEKDAY.search(t.log_excerpt) else STALE
+    stale = timedelta(days=7) if weekday_bound(t.log_excerpt) else STALE
     return created(t) - max(at for at, _ in stamped) > stale
 
 

@@ -141,6 +141,12 @@ BARE_WORKAROUND = 0.5
 """The share of customers who tell their way round a failure and say nothing more of it ("Fine as a stopgap")."""
 
 
+def weekday_bound(log: str) -> bool:
+    """True when `log` names a weekday ("send_date=2026-11-14 (Saturday)", "week starts MONDAY"): its stamps and
+    dates move by whole weeks only, so it may end up to a week before the report it goes with."""
+    return ts.may_match(log, _WEEKDAY_WORDS) and _WEEKDAY_NAME.search(log) is not None
+
+
 def retime(
     log: str,
     last: datetime,
@@ -171,7 +177,7 @@ def retime(
         delta = min(delta, onset.replace(microsecond=0) - fault)
     # a line's `due=2026-11-22` keeps its distance in days from the line's stamp
     # (a log that names a weekday keeps its dates on their weekdays: they moved by whole weeks, and stay)
-    weekdays = ts.may_match(log, _WEEKDAY_WORDS) and _WEEKDAY_NAME.search(log)
+    weekdays = weekday_bound(log)
     plain = chronology.PLAIN_DATE.search(log) and not weekdays
     plain_days, delta = _plain_days(log, latest, delta, filed or last) if plain else (0, delta)
     if weekdays:  # whole weeks, stamps and dates alike (a run "for send_date=... (Sunday)" stays on its day)
@@ -1221,7 +1227,8 @@ class Renderer:
             # a failure on every client was found by a run over every client, not a one-client pass
             clients = {"web", "mobile", "api"} & self.voice.tags
             every = s.scope == "everyone" or len(clients) > 1 or any("every client" in x for x in [symptom, *lines])
-            opener = "opener_qa_matrix" if every else "opener_qa"
+            # (an API suite's run is not a client matrix: its report names no web or phone client)
+            opener = "opener_qa_matrix" if every and "api_calls" not in self.voice.tags else "opener_qa"
             # most testers start with what they saw; a few say first which run found it (none that quotes
             # the customer who found it)
             found_by_run = not theirs and r.random() < QA_OPENER_RATE

@@ -182,6 +182,9 @@ _REQUEST = re.compile(
 )
 """Words that mark the sentence of a feature request that asks for something."""
 
+_LABELLED = re.compile(r"[^\s:.!?]+(?: [^\s:.!?]+){0,2}: ")
+"""A text that opens with a label of up to three words and a colon ("Android: ...", "Small wish: ...")."""
+
 _LOWER_I = re.compile(r"i(?<![\w'’.]i)(?=['’]\w|\s)")
 """The pronoun typed in lower case ("i think", "i'm"); the look-behind follows the letter (see `render._LOWER_I`)."""
 
@@ -372,7 +375,8 @@ class Voice:
         """`text` with its fields filled from `values` and the signature; a text without braces as it is (most)."""
         if "{" not in text and "}" not in text:  # `format` would return it unchanged
             return text
-        return text.format(**values, **self.signature)
+        # an API build is named "API v2 build ...": a wording's own "build {version}" does not say it twice
+        return text.format(**values, **self.signature).replace("build API v2 build", "API v2 build")
 
     def once(self, pool: str, **values: object) -> str | None:
         """A fitting phrase of `pool` that no other ticket of the queue has used, or None."""
@@ -498,7 +502,8 @@ class Voice:
         # who they are is said after the problem as often as before it
         after = [head.pop(placed)] if placed is not None and not head[placed].endswith(":") and r.random() < 0.4 else []
         # a lead-in ("Probably just me, but here it is:") leads into the problem, not into who they are
-        leads = [h for h in head if h.endswith(":")]
+        # (none before a problem that opens with its own label, "Android: Save stays greyed out": no two colons)
+        leads = [h for h in head if h.endswith(":") and not _LABELLED.match(body)]
         head = [h for h in head if not h.endswith(":")]
         parts = [self.noise.join([own_role(h, self.persona) for h in head])] if head else []
         parts.append(" ".join([*leads, body]))  # the facts word for word, their capital kept
