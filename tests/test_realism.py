@@ -110,8 +110,8 @@ def test_logs_are_written_before_the_report_near_the_failures_start_and_never_pa
                 assert timedelta(0) < t.created_at - max(found), t.ticket_id
                 # a log that names the next day (a task due tomorrow) was written the day before
                 ahead = any(d > max(found).date() for d in chronology.plain_dates(t.log_excerpt))
-                # (one that names a weekday moves by whole weeks: up to a week before)
-                near = timedelta(days=7) if weekday_bound(t.log_excerpt) else timedelta(hours=24 if ahead else 2)
+                # (one that names a weekday moves by whole weeks: up to a week and a day before)
+                near = timedelta(days=8) if weekday_bound(t.log_excerpt) else timedelta(hours=24 if ahead else 2)
                 assert began - max(found) <= near, t.ticket_id
             if t.reporter_type != "monitoring":
                 pasted[ISO.sub("", t.log_excerpt)] += 1

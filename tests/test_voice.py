@@ -264,6 +264,22 @@ def gave_up_on_an_answer_that_came(t: Ticket, f: TicketFacts) -> bool:
     return not WAITED.search(t.title + " " + t.description.replace(paste, ""))
 
 
+ATTACHED_FILE = re.compile(r"\b[\w.-]+\.(?:png|mp4|mov|har|txt)\b")
+MORE_FILES = re.compile(r"\b(?:one|two|three|four|\d+) more files?\b")
+BUILD_IN_TITLE = re.compile(r"\b\d{4}\.\d{1,2}\.\d|\b\d\.\d{1,2}\.\d\b|\bv\d")
+
+
+def attached_files_untold(t: Ticket, f: TicketFacts) -> bool:
+    """A ticket that names some of its attachments by file and leaves the others unsaid (three attached, one named)."""
+    named = set(ATTACHED_FILE.findall(t.description))
+    return 0 < len(named) < t.attachments_count and MORE_FILES.search(t.description) is None
+
+
+def build_in_a_nontechnical_title(t: Ticket, f: TicketFacts) -> bool:
+    """A customer who is not technical ("I'm not technical") and puts a build number in the subject line."""
+    return "nontechnical" in f.reporter_tags and BUILD_IN_TITLE.search(t.title) is not None
+
+
 TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "an error box pasted with another message": pasted_box_says_another_message,
     "two API clients' output in one ticket": two_api_clients,
@@ -280,6 +296,8 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "a job claimed that is not the writer's": claims_another_role,
     "another organisation's address in a customer's log": address_of_another,
     'a bare "For now."': dangling_for_now,
+    "attachments named in part": attached_files_untold,
+    "a build in a nontechnical writer's title": build_in_a_nontechnical_title,
 }
 
 # --------------------------------------------------------------------------- checks per queue
@@ -425,6 +443,14 @@ def test_each_ticket_check_finds_a_planted_contradiction() -> None:
     assert not pasted_box_says_another_message(
         _ticket(description=box.format("Changes could not be saved (500)")), _facts()
     )
+    shot = "Export fails.\n\nA screenshot is attached (IMG_969.png)."
+    assert attached_files_untold(_ticket(description=shot, attachments_count=3), _facts())
+    told = shot + " Attached as well: two more files."
+    assert not attached_files_untold(_ticket(description=told, attachments_count=3), _facts())
+    assert not attached_files_untold(_ticket(description=shot, attachments_count=1), _facts())
+    plain = _facts(reporter_tags=frozenset({"customer", "nontechnical"}))
+    assert build_in_a_nontechnical_title(_ticket(title="can't get anything done on 2026.5.0"), plain)
+    assert not build_in_a_nontechnical_title(_ticket(title="can't get anything done"), plain)
     coded = "Sign-in gives an error with SSO-212.\n\nThe screen says:\nSSO-212 assertion too large\nCode: LX-1-2A"
     assert not pasted_box_says_another_message(_ticket(description=coded), _facts())
     log = "2026-05-04T09:58:01.112Z reporting-2 ERROR export job failed: timeout"
@@ -569,3 +595,13 @@ def test_the_client_of_a_server_side_wording_is_the_one_it_is_met_on() -> None:
     assert _client_in("The API endpoint returns 500 in the browser too.", False) == "api"
     assert _client_in("The page shows an error after saving.", False) == "web"
     assert _client_in("On my Android phone the list is empty.", False) == "android"
+
+
+def test_a_list_of_tries_spans_no_more_than_the_failure_has_lasted() -> None:
+    """A second try "N minutes later" falls between the failure's start and the report (it was 55 minutes in a
+    report filed 13 minutes after the fault began)."""
+    voice = Voice(load_phrases(), "train", random.Random(0))
+    voice.since = 9
+    assert {voice.paste_values()["later"] for _ in range(200)} <= set(range(2, 9))
+    voice.since = None  # a report of no failure: any gap
+    assert max(voice.paste_values()["later"] for _ in range(200)) > 30

@@ -492,8 +492,9 @@ def log_days_before_report(t: Ticket, f: TicketFacts, releases: tuple[Release, .
     stamped = log_times(t.log_excerpt, created(t))
     if not stamped or any(CAUSE.search(line) for _, line in stamped):
         return False
-    # a log whose dates carry their weekdays moves by whole weeks (a weekend's runs stay on the weekend)
-    stale = timedelta(days=7) if weekday_bound(t.log_excerpt) else STALE
+    # a log whose dates carry their weekdays moves by whole weeks (a weekend's runs stay on the weekend), and a
+    # date it names a day ahead of its stamps stays on or before the day the report was filed: up to eight days
+    stale = timedelta(days=8) if weekday_bound(t.log_excerpt) else STALE
     return created(t) - max(at for at, _ in stamped) > stale
 
 

@@ -143,7 +143,8 @@ BARE_WORKAROUND = 0.5
 
 def weekday_bound(log: str) -> bool:
     """True when `log` names a weekday ("send_date=2026-11-14 (Saturday)", "week starts MONDAY"): its stamps and
-    dates move by whole weeks only, so it may end up to a week before the report it goes with."""
+    dates move by whole weeks only, so it may end up to a week (and a day, for a date it names a day ahead)
+    before the report it goes with."""
     return ts.may_match(log, _WEEKDAY_WORDS) and _WEEKDAY_NAME.search(log) is not None
 
 
@@ -1240,6 +1241,7 @@ class Renderer:
             self.follow_up = sentence or None
             return title, "\n\n".join(parts)
         body = " ".join([symptom, *lines])
+        self.voice.since = max(0, int((self.created - self._onset(s)).total_seconds() // 60))  # what its tries span
         if repro:  # a customer's steps are set in the ticket's time only when given (`local` draws nothing)
             steps = [self.local(step) for step in _own_steps(d.steps)]
             body += "\n\n" + self._steps(s, steps, "steps_header_user", qa=False, evidence=evidence)

@@ -136,8 +136,8 @@ def dress(
         else:
             channel_affix = "title_template" if persona.channel == "portal" else "title_affix"
             affix = "{title}" if loud else pick(channel_affix, title="{title}")
-            # a writer who puts the build in the subject: about one in four
-            build_form = rng.choice(BUILD_FORMS) if rng.random() < BUILD_IN_TITLE else None
+            # a writer who puts the build in the subject: about one in four of those who know what a build is
+            build_form = rng.choice(BUILD_FORMS) if rng.random() < BUILD_IN_TITLE and persona.technical else None
             title = fitted(subjects, version.split()[-1], affix, target, build_form)
     title = letter_case(title, rng)
     if loud:

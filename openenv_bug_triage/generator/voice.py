@@ -182,6 +182,8 @@ _REQUEST = re.compile(
 )
 """Words that mark the sentence of a feature request that asks for something."""
 
+_MORE_FILES = {1: "one more file", 2: "two more files", 3: "three more files", 4: "four more files"}
+"""The files attached beyond those a note names, in words."""
 _LABELLED = re.compile(r"[^\s:.!?]+(?: [^\s:.!?]+){0,2}: ")
 """A text that opens with a label of up to three words and a colon ("Android: ...", "Small wish: ...")."""
 
@@ -324,6 +326,9 @@ class Voice:
     """Each customer's typing (noise) and register (formal or casual), by name, drawn at their first ticket."""
     frame: str = ""
     """The phrase `once` drew last, as written in the pool (every `{a|b}` choice still in it)."""
+    since: int | None = None
+    """Minutes from the failure's onset to the report (None for a report of no failure): what a list of tries
+    spreads over."""
     signature: dict[str, str] = field(init=False)
     """The reporter's `signature_values`, worked out once per ticket (read by every phrase drawn)."""
 
@@ -335,6 +340,7 @@ class Voice:
         r = self.rng
         self.persona = persona
         self.signature = persona.signature_values()
+        self.since = None
         self.length = "plain"
         self.noise = NO_NOISE
         extra = set()
@@ -586,6 +592,8 @@ class Voice:
             "n5b": r.randrange(10_000, 99_999),
             "ms": r.randrange(120, 990),
             "s": r.randrange(11, 59),
+            # a second try minutes after the first, both after the failure began
+            "later": r.randrange(2, max(3, min(59, self.since))) if self.since is not None else r.randrange(11, 59),
             "build": r.randrange(4100, 4700),
             "app_version": self.build,
             "message": shown_message(self.facts, told),
@@ -604,4 +612,8 @@ class Voice:
             "har": f"{r.choice(['larkspur', 'app.larkspur', 'network-', 'session'])}{r.randrange(1, 99)}.har",
             "log": f"{r.choice(['console-', 'client-log-', 'response', 'run-'])}{r.randrange(1, 999)}.txt",
         }
-        return self.pick("attachment_note", **files)
+        note = self.pick("attachment_note", **files)
+        more = attachments - sum(note.count(name) for name in files.values())
+        if more > 0:  # three files attached, one named: the others are said too
+            note += " " + self.pick("attachment_more", more=_MORE_FILES.get(more, f"{more} more files"))
+        return note
