@@ -26,11 +26,11 @@ import planting
 import pytest
 
 from openenv_bug_triage import textstats as ts
-from openenv_bug_triage.catalogue import load_phrases
+from openenv_bug_triage.catalogue import load_catalogue, load_phrases
 from openenv_bug_triage.generator import GeneratedTask, TicketFacts, generate, load_levels
 from openenv_bug_triage.generator.personas import Persona, load_personas
 from openenv_bug_triage.generator.phrasing import pattern
-from openenv_bug_triage.generator.render import own_addresses
+from openenv_bug_triage.generator.render import own_addresses, says_not_technical
 from openenv_bug_triage.generator.voice import _BROWSERS, Voice, browsers_named, own_role
 from openenv_bug_triage.models import Ticket
 
@@ -118,8 +118,17 @@ def server_log_from_customer(t: Ticket, f: TicketFacts) -> bool:
 
 
 def nontechnical_on_api(t: Ticket, f: TicketFacts) -> bool:
-    """A reporter who is not technical writes about calls to the API."""
-    return t.reporter_type == "user" and {"api", "nontechnical"} <= f.reporter_tags
+    """A reporter who is not technical writes about calls to the API (unless passing on what someone technical,
+    now gone, told them: "we don't have anyone technical left")."""
+    plain = {"api", "nontechnical"} <= f.reporter_tags
+    return t.reporter_type == "user" and plain and f.scenario not in _relayed()
+
+
+@cache
+def _relayed() -> frozenset[str]:
+    """Stories whose writer says they have no one technical: they pass on what someone else saw of the API."""
+    stories = (*load_catalogue().vague, *load_catalogue().features, *load_catalogue().invalid)
+    return frozenset(s.id for s in stories if says_not_technical(" ".join(s.texts)))
 
 
 def customer_speaks_for_others(t: Ticket, f: TicketFacts) -> bool:
@@ -265,7 +274,7 @@ def gave_up_on_an_answer_that_came(t: Ticket, f: TicketFacts) -> bool:
 
 
 ATTACHED_FILE = re.compile(r"\b[\w.-]+\.(?:png|mp4|mov|har|txt)\b")
-MORE_FILES = re.compile(r"\b(?:one|two|three|four|\d+) more files?\b")
+MORE_FILES = re.compile(r"\b(?:one|two|three|four|\d+) more files?\b", re.I)
 BUILD_IN_TITLE = re.compile(r"\b\d{4}\.\d{1,2}\.\d|\b\d\.\d{1,2}\.\d\b|\bv\d")
 
 
@@ -278,6 +287,11 @@ def attached_files_untold(t: Ticket, f: TicketFacts) -> bool:
 def build_in_a_nontechnical_title(t: Ticket, f: TicketFacts) -> bool:
     """A customer who is not technical ("I'm not technical") and puts a build number in the subject line."""
     return "nontechnical" in f.reporter_tags and BUILD_IN_TITLE.search(t.title) is not None
+
+
+def technical_says_not(t: Ticket, f: TicketFacts) -> bool:
+    """A writer cast as technical (a systems administrator) whose report says they have no one technical."""
+    return "technical" in f.reporter_tags and says_not_technical(t.description)
 
 
 TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
@@ -298,6 +312,7 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     'a bare "For now."': dangling_for_now,
     "attachments named in part": attached_files_untold,
     "a build in a nontechnical writer's title": build_in_a_nontechnical_title,
+    "a technical writer who says no one is technical": technical_says_not,
 }
 
 # --------------------------------------------------------------------------- checks per queue
@@ -448,6 +463,10 @@ def test_each_ticket_check_finds_a_planted_contradiction() -> None:
     told = shot + " Attached as well: two more files."
     assert not attached_files_untold(_ticket(description=told, attachments_count=3), _facts())
     assert not attached_files_untold(_ticket(description=shot, attachments_count=1), _facts())
+    admin = _facts(reporter_tags=frozenset({"customer", "technical"}))
+    left = "Our contractor has left, and we don't have anyone technical left to look at it."
+    assert technical_says_not(_ticket(description=left), admin)
+    assert not technical_says_not(_ticket(description="The export is empty."), admin)
     plain = _facts(reporter_tags=frozenset({"customer", "nontechnical"}))
     assert build_in_a_nontechnical_title(_ticket(title="can't get anything done on 2026.5.0"), plain)
     assert not build_in_a_nontechnical_title(_ticket(title="can't get anything done"), plain)

@@ -273,9 +273,12 @@ class People:
         self.filed: dict[str, int] = {}
         """Tickets each person of `known` has filed in the queue, by first name."""
 
-    def draw(self, reporter: ReporterType, tier: Tier, technical: bool = False, seats: int = 0) -> Persona:
-        """The reporter of one ticket: a customer of plan `tier` (technical when `technical`, of an
-        organisation of at least `seats` seats when one has them), a QA engineer, or an alert."""
+    def draw(
+        self, reporter: ReporterType, tier: Tier, technical: bool = False, seats: int = 0, plain: bool = False
+    ) -> Persona:
+        """The reporter of one ticket: a customer of plan `tier` (technical when `technical`, not technical when
+        `plain`: a report that says "I'm not technical"; of an organisation of at least `seats` seats when one has
+        them), a QA engineer, or an alert."""
         data = load_personas()
         if reporter == "monitoring":
             return Persona("monitoring", "alert")
@@ -290,6 +293,7 @@ class People:
             if p.organisation is not None
             and id(p.organisation) in big_ids
             and (p.technical or not technical)
+            and not (plain and p.technical)
             and self.filed[p.first] < TICKETS_PER_PERSON
         ]
         fresh, full = self.fresh, self.full
@@ -305,7 +309,7 @@ class People:
             )
         # every one full: the one least over its size, the larger first (a big firm has more people to write)
         orgs = roomy or sorted(big, key=lambda o: (self._members(o) - members_in_a_queue(o.seats), -o.seats))[:1]
-        person = self._new(orgs, technical, self.rng.choice(fresh)[0])
+        person = self._new(orgs, technical, self.rng.choice(fresh)[0], plain)
         self.known.append(person)
         self.taken.add(person.first)
         self.fresh = [x for x in fresh if x[1] != person.first]
@@ -321,7 +325,7 @@ class People:
         compared field by field, and counted as people join, not over `known` at each look)."""
         return self.members.get(id(org), 0)
 
-    def _new(self, orgs: list[Organisation], technical: bool, name: str) -> Persona:
+    def _new(self, orgs: list[Organisation], technical: bool, name: str, plain: bool = False) -> Persona:
         data, r = load_personas(), self.rng
         org = r.choice(orgs)
         held = {p.role for p in self.known if p.organisation is org}
@@ -332,10 +336,13 @@ class People:
             x
             for x in data.roles
             if (x.technical or not (technical or sole))
+            and not (plain and x.technical)
             and not (x.admin and x.title in held)
             and seats_fit(x.title, org.seats)
         ]
-        role = r.choice(roles or [x for x in data.roles if x.technical or not technical])
+        role = r.choice(
+            roles or [x for x in data.roles if (x.technical or not technical) and not (plain and x.technical)]
+        )
         channels = list(data.channels)
         channel = r.choices(channels, weights=[data.channels[c] for c in channels])[0]
         return Persona(

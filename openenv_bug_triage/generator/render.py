@@ -527,6 +527,15 @@ _CLIENT_HELD: dict[re.Pattern[str], tuple[str, ...]] = {
 """Words (lower case) every match of each client pattern holds (`_finds`)."""
 
 
+_NOT_TECHNICAL = re.compile(r"\bnot (?:very |the most |a )?technical\b|\b(?:anyone|no one|nobody) technical\b", re.I)
+"""A writer's word that they (or everyone they have) are not technical."""
+
+
+def says_not_technical(text: str) -> bool:
+    """True when `text` says its writer, or everyone they have, is not technical: one who is writes no such thing."""
+    return _NOT_TECHNICAL.search(text) is not None
+
+
 _NOT_A_CUSTOMER = re.compile(r"-(?:spam|test)-")
 """Invalid stories whose text is not a customer's report (spam, a test of the support form)."""
 _SETUP = re.compile(r"^(?:Use|Create) an? (?:workspace|organisation|account)\b|^Rename the workspace to something")
@@ -711,7 +720,10 @@ class Renderer:
         # an API is called by technical people; a defect of large workspaces is met in one
         seats = defect_seats(scenario) if isinstance(scenario, Defect) else 0
         technical = "api" in tags or _jargon(facts_text)  # a wording in an engineer's terms has one writing it
-        persona = self.people.draw(reporter, s.tier, technical=technical, seats=seats)
+        # a report that says its writer is not technical ("we don't have anyone technical left") has one writing it
+        # (an API story among them: the contractor who called it has left)
+        plain = isinstance(scenario, Story) and says_not_technical(" ".join(scenario.texts))
+        persona = self.people.draw(reporter, s.tier, technical=technical and not plain, seats=seats, plain=plain)
         if persona.reporter == "user" and (temper := self._temper(persona.name)) != persona.temper:
             persona = replace(persona, temper=temper)
         self.voice.cast(persona, tags)

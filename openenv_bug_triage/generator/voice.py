@@ -174,6 +174,8 @@ def _clients_named(text: str) -> frozenset[str]:
 
 _TITLE_COLON = re.compile(r": (?=[a-z])")
 """A subject's colon before what its subject does ("Export: fails with code 5012")."""
+_CLAUSE_START = re.compile(r"(?:\w+ing|the|a|an|every|all|my|our|some|any|no)\b")
+"""The start of a clause with its own subject ("opening a project shows...", "the button is grey")."""
 _SENTENCE_END = re.compile(r"(?<=[a-z)'\"][.!?])\s+(?=[A-Z])")
 _REQUEST = re.compile(
     r"\b(please|could you|would you|can you|could we|can we|would it be|it would be|i'd love|we'd love|"
@@ -422,8 +424,12 @@ class Voice:
         said = _SENTENCE_END.split(symptom)
         first = said[0]
         if headline and len(headline.split()) < len(first.split()):
-            # a subject's "Webhook delivery: has stopped coming" is written as a sentence
-            return _TITLE_COLON.sub(" ", headline, count=1).rstrip(".") + "."
+            # a subject's "Webhook delivery: has stopped coming" is written as a sentence; one whose label heads a
+            # clause of its own ("Safari 26: opening a project shows...") keeps the two apart with a dash
+            head, colon, tail = headline.partition(": ")
+            own_clause = colon and _CLAUSE_START.match(tail)
+            joined = f"{head} - {tail}" if own_clause else _TITLE_COLON.sub(" ", headline, count=1)
+            return joined.rstrip(".") + "."
         if headline and len(said) > 1 and not _shares_a_word(first, headline):
             upto = next((i for i, sentence in enumerate(said[1:3], 1) if _shares_a_word(sentence, headline)), 0)
             return " ".join(said[: upto + 1])
@@ -615,5 +621,6 @@ class Voice:
         note = self.pick("attachment_note", **files)
         more = attachments - sum(note.count(name) for name in files.values())
         if more > 0:  # three files attached, one named: the others are said too
-            note += " " + self.pick("attachment_more", more=_MORE_FILES.get(more, f"{more} more files"))
+            files_more = _MORE_FILES.get(more, f"{more} more files")  # short: no sentence a duplicate repeats
+            note += " " + self.pick("attachment_more", more=files_more, More=files_more.capitalize())
         return note
