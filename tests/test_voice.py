@@ -294,6 +294,11 @@ def technical_says_not(t: Ticket, f: TicketFacts) -> bool:
     return "technical" in f.reporter_tags and says_not_technical(t.description)
 
 
+def customer_on_either_device(t: Ticket, f: TicketFacts) -> bool:
+    """A customer telling what they did "on an iPhone or iPad": a tester's step, not one person's."""
+    return t.reporter_type == "user" and "an iPhone or iPad" in t.description
+
+
 TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "an error box pasted with another message": pasted_box_says_another_message,
     "two API clients' output in one ticket": two_api_clients,
@@ -313,6 +318,7 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "attachments named in part": attached_files_untold,
     "a build in a nontechnical writer's title": build_in_a_nontechnical_title,
     "a technical writer who says no one is technical": technical_says_not,
+    "a customer's step on either Apple device": customer_on_either_device,
 }
 
 # --------------------------------------------------------------------------- checks per queue
@@ -463,6 +469,9 @@ def test_each_ticket_check_finds_a_planted_contradiction() -> None:
     told = shot + " Attached as well: two more files."
     assert not attached_files_untold(_ticket(description=told, attachments_count=3), _facts())
     assert not attached_files_untold(_ticket(description=shot, attachments_count=1), _facts())
+    either = "What I did: I opened an existing task on an iPhone or iPad, then tapped 'Add subtask'."
+    assert customer_on_either_device(_ticket(reporter_type="user", description=either), _facts())
+    assert not customer_on_either_device(_ticket(reporter_type="qa", description=either), _facts())
     admin = _facts(reporter_tags=frozenset({"customer", "technical"}))
     left = "Our contractor has left, and we don't have anyone technical left to look at it."
     assert technical_says_not(_ticket(description=left), admin)

@@ -304,7 +304,7 @@ NO_WORKAROUND = re.compile(
     r"\bno workaround\b|\bno way round\b|\bnothing gets round it\b|\bwe have no detour\b|\bnone of the usual tricks\b",
     re.I,
 )
-USER_SERVER_KNOWLEDGE = re.compile(r"\breached the server\b|\bnever (?:got|made it) to the server\b", re.I)
+USER_SERVER_KNOWLEDGE = re.compile(r"\breach(?:ed|es)? the server\b|\bnever (?:got|made it) to the server\b", re.I)
 RELATIVE_MONTH = re.compile(
     r"\b(?:before|since|until|after|stopped in|started in) (?P<month>" + "|".join(chronology.MONTHS) + r")\b"
 )

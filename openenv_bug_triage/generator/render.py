@@ -527,6 +527,8 @@ _CLIENT_HELD: dict[re.Pattern[str], tuple[str, ...]] = {
 """Words (lower case) every match of each client pattern holds (`_finds`)."""
 
 
+_EITHER_APPLE = re.compile(r"\ban iPhone or iPad\b")
+"""A tester's step for either Apple device: a customer does it on the one they have."""
 _NOT_TECHNICAL = re.compile(r"\bnot (?:very |the most |a )?technical\b|\b(?:anyone|no one|nobody) technical\b", re.I)
 """A writer's word that they (or everyone they have) are not technical."""
 
@@ -1255,7 +1257,9 @@ class Renderer:
         body = " ".join([symptom, *lines])
         self.voice.since = max(0, int((self.created - self._onset(s)).total_seconds() // 60))  # what its tries span
         if repro:  # a customer's steps are set in the ticket's time only when given (`local` draws nothing)
-            steps = [self.local(step) for step in _own_steps(d.steps)]
+            # a customer's steps are on their own device ("on my iPad", not a tester's "on an iPhone or iPad")
+            own = "my iPad" if self.device == "tablet" else "my iPhone"
+            steps = [_EITHER_APPLE.sub(own, self.local(step)) for step in _own_steps(d.steps)]
             body += "\n\n" + self._steps(s, steps, "steps_header_user", qa=False, evidence=evidence)
         self.follow_up = sentence or None
         return title, self._user_wrap(body, traps, cosmetic=d.impact == "cosmetic")
