@@ -620,7 +620,8 @@ class Voice:
         }
         note = self.pick("attachment_note", **files)
         more = attachments - sum(note.count(name) for name in files.values())
-        if more > 0:  # three files attached, one named: the others are said too
-            files_more = _MORE_FILES.get(more, f"{more} more files")  # short: no sentence a duplicate repeats
-            note += " " + self.pick("attachment_more", more=files_more, More=files_more.capitalize())
+        if more > 0:  # three files attached, one named: the others are said too, in the same sentence (its file
+            # name makes it the ticket's own; a sentence of its own would recur across the queue)
+            body, end = (note[:-1], note[-1]) if note[-1] in ".!" else (note, ".")
+            note = f"{body}, plus {_MORE_FILES.get(more, f'{more} more files')}{end}"
         return note
