@@ -168,10 +168,11 @@ def test_drawing_is_seeded_and_avoids_used_surfaces() -> None:
 
 @pytest.mark.parametrize("partition", SPLITS)
 def test_every_title_and_symptom_template_names_the_surface(partition: str) -> None:
-    """A terse writer may send only the title: it must still say what broke (`{feature}` or `{action}`)."""
+    """A terse writer may send only the title: it must still say what broke (`{feature}`, `{in_feature}` or
+    `{action}`)."""
     templates = compose.load_parts(partition).templates  # type: ignore[arg-type]
     for wording in (*templates.titles, *templates.display_titles, *templates.symptoms, *templates.display_symptoms):
-        assert "{feature}" in wording or "{action}" in wording, (partition, wording)
+        assert any(f"{{{field}}}" in wording for field in ("feature", "in_feature", "action")), (partition, wording)
 
 
 @pytest.mark.parametrize("partition", SPLITS)

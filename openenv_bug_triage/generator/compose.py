@@ -344,6 +344,8 @@ def composed(partition: Partition, key: Key) -> Defect:
     values = {
         "action": action_of(s, c),
         "feature": s.feature,
+        # "in the timesheet export", but "while renewing the annual subscription"
+        "in_feature": f"{'while' if s.feature.split(' ', 1)[0].endswith('ing') else 'in'} {s.feature}",
         "says": worded(f.says, key).replace("{code}", code),
         "short": f.short.replace("{code}", code),
         "when": c.when if c else "",

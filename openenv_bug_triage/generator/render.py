@@ -527,6 +527,12 @@ _CLIENT_HELD: dict[re.Pattern[str], tuple[str, ...]] = {
 """Words (lower case) every match of each client pattern holds (`_finds`)."""
 
 
+_HEDGED = re.compile(
+    r"\bnot the end of the world\b|\bno (?:rush|urgency)\b|\bcan wait\b|\bnot urgent\b|\b(?:don't|do not) want to "
+    r"bother\b|\bsorry to bother\b|\btake it or leave it\b|\bno big deal\b|\bnothing serious\b",
+    re.I,
+)
+"""A customer's own words that play the problem down: no outburst or shouted subject in the same ticket."""
 _EITHER_APPLE = re.compile(r"\ban iPhone or iPad\b")
 """A tester's step for either Apple device: a customer does it on the one they have."""
 _NOT_TECHNICAL = re.compile(r"\bnot (?:very |the most |a )?technical\b|\b(?:anyone|no one|nobody) technical\b", re.I)
@@ -1379,7 +1385,11 @@ class Renderer:
         if temper == "pressing" and "invalid" not in self.voice.tags and r.random() < TEMPER_SHOWS:
             extra.append(self.pick("urgency_claim"))
             traps.append("urgency_claim")
-        outburst = not cosmetic and self.voice.tags.isdisjoint({"wish", "invalid"})
+        # nor after the writer's own words play it down ("It's not the end of the world"): one voice a ticket
+        hedged = _HEDGED.search(body) is not None
+        if hedged:
+            traps.append("hedged")  # no loud subject line either
+        outburst = not cosmetic and not hedged and self.voice.tags.isdisjoint({"wish", "invalid"})
         if temper == "loud" and outburst and r.random() < TEMPER_SHOWS / 2:
             extra.append(self.pick("loud_sentence"))  # anger at a fault: a request, or a slip of their own, has none
         if r.random() < rates.injection:

@@ -128,7 +128,7 @@ def dress(
     """
     title = subjects[0]
     # one register: only a writer of a loud temper shouts in the subject, and not when they opened quietly
-    loud = persona.temper == "loud" and rng.random() < LOUD_TITLE and "quiet" not in traps
+    loud = persona.temper == "loud" and rng.random() < LOUD_TITLE and not {"quiet", "hedged"} & set(traps)
     if persona.reporter == "user":
         target = rng.randrange(5, 12)
         if rng.random() < rates.terse_title:
