@@ -107,6 +107,9 @@ class Failure(_Model):
     routes: str | None = None
     """The component a defect of this failure belongs to on any surface it fits, when its evidence
     names that component's check (a 403 from a permission policy is `permissions`); None: the surface's."""
+    takes: bool = False
+    """The app shows success and keeps nothing ("a tick shows as if it worked, but opening it again shows nothing
+    was done"): where the customer entered something, it took it and lost it, which the handbook rates as data lost."""
 
 
 class Condition(_Model):
@@ -194,7 +197,7 @@ def impact_of(surface: Surface, failure: Failure, loss: Loss | None) -> Impact:
     """The impact class a report of these parts states (the handbook's severity rules read it)."""
     if failure.effect == "display":
         return "cosmetic"
-    if loss is not None:
+    if loss is not None or (failure.takes and surface.object is not None):
         return "critical"
     return "core" if surface.core else "minor"
 
