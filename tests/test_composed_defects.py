@@ -280,3 +280,16 @@ def test_an_error_that_tells_of_a_wait_is_logged_after_it(partition: str) -> Non
         assert gap.total_seconds() >= waited, (key, request, error)
         told += waited > 0
     assert told, "no composed failure of this partition tells of a wait"
+
+
+def test_a_success_shown_for_what_was_entered_and_not_kept_is_data_lost() -> None:
+    """'A tick shows as if it worked, but opening it again shows nothing was done' on a table cell the customer typed
+    into is the handbook's data taken and lost (critical); on a renewal, where nothing was entered, it blocks."""
+    parts = compose.load_parts("test")
+    ghost = next(f for f in parts.failures if f.takes)
+    entered = next(s for s in parts.surfaces if s.object is not None and s.kind in ghost.surfaces)
+    nothing = next(s for s in parts.surfaces if s.object is None and s.kind in ghost.surfaces)
+    assert compose.impact_of(entered, ghost, None) == "critical"
+    assert compose.impact_of(nothing, ghost, None) in ("core", "minor")
+    plain = next(f for f in parts.failures if not f.takes and f.effect == "blocks" and entered.kind in f.surfaces)
+    assert compose.impact_of(entered, plain, None) in ("core", "minor")
