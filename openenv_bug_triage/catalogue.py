@@ -184,6 +184,7 @@ Tag = Literal[
     "timeout",
     "intermittent",
     "data_loss",
+    "scheduled",
 ]
 """What a phrase can require of, or forbid in, its ticket and reporter.
 
@@ -221,7 +222,9 @@ the problem down; `vague`: a report too vague to act on, so nothing it attaches 
 `timeout`: the defect's facts tell of a call or a page that never answers (times out, hangs), so a client's output
 may show it giving up on waiting, as it may not for an error the server returns at once; `intermittent`: the
 defect fails some attempts and not others, so no one may say every attempt fails; `data_loss`: the defect loses or
-corrupts what was entered (the action goes through and the data is gone), so no one may say it never goes through.
+corrupts what was entered (the action goes through and the data is gone), so no one may say it never goes through;
+`scheduled`: the steps wait for a scheduled job (a digest, a reminder run, a renewal), so no one tells of a retry
+minutes after the first try.
 """
 
 

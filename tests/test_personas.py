@@ -21,7 +21,14 @@ from openenv_bug_triage.catalogue import Phrase, load_catalogue, load_phrases
 from openenv_bug_triage.generator import GeneratedTask, TicketFacts, generate, load_levels
 from openenv_bug_triage.generator.facts import PLATFORM_OF
 from openenv_bug_triage.generator.levels import partition_of
-from openenv_bug_triage.generator.personas import SEATS, TICKETS_PER_PERSON, load_personas, members_in_a_queue
+from openenv_bug_triage.generator.personas import (
+    IT_STAFF,
+    IT_STAFF_SEATS,
+    SEATS,
+    TICKETS_PER_PERSON,
+    load_personas,
+    members_in_a_queue,
+)
 from openenv_bug_triage.generator.phrasing import literal_parts, pattern, variants
 from openenv_bug_triage.models import Ticket
 
@@ -314,3 +321,14 @@ def test_a_ticket_makes_each_kind_of_aside_once(split: str) -> None:
         with_two += len(found) > 1
         assert not any(_same_aside(a, [b]) for i, a in enumerate(found) for b in found[i + 1 :]), (t.ticket_id, found)
     assert with_two > 20
+
+
+@pytest.mark.parametrize("split", ("train", "test"))
+def test_only_an_organisation_big_enough_has_it_staff(split: str) -> None:
+    """No IT lead of a neighbourhood bakery: a customer who writes as IT staff works for an organisation of
+    `IT_STAFF_SEATS` seats or more (a small one's technical contact is a developer)."""
+    seats = {o.name: o.seats for o in load_personas().organisations}
+    staff = [(f.person, f.organisation) for _, f, _ in tickets(split) if f.person and f.person[1] in IT_STAFF]
+    assert staff
+    small = [(p, org) for p, org in staff if org is not None and seats[org] < IT_STAFF_SEATS]
+    assert not small, small[:5]

@@ -299,6 +299,17 @@ def customer_on_either_device(t: Ticket, f: TicketFacts) -> bool:
     return t.reporter_type == "user" and "an iPhone or iPad" in t.description
 
 
+SCHEDULED_STEP = re.compile(
+    r"(?i)\bwait (?:for|until)\b[^.\n]*\b(?:run|monthly|daily|digest|renewal|reminder|\d\d:\d\d)\b"
+)
+RETRIED_MINUTES_LATER = re.compile(r"\b\d+ min(?:utes)? later\b")
+
+
+def retried_a_scheduled_job(t: Ticket, f: TicketFacts) -> bool:
+    """A list of tries "35 min later" on a report whose steps wait for a scheduled run (a daily digest at 08:00)."""
+    return bool(SCHEDULED_STEP.search(t.description) and RETRIED_MINUTES_LATER.search(t.description))
+
+
 TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "an error box pasted with another message": pasted_box_says_another_message,
     "two API clients' output in one ticket": two_api_clients,
@@ -319,6 +330,7 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "a build in a nontechnical writer's title": build_in_a_nontechnical_title,
     "a technical writer who says no one is technical": technical_says_not,
     "a customer's step on either Apple device": customer_on_either_device,
+    "a scheduled job retried minutes later": retried_a_scheduled_job,
 }
 
 # --------------------------------------------------------------------------- checks per queue
@@ -469,6 +481,9 @@ def test_each_ticket_check_finds_a_planted_contradiction() -> None:
     told = shot + " Attached as well: two more files."
     assert not attached_files_untold(_ticket(description=told, attachments_count=3), _facts())
     assert not attached_files_untold(_ticket(description=shot, attachments_count=1), _facts())
+    digest = "Steps:\n1. Turn on the daily digest\n2. Wait for 08:00 local time\n\n* try 1: broken\n* second, 35 min later: same"
+    assert retried_a_scheduled_job(_ticket(description=digest), _facts())
+    assert not retried_a_scheduled_job(_ticket(description=digest.replace("35 min later", "next day")), _facts())
     either = "What I did: I opened an existing task on an iPhone or iPad, then tapped 'Add subtask'."
     assert customer_on_either_device(_ticket(reporter_type="user", description=either), _facts())
     assert not customer_on_either_device(_ticket(reporter_type="qa", description=either), _facts())

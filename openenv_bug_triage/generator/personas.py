@@ -242,8 +242,17 @@ def members_in_a_queue(seats: int) -> int:
     return 1 if seats < 20 else 2 if seats < 150 else 3
 
 
+IT_STAFF = ("IT lead", "systems administrator")
+"""Roles an organisation has only once it is big enough to employ someone for its IT."""
+IT_STAFF_SEATS = 15
+"""Fewest seats of an organisation with an IT lead or a systems administrator (a five-person bakery has neither; its
+technical contact is a developer, often the owner's friend who set Larkspur up)."""
+
+
 def seats_fit(role: str, seats: int) -> bool:
-    """A founder writes in for a small organisation only."""
+    """A founder writes in for a small organisation only; IT staff for one big enough to have them."""
+    if role in IT_STAFF:
+        return seats >= IT_STAFF_SEATS
     return role != "founder" or seats < 50
 
 

@@ -307,7 +307,12 @@ _TIMEOUT = re.compile(
     r"\b(?:time[sd]?[- ]?out|timing out|hangs?|hung|stalls?|never (?:returns?|answers?|respond\w*|finish\w*|complete\w*))\b",
     re.I,
 )
+_SCHEDULED = re.compile(
+    r"\bwait (?:for|until)\b[^.]*\b(?:run|monthly|daily|weekly|digest|renewal|reminder|\d\d:\d\d|morning)\b", re.I
+)
+"""A step that waits for a scheduled job (a digest, a reminder run, a renewal): it cannot be retried minutes later."""
 _HELD: dict[re.Pattern[str], tuple[str, ...]] = {
+    _SCHEDULED: ("wait for", "wait until"),
     _RELOGIN: ("sign", "log"),
     _RELOAD: ("reload", "refresh", "restart", "reopen", "force"),
     _CHANGED: ("changed", "switched", "turned on", "turned off", "enabled", "disabled", "set our", "set the", "set my"),
@@ -417,6 +422,8 @@ def _wording_tags(told: str, ways: str) -> frozenset[str]:
         tags.add("changed_setting")
     if _finds(_TIMEOUT, told):
         tags.add("timeout")
+    if _finds(_SCHEDULED, told):
+        tags.add("scheduled")
     return frozenset(tags)
 
 
