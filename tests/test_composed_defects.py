@@ -79,7 +79,8 @@ def test_a_composed_defect_is_coherent(partition: str) -> None:
         assert d.component == (f.routes or ("web-ui" if drawn else s.component)) and s.component in owner, d.id
         if c is not None and c.platform is not None:
             assert PLATFORM_OF[s.component] == c.platform and (f.routes is None or d.component == f.routes), d.id
-        assert d.global_ == (c is None) and (c is None or d.segment == [c.who]), d.id
+        assert d.global_ == (c is None and s.reaches is None), d.id
+        assert d.segment == ([c.who] if c else [s.reaches] if s.reaches else []), d.id
         assert not d.global_ or s.server, d.id
         assert li is None or (s.object is not None and f.effect == "blocks"), d.id
         assert scope_options(d) or d.impact == "cosmetic", d.id
@@ -293,3 +294,17 @@ def test_a_success_shown_for_what_was_entered_and_not_kept_is_data_lost() -> Non
     assert compose.impact_of(nothing, ghost, None) in ("core", "minor")
     plain = next(f for f in parts.failures if not f.takes and f.effect == "blocks" and entered.kind in f.surfaces)
     assert compose.impact_of(entered, plain, None) in ("core", "minor")
+
+
+def test_a_surface_that_reaches_one_group_fails_for_that_group_not_everyone() -> None:
+    """Okta sign-in failing with no condition is the handbook's "Okta SSO fails for all Okta tenants" (a group,
+    sev1 at most): not global, its segment the surface's own group."""
+    parts = compose.load_parts("test")
+    keys = [k for k in compose.compositions("test") if k[2] is None and parts.surfaces[k[0]].reaches is not None]
+    assert keys
+    for key in keys:
+        d = compose.composed("test", key)
+        assert not d.global_ and d.segment, d.id
+        assert "everyone" not in scope_options(d), d.id
+        if d.impact == "core":  # stated as the group that fails, or with its way round
+            assert set(scope_options(d)) == {"segment", "workaround"}, d.id

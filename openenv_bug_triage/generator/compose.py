@@ -79,6 +79,10 @@ class Surface(_Model):
     display glitch can reach."""
     creates: bool = False
     """The feature makes something new (a task, a subtask): no older copy of it can take its place."""
+    reaches: Line | None = None
+    """Who the surface reaches when not every customer uses it ("every customer who signs in through Okta"): a
+    failure of it with no condition hits that group, the handbook's "Okta SSO fails for all Okta tenants", not
+    everyone. None: every customer uses it."""
     tiers: list[Tier] | None = None
     """The plans whose customers use it when not every plan's do (a card upgrade to Enterprise is a Pro
     customer's: an Enterprise one has nothing larger to buy): `Defect.tiers`."""
@@ -379,9 +383,9 @@ def composed(partition: Partition, key: Key) -> Defect:
             "impact": impact,
             "error_box": f.error_box and s.kind not in ("message", "job"),
             "feature": s.feature,
-            "global": c is None,
+            "global": c is None and s.reaches is None,
             "paid": s.component in PAID_FEATURES or bool(c and c.paid),
-            "segment": [c.who] if c else [],
+            "segment": [c.who] if c else [s.reaches] if s.reaches else [],
             "workaround": list(s.workaround) if impact in ("core", "minor") else [],
             "titles": titles,
             "symptoms": [_fill(t, values) for t in symptoms],

@@ -186,6 +186,8 @@ _REQUEST = re.compile(
 
 _MORE_FILES = {1: "one more file", 2: "two more files", 3: "three more files", 4: "four more files"}
 """The files attached beyond those a note names, in words."""
+_OWN_ENGLISH = re.compile(r"\b(?:sorry for|excuse) my english\b|\bmy english is (?:not|bad)\b", re.I)
+"""A writer's apology for their English: the report around it is as brief as their English."""
 _LABELLED = re.compile(r"[^\s:.!?]+(?: [^\s:.!?]+){0,2}: ")
 """A text that opens with a label of up to three words and a colon ("Android: ...", "Small wish: ...")."""
 
@@ -471,6 +473,8 @@ class Voice:
             self.habits[self.persona.name] = (replace(noise, lower_i=True), register)
         if _fresh(body):  # a failure of this morning was not put off for days before writing in
             self.tags |= {"fresh"}
+        if _OWN_ENGLISH.search(body):  # one who apologises for their English writes no fluent padding around it
+            length = self.length = "terse"
         head: list[str] = [opener] if opener else []
         if length == "terse":  # only the facts, and whatever the writer cannot keep to themselves
             sign = [self.pick("closer_terse")] if r.random() < 0.35 else []  # signed off as briefly as written
