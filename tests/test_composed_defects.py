@@ -275,7 +275,11 @@ def test_an_error_that_tells_of_a_wait_is_logged_after_it(partition: str) -> Non
 
     told = 0
     for key in compose.compositions(partition):  # type: ignore[arg-type]
-        request, error = compose.composed(partition, key).logs[0].split("\n")  # type: ignore[arg-type]
+        # the request and its error, among the service's routine lines
+        lines = compose.composed(partition, key).logs[0].split("\n")  # type: ignore[arg-type]
+        error = next(line for line in lines if " ERROR " in line)
+        asked = compose.load_parts(partition).surfaces[key[0]].request  # type: ignore[arg-type]
+        request = next(line for line in reversed(lines[: lines.index(error)]) if asked in line)
         waited = compose.waited_seconds(error)
         gap = datetime.fromisoformat(error.split(" ")[0]) - datetime.fromisoformat(request.split(" ")[0])
         assert gap.total_seconds() >= waited, (key, request, error)
@@ -308,3 +312,16 @@ def test_a_surface_that_reaches_one_group_fails_for_that_group_not_everyone() ->
         assert "everyone" not in scope_options(d), d.id
         if d.impact == "core":  # stated as the group that fails, or with its way round
             assert set(scope_options(d)) == {"segment", "workaround"}, d.id
+
+
+@pytest.mark.parametrize("partition", SPLITS)
+def test_a_composed_log_sets_the_failure_among_routine_lines(partition: str) -> None:
+    """Five to eight lines, as a service logs them: routine lines around the request and its one error, a
+    warning after it at most (nothing before the error that a reader would take for the fault)."""
+    for key in compose.compositions(partition):  # type: ignore[arg-type]
+        lines = compose.composed(partition, key).logs[0].split("\n")  # type: ignore[arg-type]
+        assert 5 <= len(lines) <= 8, (key, lines)
+        stamps = [line.split(" ")[0] for line in lines]
+        assert stamps == sorted(stamps), (key, lines)
+        faults = [i for i, line in enumerate(lines) if re.search(r" (?:ERROR|WARN) ", line)]
+        assert " ERROR " in lines[faults[0]] and len(faults) <= 2, (key, lines)

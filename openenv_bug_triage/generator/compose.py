@@ -158,6 +158,11 @@ class Templates(_Model):
     symptoms: Annotated[list[Line], Field(min_length=3)]
     display_symptoms: Annotated[list[Line], Field(min_length=3)]
     final_step: Line
+    log_quiet: Annotated[list[Line], Field(min_length=4)]
+    """A service's routine lines around a failure (`{service}`, and numbers `{n}`, `{a}`, `{b}`, `{r}`, `{ms}`, `{h}`):
+    no error and no warning, so the failure's own error stays the first fault a reader or the retimer finds."""
+    log_warn: Annotated[list[Line], Field(min_length=1)]
+    """A warning unrelated to the failure, logged after it (a red herring a reader must see past)."""
     partial: list[tuple[str, str]] = []
     """Words that say a failure happens every time, and what a report of one that fails only some of the
     time says instead (`partly`): "There is no way to" becomes "Often there is no way to"."""
@@ -332,6 +337,32 @@ def waited_seconds(error: str) -> int:
     return int(m["n"]) // 1000 if m["unit"] == "ms" else int(m["n"])
 
 
+def _with_routine(t: Templates, service: str, key: Key, lines: list[tuple[datetime, str]]) -> list[str]:
+    """A failure's two lines (the request, then its error) among the service's routine lines: two or three before,
+    one between when the error came seconds later, and one or two after (a warning among them half the time).
+    Drawn from the composition's key alone, so a composed defect is the same in every process."""
+    r = random.Random(f"log {key}")
+    (sent, request), (failed, error) = lines
+
+    def routine(frame: str) -> str:
+        numbers = {"n": r.randrange(200, 9000), "a": r.randrange(2, 90), "b": r.randrange(2, 40)}
+        numbers |= {"r": r.randrange(10, 900), "ms": r.randrange(3, 400)}
+        # no routine number that reads as an HTTP error ("lru evicted 429 entries" is not a rate limit)
+        plain = {k: v + 200 if 400 <= v < 600 else v for k, v in numbers.items()}
+        return frame.format(service=service, h=f"{r.getrandbits(24):06x}", **plain)
+
+    quiet = r.sample(t.log_quiet, len(t.log_quiet))
+    before = sorted(r.sample(range(3, 50), r.randrange(2, 4)), reverse=True)
+    out = [(sent - timedelta(seconds=gap, milliseconds=r.randrange(1000)), routine(quiet.pop())) for gap in before]
+    out.append((sent, request))
+    if (failed - sent).total_seconds() >= 2:
+        out.append((sent + (failed - sent) / 2, routine(quiet.pop())))
+    out.append((failed, error))
+    after = [routine(quiet.pop())] + ([routine(r.choice(t.log_warn))] if r.random() < 0.5 else [])
+    out += [(failed + timedelta(seconds=2 * i + 1, milliseconds=r.randrange(1000)), x) for i, x in enumerate(after)]
+    return [f"{_stamp(at)} {text}" for at, text in out]
+
+
 def _stamp(at: datetime) -> str:
     """A log line's UTC stamp to the millisecond: `2026-11-03T09:41:12.108Z`."""
     return f"{at:%Y-%m-%dT%H:%M:%S}.{at.microsecond // 1000:03d}Z"
@@ -371,10 +402,15 @@ def composed(partition: Partition, key: Key) -> Defect:
     sent = datetime(2026, 11, 3 + sum(key[:2]) % 20, 9, 41, 12, 108_000)
     # the error is logged once what it tells of has passed: "held open 300 s" five minutes after the request
     failed = sent + timedelta(seconds=sum(key[1:2]) % 3 + waited_seconds(error), microseconds=446_000)
-    log_lines = [
-        f"{_stamp(sent)} INFO  {service} {s.request}" + (f" {c.context}" if c else ""),
-        f"{_stamp(failed)} ERROR {service} {error}",
-    ]
+    log_lines = _with_routine(
+        p.templates,
+        service,
+        key,
+        [
+            (sent, f"INFO  {service} {s.request}" + (f" {c.context}" if c else "")),
+            (failed, f"ERROR {service} {error}"),
+        ],
+    )
     return Defect.model_validate(
         {
             "id": f"{partition}-{s.id}--{f.id}--{c.id if c else 'all'}--{loss.id if loss else 'kept'}",

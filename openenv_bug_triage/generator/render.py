@@ -143,8 +143,8 @@ BARE_WORKAROUND = 0.5
 
 def weekday_bound(log: str) -> bool:
     """True when `log` names a weekday ("send_date=2026-11-14 (Saturday)", "week starts MONDAY"): its stamps and
-    dates move by whole weeks only, so it may end up to a week (and a day, for a date it names a day ahead)
-    before the report it goes with."""
+    dates move by whole weeks only (a device log's, which carry no year, excepted), so it may end up to a week (and a
+    day, for a date it names a day ahead) before the report it goes with."""
     return ts.may_match(log, _WEEKDAY_WORDS) and _WEEKDAY_NAME.search(log) is not None
 
 
@@ -178,15 +178,16 @@ def retime(
         delta = min(delta, onset.replace(microsecond=0) - fault)
     # a line's `due=2026-11-22` keeps its distance in days from the line's stamp
     # (a log that names a weekday keeps its dates on their weekdays: they moved by whole weeks, and stay)
-    weekdays = weekday_bound(log)
-    plain = chronology.PLAIN_DATE.search(log) and not weekdays
+    logcat = {id(m) for m, _ in stamps if m.re is chronology.LOGCAT}
+    # (a device log's stamps carry no year and were not set in the ticket's time with its dates: they move freely)
+    weekdays = weekday_bound(log) and not logcat
+    plain = chronology.PLAIN_DATE.search(log) and not weekday_bound(log)
     plain_days, delta = _plain_days(log, latest, delta, filed or last) if plain else (0, delta)
     if weekdays:  # whole weeks, stamps and dates alike (a run "for send_date=... (Sunday)" stays on its day)
         dates = chronology.plain_dates(log)
         room = min(delta.days, ((filed or last).date() - max(dates)).days if dates else delta.days)
         plain_days = room // 7 * 7
         delta = timedelta(days=plain_days)
-    logcat = {id(m) for m, _ in stamps if m.re is chronology.LOGCAT}
 
     jitter = timedelta(milliseconds=jitter_ms - 1000) if jitter_ms else timedelta(0)
 
