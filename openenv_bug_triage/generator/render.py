@@ -1272,8 +1272,8 @@ class Renderer:
         self.voice.since = max(0, int((self.created - self._onset(s)).total_seconds() // 60))  # what its tries span
         if repro:  # a customer's steps are set in the ticket's time only when given (`local` draws nothing)
             # a customer's steps are on their own device ("on my iPad", not a tester's "on an iPhone or iPad")
-            own = "my iPad" if self.device == "tablet" else "my iPhone"
-            steps = [_EITHER_APPLE.sub(own, self.local(step)) for step in _own_steps(d.steps)]
+            device = "my iPad" if self.device == "tablet" else "my iPhone"
+            steps = [_EITHER_APPLE.sub(device, self.local(step)) for step in _own_steps(d.steps)]
             body += "\n\n" + self._steps(s, steps, "steps_header_user", qa=False, evidence=evidence)
         self.follow_up = sentence or None
         return title, self._user_wrap(body, traps, cosmetic=d.impact == "cosmetic")
