@@ -461,6 +461,16 @@ PAID_FEATURES: frozenset[str] = BILLING | {"sso"}
 """Components only paying plans have: billing, and single sign-on through the customer's identity provider."""
 
 
+def not_a_customers(d: Defect | Story) -> bool:
+    """True when `d` is a story that is no customer's report: spam, or a test of the support form."""
+    return isinstance(d, Story) and ("-spam-" in d.id or "-test-" in d.id)
+
+
+def from_outside(d: Defect | Story) -> bool:
+    """True when `d` is spam: its sender has no account, so the tracker stamps the free plan on it."""
+    return isinstance(d, Story) and "-spam-" in d.id
+
+
 def paying_only(d: Defect | Story) -> bool:
     """True when a customer on the free plan could not have reported `d` (a defect or a story): the plans
     a defect names decide (a failed upgrade from the free plan is a free customer's), else its feature."""

@@ -245,6 +245,11 @@ def scope_denies_itself(t: Ticket, f: TicketFacts) -> bool:
     return bool(NARROWED_TO_ALL.search("\n".join([t.description, *(c.text for c in t.comments)])))
 
 
+def spam_on_a_paid_plan(t: Ticket, f: TicketFacts) -> bool:
+    """Spam from a sender with no account, stamped with a paying customer's plan (and its SLA)."""
+    return "-spam-" in f.scenario and t.customer_tier != "free"
+
+
 TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "a blockage the ticket denies": blockage_against_ticket,
     "played down, then pressed": played_down_then_pressed,
@@ -261,6 +266,7 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "a lead-in into who writes": lead_into_intro,
     "clean logs beside the failure's log": clean_logs_beside_a_log,
     "a build not yet shipped dated from a release": prerelease_since_a_release,
+    "spam on a paid plan": spam_on_a_paid_plan,
 }
 
 
@@ -338,6 +344,9 @@ def test_each_check_finds_a_planted_seam() -> None:
     assert not clean_logs_beside_a_log(t(comments=[retest]), f())
     assert customer_names_internals(t(description="Probably replica lag on your side."), f())
     assert not customer_names_internals(t(reporter_type="qa", description="Replica lag on eu-2."), f())
+    assert spam_on_a_paid_plan(t(customer_tier="enterprise"), f(kind="invalid", scenario="invalid-spam-crypto"))
+    assert not spam_on_a_paid_plan(t(customer_tier="free"), f(kind="invalid", scenario="invalid-spam-crypto"))
+    assert not spam_on_a_paid_plan(t(customer_tier="enterprise"), f(kind="invalid", scenario="invalid-test-ticket"))
 
 
 def main(per_level: int) -> None:

@@ -18,6 +18,7 @@ from ..catalogue import (
     Partition,
     Phrases,
     Story,
+    from_outside,
     load_catalogue,
     load_phrases,
     paying_only,
@@ -392,10 +393,11 @@ def _paid(s: Slot) -> bool:
 
 def _fits_tier(s: Slot, tier: Tier) -> bool:
     """True when a customer on `tier` could write the report of `s`: a paid plan for a paying-only report,
-    seats enough for the workspace it names, and a plan its defect names (`Defect.tiers`)."""
+    seats enough for the workspace it names, a plan its defect names (`Defect.tiers`), and the free plan for spam."""
     d = s.scenario
     return (
         not (tier == "free" and _paid(s))
+        and (tier == "free" or not from_outside(d))
         and SEATS[tier][1] >= _needed_seats(s)
         and (not isinstance(d, Defect) or tier in d.tiers)
     )

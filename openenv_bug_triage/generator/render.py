@@ -11,7 +11,7 @@ from typing import Any
 
 from .. import chronology, rules
 from .. import textstats as ts
-from ..catalogue import Defect, Partition, Story, load_catalogue
+from ..catalogue import Defect, Partition, Story, load_catalogue, not_a_customers
 from ..chronology import display
 from ..models import Platform, ReporterType
 from . import comments, kinds, notes, retell, titles
@@ -552,8 +552,6 @@ def says_not_technical(text: str) -> bool:
     return _NOT_TECHNICAL.search(text) is not None
 
 
-_NOT_A_CUSTOMER = re.compile(r"-(?:spam|test)-")
-"""Invalid stories whose text is not a customer's report (spam, a test of the support form)."""
 _SETUP = re.compile(r"^(?:Use|Create) an? (?:workspace|organisation|account)\b|^Rename the workspace to something")
 """A tester's set-up step ("Use a workspace with more than 500 members"): a customer's workspace already is so."""
 
@@ -934,14 +932,14 @@ class Renderer:
             elif s.kind == "feature":  # a terse writer keeps the sentence that asks
                 text = self.voice.shorten_request(text)
             evidence.append((s.kind, text))
-            if _NOT_A_CUSTOMER.search(story.id):  # spam or a test of the form: no one's own framing, no temper
+            if not_a_customers(story):  # spam or a test of the form: no one's own framing, no temper
                 self.voice.length = "terse"
                 body = self.voice.wrap(text, [], None, self.attachments)
             else:
                 body = self._user_wrap(text, traps)
         subjects = self._own_subjects(s, subjects)
         s.subject = subjects[0]
-        if isinstance(scenario, Story) and _NOT_A_CUSTOMER.search(scenario.id):
+        if not_a_customers(scenario):
             title = subjects[0]  # a spammer's or a tester's subject line, undressed
         else:
             title = titles.dress(subjects, self.reported, self.voice.persona, r, self.pick, lv.rates, traps)
