@@ -300,6 +300,26 @@ def test_a_success_shown_for_what_was_entered_and_not_kept_is_data_lost() -> Non
     assert compose.impact_of(entered, plain, None) in ("core", "minor")
 
 
+@pytest.mark.parametrize("partition", SPLITS)
+def test_a_failure_that_gives_no_sign_whether_it_took_is_never_composed_where_something_is_entered(
+    partition: str,
+) -> None:
+    """ "The button flashes once and then nothing else happens" on a document's save reads as the handbook's "took
+    and then lost, even when the action looked as if it did nothing" (data lost), while its truth would say the
+    save is blocked: such a failure is composed only where nothing is entered (a sign-in, a download)."""
+    parts = compose.load_parts(partition)  # type: ignore[arg-type]
+    for si, fi, _, _ in compose.compositions(partition):  # type: ignore[arg-type]
+        assert not (parts.failures[fi].silent and parts.surfaces[si].object is not None), (
+            parts.surfaces[si].id,
+            parts.failures[fi].id,
+        )
+    train = compose.load_parts("train")
+    dead = next(f for f in train.failures if f.silent)
+    entered = next(s for s in train.surfaces if s.object is not None and s.kind in dead.surfaces)
+    assert not compose.fits(entered, dead, None, None)
+    assert compose.fits(entered, dead.model_copy(update={"silent": False}), None, None)
+
+
 def test_a_surface_that_reaches_one_group_fails_for_that_group_not_everyone() -> None:
     """Okta sign-in failing with no condition is the handbook's "Okta SSO fails for all Okta tenants" (a group,
     sev1 at most): not global, its segment the surface's own group."""

@@ -114,6 +114,10 @@ class Failure(_Model):
     takes: bool = False
     """The app shows success and keeps nothing ("a tick shows as if it worked, but opening it again shows nothing
     was done"): where the customer entered something, it took it and lost it, which the handbook rates as data lost."""
+    silent: bool = False
+    """The app gives no sign whether the action took ("the button flashes once and then nothing else happens"):
+    where the customer entered something, the handbook would read that as taken and lost, while a failure that
+    does not take reads as the workflow it blocks; so it fits no surface with something entered (`Surface.object`)."""
 
 
 class Condition(_Model):
@@ -217,11 +221,14 @@ def fits(surface: Surface, failure: Failure, condition: Condition | None, loss: 
     A failure shows only on the kinds of surface it names (a page's error on a page, a missing
     email on an email); a failure the handbook routes to one component needs a surface of it; a platform condition
     needs a surface on that platform; a defect with no condition must be able to hit everyone (a
-    server-side surface); a condition fits no surface it names unfit; a display glitch needs a screen to show on; data can be lost only where a
+    server-side surface); a condition fits no surface it names unfit; a failure that gives no sign whether it took
+    fits no surface where something is entered; a display glitch needs a screen to show on; data can be lost only where a
     user enters some, and only by a failure that blocks (a display glitch leaves the data intact); an
     older copy can take the place only of something that existed before (not of a task being created).
     """
     if surface.kind not in failure.surfaces or failure.component not in (None, surface.component):
+        return False
+    if failure.silent and surface.object is not None:
         return False
     if failure.effect == "display" and not surface.screen:
         return False

@@ -552,10 +552,8 @@ class Voice:
                     intro, _, rest = paste.partition("\n")
                     paste = f"{intro}\n```\n{rest}\n```"
                 parts.append(paste)
-        tail = list(extra)
-        note = self.attachment_note(attachments)
-        if note:
-            tail.append(note)
+        note = self.attachment_note(attachments)  # what is attached, before a closing claim or a planted line
+        tail = [note, *extra] if note else list(extra)
         if tail:
             parts.append(" ".join(tail))
         if self.noise.placeholder:
