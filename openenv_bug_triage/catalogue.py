@@ -185,6 +185,7 @@ Tag = Literal[
     "intermittent",
     "data_loss",
     "scheduled",
+    "exposure",
 ]
 """What a phrase can require of, or forbid in, its ticket and reporter.
 
@@ -224,7 +225,8 @@ may show it giving up on waiting, as it may not for an error the server returns 
 defect fails some attempts and not others, so no one may say every attempt fails; `data_loss`: the defect loses or
 corrupts what was entered (the action goes through and the data is gone), so no one may say it never goes through;
 `scheduled`: the steps wait for a scheduled job (a digest, a reminder run, a renewal), so no one tells of a retry
-minutes after the first try.
+minutes after the first try; `exposure`: the defect shows customer data to the wrong people, so no tester calls the
+data they saw it with a fixture or a seed (the handbook's exposure rule is about real customer data).
 """
 
 

@@ -320,6 +320,21 @@ def test_a_failure_that_gives_no_sign_whether_it_took_is_never_composed_where_so
     assert compose.fits(entered, dead.model_copy(update={"silent": False}), None, None)
 
 
+@pytest.mark.parametrize("partition", SPLITS)
+def test_a_change_refused_in_plain_sight_loses_nothing(partition: str) -> None:
+    """A 403, an error banner or a value that snaps back tells the customer the change did not take: the handbook
+    rates it as the workflow it blocks, so no such failure is composed with what was entered being lost."""
+    parts = compose.load_parts(partition)  # type: ignore[arg-type]
+    refused = [f for f in parts.failures if f.refused]
+    assert refused, f"{partition}: no failure refuses in plain sight"
+    losses = [k for k in compose.compositions(partition) if k[3] is not None]  # type: ignore[arg-type]
+    assert losses, f"{partition}: no composition loses data"
+    for si, fi, _, _ in losses:
+        assert not parts.failures[fi].refused, (parts.surfaces[si].id, parts.failures[fi].id)
+    entered = next(s for s in parts.surfaces if s.object is not None and s.kind in refused[0].surfaces)
+    assert not compose.fits(entered, refused[0], None, parts.losses[0])
+
+
 def test_a_surface_that_reaches_one_group_fails_for_that_group_not_everyone() -> None:
     """Okta sign-in failing with no condition is the handbook's "Okta SSO fails for all Okta tenants" (a group,
     sev1 at most): not global, its segment the surface's own group."""

@@ -304,6 +304,12 @@ V8_CONSOLE = re.compile(
 TABLET = re.compile(r"\b(?:tablet|iPad)\b", re.I)
 PHONE_NAMED = re.compile(r"\b(?:iPhone|Android phone|phones?)\b")
 PHONE_IN_HAND = re.compile(r"\b(?:from|on) my phone\b", re.I)
+TEST_DATA = re.compile(
+    r"\b(?:fixture|seeded|regression seed|demo (?:tenant|workspace)|sample projects|anonymised)\b", re.I
+)
+"""A tester's words for the data they ran with: made-up data, not a customer's."""
+LIBRARY_NAMED = re.compile(r"\b(Node\.js|Python|Go) client library\b")
+LIBRARY_PASTED = re.compile(r"^library: larkspur-(node|python|go) ", re.M)
 CUSTOMER_ORIGIN = re.compile(r"\borigin=https://(?!\S*(?:localhost|\.test\b|example|staging|dev|qa))\S+")
 
 
@@ -492,6 +498,24 @@ RETRIED = re.compile(
 RELEASE_PASS = re.compile(r"\brelease (?:sign-off pass|checklist)\b")
 
 
+def test_data_on_an_exposure(t: Ticket, f: TicketFacts) -> bool:
+    """A tester who saw one customer's data shown to another calls the data a fixture or a seed: then no customer's
+    data was exposed, which the handbook's exposure rule (sev0 in any environment) is about."""
+    return f.exposure and t.reporter_type == "qa" and bool(TEST_DATA.search(t.description))
+
+
+def another_library_pasted(t: Ticket, f: TicketFacts) -> bool:
+    """A paste of API calls made with another client library than the one the ticket says fails."""
+    named, pasted = LIBRARY_NAMED.search(t.description), LIBRARY_PASTED.search(t.description)
+    lib = {"Node.js": "node", "Python": "python", "Go": "go"}
+    return bool(named and pasted and lib[named[1]] != pasted[1])
+
+
+def production_api_from_a_test_build(t: Ticket, f: TicketFacts) -> bool:
+    """A staging or development build reproduced by calling the production API's address."""
+    return t.environment != "production" and "https://api.larkspur.app" in t.description
+
+
 def release_pass_on_a_dev_build(t: Ticket, f: TicketFacts) -> bool:
     """A tester filing from a release pass on a feature-branch development build."""
     return t.environment == "development" and bool(RELEASE_PASS.search(t.description))
@@ -530,6 +554,9 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "more files named than attached": more_files_than_attached,
     "writing put off for a failure of this morning": put_off_a_fresh_failure,
     "a release pass on a development build": release_pass_on_a_dev_build,
+    "test data on an exposure": test_data_on_an_exposure,
+    "another client library pasted": another_library_pasted,
+    "the production API called from a test build": production_api_from_a_test_build,
 }
 
 ALERT_AFTER_REPORT_HOURS = 6
@@ -751,6 +778,21 @@ def test_the_field_and_timeline_checks_find_planted_seams() -> None:
     sign_off = "Filed from the release sign-off pass for web 2026.10.0-dev.60."
     assert release_pass_on_a_dev_build(_ticket(environment="development", description=sign_off), _facts())
     assert not release_pass_on_a_dev_build(_ticket(environment="staging", description=sign_off), _facts())
+
+
+def test_the_exposure_data_and_library_checks_find_planted_seams() -> None:
+    fixture = 'Data set: fixture "smallco".'
+    assert test_data_on_an_exposure(_ticket(reporter_type="qa", description=fixture), _facts(exposure=True))
+    assert not test_data_on_an_exposure(_ticket(reporter_type="qa", description=fixture), _facts())
+    assert not test_data_on_an_exposure(
+        _ticket(reporter_type="qa", description="Set up as two unrelated organisations."), _facts(exposure=True)
+    )
+    paste = "It fails from the Node.js client library.\n\nWhat our wrapper recorded:\ntr-1\nlibrary: larkspur-{} 0.14"
+    assert another_library_pasted(_ticket(description=paste.format("go")), _facts())
+    assert not another_library_pasted(_ticket(description=paste.format("node")), _facts())
+    call = "Call GET https://api.larkspur.app/v2/taskz with a valid token."
+    assert production_api_from_a_test_build(_ticket(environment="development", description=call), _facts())
+    assert not production_api_from_a_test_build(_ticket(description=call), _facts())
 
 
 def test_the_wish_check_finds_a_planted_seam() -> None:

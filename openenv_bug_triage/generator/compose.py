@@ -114,6 +114,9 @@ class Failure(_Model):
     takes: bool = False
     """The app shows success and keeps nothing ("a tick shows as if it worked, but opening it again shows nothing
     was done"): where the customer entered something, it took it and lost it, which the handbook rates as data lost."""
+    refused: bool = False
+    """The customer sees that the change did not take (an error, a 403, a value that snaps back): the handbook's
+    change refused in plain sight, which loses nothing, so it fits no `Loss` (a loss would make the truth arguable)."""
     silent: bool = False
     """The app gives no sign whether the action took ("the button flashes once and then nothing else happens"):
     where the customer entered something, the handbook would read that as taken and lost, while a failure that
@@ -223,7 +226,8 @@ def fits(surface: Surface, failure: Failure, condition: Condition | None, loss: 
     needs a surface on that platform; a defect with no condition must be able to hit everyone (a
     server-side surface); a condition fits no surface it names unfit; a failure that gives no sign whether it took
     fits no surface where something is entered; a display glitch needs a screen to show on; data can be lost only where a
-    user enters some, and only by a failure that blocks (a display glitch leaves the data intact); an
+    user enters some, and only by a failure that blocks without refusing in plain sight (a display glitch leaves the
+    data intact, a refused change loses nothing); an
     older copy can take the place only of something that existed before (not of a task being created).
     """
     if surface.kind not in failure.surfaces or failure.component not in (None, surface.component):
@@ -242,7 +246,7 @@ def fits(surface: Surface, failure: Failure, condition: Condition | None, loss: 
         return False
     if loss is not None and loss.replaces and surface.creates:
         return False
-    return loss is None or (surface.object is not None and failure.effect == "blocks")
+    return loss is None or (surface.object is not None and failure.effect == "blocks" and not failure.refused)
 
 
 def _tiers(surface: Surface, condition: Condition | None) -> list[Tier] | None:

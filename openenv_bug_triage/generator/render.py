@@ -13,7 +13,7 @@ from .. import chronology, rules
 from .. import textstats as ts
 from ..catalogue import Defect, Partition, Story, load_catalogue, not_a_customers
 from ..chronology import display
-from ..models import Platform, ReporterType
+from ..models import Environment, Platform, ReporterType
 from . import comments, kinds, notes, retell, titles
 from . import compose as composing
 from .binding import own_text
@@ -547,6 +547,12 @@ _NOT_TECHNICAL = re.compile(r"\bnot (?:very |the most |a )?technical\b|\b(?:anyo
 """A writer's word that they (or everyone they have) are not technical."""
 
 
+_LIVE_API = "https://api.larkspur.app"
+"""The production API's address, as steps name it."""
+_TEST_API: dict[str, str] = {"staging": "https://api.staging.larkspur.app", "development": "http://localhost:8080"}
+"""Where a staging or development build's API answers: a test of such a build never calls production."""
+
+
 def says_not_technical(text: str) -> bool:
     """True when `text` says its writer, or everyone they have, is not technical: one who is writes no such thing."""
     return _NOT_TECHNICAL.search(text) is not None
@@ -688,6 +694,7 @@ class Renderer:
         self.platform: Platform = "web"
         self.reported = ""
         self.shift = 0
+        self.environment: Environment = "production"
         self.used_logs: set[tuple[str, int]] = set()
         """Log excerpts (defect id, index) already pasted into a ticket of this queue."""
         self.tempers: dict[str, Temper] = {}
@@ -721,6 +728,8 @@ class Renderer:
                 tags.add("quiet")
             if scenario.error_box:
                 tags.add("error_box")
+            if scenario.exposure:
+                tags.add("exposure")
             if PLATFORM_OF.get(scenario.component) in ("ios", "android"):
                 tags.add("phone_app")
             elif PLATFORM_OF.get(scenario.component) == "web":
@@ -834,6 +843,8 @@ class Renderer:
         build the report speaks of."""
         # a failure that began the day it is reported began "this morning", not "since Monday" on a Monday
         text = chronology.since_today(text, self.created)
+        if self.environment != "production" and _LIVE_API in text:  # a test build answers on its own host
+            text = text.replace(_LIVE_API, _TEST_API[self.environment])
         if _timeless(text):  # most wordings
             return text
         moved = invoice_months(chronology.shift_dates(text, self.shift if shift is None else shift), self.created)
@@ -863,6 +874,7 @@ class Renderer:
     def render(self, s: Slot) -> tuple[dict[str, Any], TicketFacts]:
         r, lv = self.r, self.b.level
         self.created = created = self.base + timedelta(minutes=s.minute)
+        self.environment = s.environment
         self.platform = platform_of(s)
         older = s.role in ("cannot_reproduce", "resolved", "fixed_release") or s.release_note == "similar"
         # the one build this report speaks of

@@ -48,3 +48,13 @@ def screen_settings(text: str, rng: random.Random) -> dict[str, str]:
         language, locale = rng.choice(ENGLISH)
     dark = "on" if may_hold(text, ("dark",)) and _DARK.search(text) else rng.choice(["on", "off", "off"])
     return {"dark": dark, "language": language, "locale": locale}
+
+
+_LIBRARIES: tuple[tuple[str, str], ...] = (("Node.js", "larkspur-node 4."), ("Python", "larkspur-python 2."))
+"""A client library a ticket can name, with the package a paste of its calls shows."""
+
+
+def client_library(text: str, rng: random.Random) -> str:
+    """The client library a paste of API calls shows: the one the ticket's facts (`text`) name, else the Go one."""
+    package = next((p for name, p in _LIBRARIES if name in text), "larkspur-go 0.1")
+    return f"{package}{rng.randrange(3, 6)}"

@@ -25,7 +25,7 @@ from ..textstats import may_hold, self_descriptions
 from .noise import NO_NOISE, Noise, draw_noise
 from .personas import Persona
 from .phrasing import CHOICE, compose
-from .settings import screen_settings
+from .settings import client_library, screen_settings
 
 _CLIENT_WORDS: dict[str, re.Pattern[str]] = {
     "mobile": re.compile(r"\b(?:iphone|ipad|ios|android|phone app|mobile app|mobile)\b", re.I),
@@ -607,6 +607,7 @@ class Voice:
             "message": shown_message(self.facts, told),
             "gb": f"{r.randrange(2, 60)}.{r.randrange(10)}",
             **screen_settings(f"{self.facts} {told}", r),
+            "library": client_library(self.facts, r),
         }
 
     def attachment_note(self, attachments: int) -> str | None:
