@@ -186,6 +186,7 @@ Tag = Literal[
     "data_loss",
     "scheduled",
     "exposure",
+    "it_staff",
 ]
 """What a phrase can require of, or forbid in, its ticket and reporter.
 
@@ -226,7 +227,8 @@ defect fails some attempts and not others, so no one may say every attempt fails
 corrupts what was entered (the action goes through and the data is gone), so no one may say it never goes through;
 `scheduled`: the steps wait for a scheduled job (a digest, a reminder run, a renewal), so no one tells of a retry
 minutes after the first try; `exposure`: the defect shows customer data to the wrong people, so no tester calls the
-data they saw it with a fixture or a seed (the handbook's exposure rule is about real customer data).
+data they saw it with a fixture or a seed (the handbook's exposure rule is about real customer data); `it_staff`: the organisation is big enough to have IT
+people of its own (`personas.IT_STAFF_SEATS` seats or more), so no one there says an outside contractor does their IT.
 """
 
 

@@ -310,6 +310,7 @@ TEST_DATA = re.compile(
 """A tester's words for the data they ran with: made-up data, not a customer's."""
 LIBRARY_NAMED = re.compile(r"\b(Node\.js|Python|Go) client library\b")
 LIBRARY_PASTED = re.compile(r"^library: larkspur-(node|python|go) ", re.M)
+MAC = re.compile(r"\b(?:iMac|MacBook|macOS|Mac mini|on (?:a|my) Mac)\b")
 CUSTOMER_ORIGIN = re.compile(r"\borigin=https://(?!\S*(?:localhost|\.test\b|example|staging|dev|qa))\S+")
 
 
@@ -498,7 +499,7 @@ RETRIED = re.compile(
 RELEASE_PASS = re.compile(r"\brelease (?:sign-off pass|checklist)\b")
 
 
-def test_data_on_an_exposure(t: Ticket, f: TicketFacts) -> bool:
+def fixture_data_on_an_exposure(t: Ticket, f: TicketFacts) -> bool:
     """A tester who saw one customer's data shown to another calls the data a fixture or a seed: then no customer's
     data was exposed, which the handbook's exposure rule (sev0 in any environment) is about."""
     return f.exposure and t.reporter_type == "qa" and bool(TEST_DATA.search(t.description))
@@ -514,6 +515,11 @@ def another_library_pasted(t: Ticket, f: TicketFacts) -> bool:
 def production_api_from_a_test_build(t: Ticket, f: TicketFacts) -> bool:
     """A staging or development build reproduced by calling the production API's address."""
     return t.environment != "production" and "https://api.larkspur.app" in t.description
+
+
+def ctrl_keys_on_a_mac(t: Ticket, f: TicketFacts) -> bool:
+    """A customer on a Mac who presses Ctrl+S (a Mac's shortcuts use Cmd)."""
+    return t.reporter_type == "user" and "Ctrl+" in t.description and bool(MAC.search(t.description))
 
 
 def release_pass_on_a_dev_build(t: Ticket, f: TicketFacts) -> bool:
@@ -554,9 +560,10 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "more files named than attached": more_files_than_attached,
     "writing put off for a failure of this morning": put_off_a_fresh_failure,
     "a release pass on a development build": release_pass_on_a_dev_build,
-    "test data on an exposure": test_data_on_an_exposure,
+    "test data on an exposure": fixture_data_on_an_exposure,
     "another client library pasted": another_library_pasted,
     "the production API called from a test build": production_api_from_a_test_build,
+    "Ctrl keys on a Mac": ctrl_keys_on_a_mac,
 }
 
 ALERT_AFTER_REPORT_HOURS = 6
@@ -782,14 +789,17 @@ def test_the_field_and_timeline_checks_find_planted_seams() -> None:
 
 def test_the_exposure_data_and_library_checks_find_planted_seams() -> None:
     fixture = 'Data set: fixture "smallco".'
-    assert test_data_on_an_exposure(_ticket(reporter_type="qa", description=fixture), _facts(exposure=True))
-    assert not test_data_on_an_exposure(_ticket(reporter_type="qa", description=fixture), _facts())
-    assert not test_data_on_an_exposure(
+    assert fixture_data_on_an_exposure(_ticket(reporter_type="qa", description=fixture), _facts(exposure=True))
+    assert not fixture_data_on_an_exposure(_ticket(reporter_type="qa", description=fixture), _facts())
+    assert not fixture_data_on_an_exposure(
         _ticket(reporter_type="qa", description="Set up as two unrelated organisations."), _facts(exposure=True)
     )
     paste = "It fails from the Node.js client library.\n\nWhat our wrapper recorded:\ntr-1\nlibrary: larkspur-{} 0.14"
     assert another_library_pasted(_ticket(description=paste.format("go")), _facts())
     assert not another_library_pasted(_ticket(description=paste.format("node")), _facts())
+    mac = "Safari 26.2 on an iMac. I opened a document and pressed Ctrl+S."
+    assert ctrl_keys_on_a_mac(_ticket(description=mac), _facts())
+    assert not ctrl_keys_on_a_mac(_ticket(description=mac.replace("Ctrl", "Cmd")), _facts())
     call = "Call GET https://api.larkspur.app/v2/taskz with a valid token."
     assert production_api_from_a_test_build(_ticket(environment="development", description=call), _facts())
     assert not production_api_from_a_test_build(_ticket(description=call), _facts())

@@ -203,6 +203,8 @@ class Persona:
                 tags.add("team")
             if self.organisation.seats >= 150:
                 tags.add("large")
+            if self.organisation.seats >= IT_STAFF_SEATS:
+                tags.add("it_staff")
         return frozenset(tags)
 
     def signature_values(self) -> dict[str, str]:

@@ -547,6 +547,8 @@ _NOT_TECHNICAL = re.compile(r"\bnot (?:very |the most |a )?technical\b|\b(?:anyo
 """A writer's word that they (or everyone they have) are not technical."""
 
 
+_MAC = re.compile(r"\b(?:iMac|MacBook|macOS|Mac mini|on (?:a|my) Mac)\b")
+"""A customer's text naming a Mac: its keyboard shortcuts use Cmd, not Ctrl."""
 _LIVE_API = "https://api.larkspur.app"
 """The production API's address, as steps name it."""
 _TEST_API: dict[str, str] = {"staging": "https://api.staging.larkspur.app", "development": "http://localhost:8080"}
@@ -974,6 +976,9 @@ class Renderer:
             evidence = [(rule, own_text(text, own.email_domain, name)) for rule, text in evidence]
             if self.follow_up:
                 self.follow_up = own_text(self.follow_up, own.email_domain, name)
+        if reporter == "user" and "Ctrl+" in body and _MAC.search(body):  # a Mac's keys in a Mac user's steps
+            body = body.replace("Ctrl+", "Cmd+")
+            evidence = [(rule, text.replace("Ctrl+", "Cmd+")) for rule, text in evidence]
         noise = self.voice.noise
         typed = noise.apply(body)
         if id(s) in self.retold or not self.slots:  # a ticket no duplicate retells keeps `said` empty
@@ -982,6 +987,8 @@ class Renderer:
                 said |= retell.long_sentences(typed)
             s.said = said
         title, body = noise.apply(title), typed
+        if reporter == "user" and (first := self.voice.persona.first) and re.search(rf"\b{re.escape(first)}\b", body):
+            self.voice.named.add(self.voice.persona.name)  # signed: a later ticket of theirs may say they wrote before
         evidence = [(rule, noise.apply(text)) for rule, text in evidence]
         if self.support_note is not None:  # support's comment, typed by support
             evidence.append((f"scope:{s.scope}", self.support_note))

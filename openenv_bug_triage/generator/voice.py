@@ -328,6 +328,9 @@ class Voice:
     """The ticket's own wording of its facts: what a pasted settings screen agrees with."""
     habits: dict[str, tuple[Noise, str]] = field(default_factory=dict)
     """Each customer's typing (noise) and register (formal or casual), by name, drawn at their first ticket."""
+    named: set[str] = field(default_factory=set)
+    """Customers who have signed a ticket of the queue with their first name: only their later tickets may say they
+    wrote before ("Apologies for writing twice in a row"), as only then can a reader tell the earlier one is theirs."""
     frame: str = ""
     """The phrase `once` drew last, as written in the pool (every `{a|b}` choice still in it)."""
     since: int | None = None
@@ -361,7 +364,10 @@ class Voice:
             extra.add(register)
         if self.length == "long":
             extra.add("long")
-        self.tags = persona.tags() | frozenset(ticket_tags) | extra
+        tags = persona.tags() | frozenset(ticket_tags) | extra
+        if "again" in tags and persona.name not in self.named:  # their earlier ticket does not say who wrote it:
+            tags = tags - {"again"}  # no word of it, nor of a history before it
+        self.tags = tags
 
     def fitting(self, pool: str) -> Sequence[str]:
         """Phrases of `pool` that fit the current ticket; a typed error when none does."""
@@ -519,7 +525,9 @@ class Voice:
         after = [head.pop(placed)] if placed is not None and not head[placed].endswith(":") and r.random() < 0.4 else []
         # a lead-in ("Probably just me, but here it is:") leads into the problem, not into who they are
         # (none before a problem that opens with its own label, "Android: Save stays greyed out": no two colons)
-        leads = [h for h in head if h.endswith(":") and not _LABELLED.match(body)]
+        # (nor before one that opens with who writes it, "Quick one: I'm the operations lead")
+        opens_with_writer = told and body.startswith(tuple(self_descriptions(body)[:1]))
+        leads = [h for h in head if h.endswith(":") and not _LABELLED.match(body) and not opens_with_writer]
         head = [h for h in head if not h.endswith(":")]
         parts = [self.noise.join([own_role(h, self.persona) for h in head])] if head else []
         parts.append(" ".join([*leads, body]))  # the facts word for word, their capital kept
