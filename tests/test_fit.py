@@ -310,6 +310,11 @@ TEST_DATA = re.compile(
 """A tester's words for the data they ran with: made-up data, not a customer's."""
 LIBRARY_NAMED = re.compile(r"\b(Node\.js|Python|Go) client library\b")
 LIBRARY_PASTED = re.compile(r"^library: larkspur-(node|python|go) ", re.M)
+SIGN_IN_PAGE = re.compile(r"\bsign[- ]?in (?:page|screen)\b|\blog[- ]?in (?:page|screen)\b", re.I)
+SETTINGS_UNCHANGED = re.compile(
+    r"\b(?:Our settings \((?:unchanged|nobody changed)|My settings: (?:unchanged|untouched|not))"
+)
+SETTING_SET = re.compile(r"\bset [A-Z][\w ]* > ", re.I)
 MAC = re.compile(r"\b(?:iMac|MacBook|macOS|Mac mini|on (?:a|my) Mac)\b")
 CUSTOMER_ORIGIN = re.compile(r"\borigin=https://(?!\S*(?:localhost|\.test\b|example|staging|dev|qa))\S+")
 
@@ -424,11 +429,11 @@ ACCOUNT = frozenset({"login", "sso", "payments", "invoicing"})
 
 
 def project_check_on_an_account_defect(t: Ticket, f: TicketFacts) -> bool:
-    """A check of another project listed for a sign-in or payment defect, or of signing in again for a sign-in one."""
+    """A check of another project listed for a sign-in or payment defect (a glitch of the sign-in page too), or of
+    signing in again for a sign-in one."""
     signing_in = f.component in ("login", "sso") and bool(RETRIED_IN_VAIN["sign"].search(t.description))
-    return (
-        f.kind == "defect" and f.component in ACCOUNT and (bool(OTHER_OBJECT_TOO.search(t.description)) or signing_in)
-    )
+    account = f.component in ACCOUNT or (f.component == "web-ui" and bool(SIGN_IN_PAGE.search(t.title)))
+    return f.kind == "defect" and account and (bool(OTHER_OBJECT_TOO.search(t.description)) or signing_in)
 
 
 def way_round_tried_in_vain(t: Ticket, f: TicketFacts) -> bool:
@@ -522,6 +527,11 @@ def ctrl_keys_on_a_mac(t: Ticket, f: TicketFacts) -> bool:
     return t.reporter_type == "user" and "Ctrl+" in t.description and bool(MAC.search(t.description))
 
 
+def settings_unchanged_beside_a_change(t: Ticket, f: TicketFacts) -> bool:
+    """ "Our settings (unchanged)" in a ticket whose own steps change a setting ("set Billing > Invoice language")."""
+    return bool(SETTINGS_UNCHANGED.search(t.description) and SETTING_SET.search(t.description))
+
+
 def release_pass_on_a_dev_build(t: Ticket, f: TicketFacts) -> bool:
     """A tester filing from a release pass on a feature-branch development build."""
     return t.environment == "development" and bool(RELEASE_PASS.search(t.description))
@@ -564,6 +574,7 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "another client library pasted": another_library_pasted,
     "the production API called from a test build": production_api_from_a_test_build,
     "Ctrl keys on a Mac": ctrl_keys_on_a_mac,
+    "settings unchanged beside a setting changed": settings_unchanged_beside_a_change,
 }
 
 ALERT_AFTER_REPORT_HOURS = 6
@@ -797,6 +808,9 @@ def test_the_exposure_data_and_library_checks_find_planted_seams() -> None:
     paste = "It fails from the Node.js client library.\n\nWhat our wrapper recorded:\ntr-1\nlibrary: larkspur-{} 0.14"
     assert another_library_pasted(_ticket(description=paste.format("go")), _facts())
     assert not another_library_pasted(_ticket(description=paste.format("node")), _facts())
+    unchanged = "Set Billing > Invoice language to Français. Our settings (unchanged, I checked the history)"
+    assert settings_unchanged_beside_a_change(_ticket(description=unchanged), _facts())
+    assert not settings_unchanged_beside_a_change(_ticket(description=unchanged.split(". ")[1]), _facts())
     mac = "Safari 26.2 on an iMac. I opened a document and pressed Ctrl+S."
     assert ctrl_keys_on_a_mac(_ticket(description=mac), _facts())
     assert not ctrl_keys_on_a_mac(_ticket(description=mac.replace("Ctrl", "Cmd")), _facts())
