@@ -365,3 +365,32 @@ def test_a_log_that_names_weekdays_moves_its_stamps_and_dates_by_whole_weeks_tog
         assert datetime.fromisoformat(told[1]).strftime("%A") == told[2], line
     assert datetime.fromisoformat(moved.splitlines()[-1][:24]) < filed
     assert filed - datetime.fromisoformat(moved.splitlines()[-1][:24]) < timedelta(days=7)
+
+
+_METRIC_SPAN = re.compile(r"\b(?:over|for) (\d+) min\b|\b(\d+)-minute\b")
+_FIRED = re.compile(r"\b(\d\d):(\d\d) UTC\b")
+_CHANGE_LINE = re.compile(
+    r"^(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d:\d\d)\S* .*\b(?:deploy\w*|rolled out|rollout|migration)\b", re.M
+)
+
+
+def test_an_alert_fires_after_its_metric_has_been_measured_since_the_change() -> None:
+    """An alert stating "61% of opens over 15 min" fires at least 15 minutes after the deploy its log shows, not
+    six minutes after it: its span of failing fits its own log."""
+    checked = 0
+    for split in ("train", "validation", "test"):
+        for task_id in LEVELS:
+            for seed in range(30):
+                for t in generate(task_id, seed, split).task.tickets:
+                    if t.reporter_type != "monitoring" or not t.log_excerpt:
+                        continue
+                    span, fired = _METRIC_SPAN.search(t.description), _FIRED.search(t.description)
+                    change = _CHANGE_LINE.search(t.log_excerpt)
+                    if not (span and fired and change):
+                        continue
+                    changed = datetime.fromisoformat(f"{change[1]}T{change[2]}")
+                    at = changed.replace(hour=int(fired[1]), minute=int(fired[2]), second=59)
+                    at += timedelta(days=1) if at < changed else timedelta(0)
+                    assert at - changed >= timedelta(minutes=int(span[1] or span[2])), (t.ticket_id, t.description)
+                    checked += 1
+    assert checked

@@ -136,7 +136,7 @@ def _plain_days(log: str, latest: datetime, delta: timedelta, filed: datetime) -
 
 
 ALERT_WINDOW = 20
-"""Most minutes between a failure's onset and the alert on it firing."""
+"""Most minutes between a failure's onset and the alert on it firing, unless its metric spans longer ("over 30 min")."""
 BARE_WORKAROUND = 0.5
 """The share of customers who tell their way round a failure and say nothing more of it ("Fine as a stopgap")."""
 
@@ -565,6 +565,17 @@ _NOT_TECHNICAL = re.compile(r"\bnot (?:very |the most |a )?technical\b|\b(?:anyo
 
 _MAC = re.compile(r"\b(?:iMac|MacBook|macOS|Mac mini|on (?:a|my) Mac)\b")
 """A customer's text naming a Mac: its keyboard shortcuts use Cmd, not Ctrl."""
+_METRIC_SPAN = re.compile(r"\b(?:over|for) (\d+) min\b|\b(\d+)-minute\b")
+"""The span an alert's metric was measured over ("over 15 min"): the alert fires once the failure has lasted it."""
+
+
+def _alert_span(scenario: Defect | Story) -> int:
+    """The minutes the metric of `scenario`'s alert is measured over (0 when it names none, or has no alert)."""
+    alert = scenario.alert if isinstance(scenario, Defect) else None
+    span = _METRIC_SPAN.search(alert.metric) if alert is not None else None
+    return int(span[1] or span[2]) if span is not None else 0
+
+
 _LIVE_API = "https://api.larkspur.app"
 """The production API's address, as steps name it."""
 _TEST_API: dict[str, str] = {"staging": "https://api.staging.larkspur.app", "development": "http://localhost:8080"}
@@ -842,7 +853,9 @@ class Renderer:
         if root.onset is None:
             # an alert fires within minutes of a failure, so one its group has (or is) puts the onset close by
             alerted = root.monitoring or any(o.monitoring and o.original is root for o in self.slots)
-            root.onset = self.base + timedelta(minutes=root.minute - self.r.randrange(4, 12 if alerted else 90))
+            # (after the span its metric is measured over: "61% of opens over 15 min" has failed for 15 minutes)
+            span = _alert_span(root.scenario) if alerted else 0
+            root.onset = self.base + timedelta(minutes=root.minute - span - self.r.randrange(4, 12 if alerted else 90))
         return root.onset
 
     def _group_shift(self, s: Slot) -> int:
@@ -1204,6 +1217,9 @@ class Renderer:
             fired = min(
                 max(onset + timedelta(minutes=r.randrange(1, 4)), soon), window, self.created - timedelta(minutes=1)
             )
+            if (span := _METRIC_SPAN.search(metric)) is not None:  # "61% of opens over 15 min": 15 minutes of failing
+                measured = onset + timedelta(minutes=int(span[1] or span[2]), seconds=r.randrange(30, 180))
+                fired = min(max(fired, measured), self.created - timedelta(minutes=1))
             body = self.pick("monitoring_body", time=f"{fired:%H:%M} UTC", metric=metric)
             scope_line = self._scope_sentence(s, d, alert=True)
             evidence.append((f"scope:{s.scope}", scope_line))
