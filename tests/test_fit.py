@@ -471,12 +471,18 @@ EACH_STEP = re.compile(
 TWO_FILES = re.compile(r"\{?(?:\.mp4)\b.{0,40}\b(?:log files|log file|runner log|test log|runner's log)\b", re.I)
 
 
+MORE_NAMED = re.compile(r"\b(one|two|three|four) more files?\b")
+WORDS_TO_COUNT = {"one": 1, "two": 2, "three": 3, "four": 4}
+
+
 def more_files_than_attached(t: Ticket, f: TicketFacts) -> bool:
     """A note on what is attached naming more files than `attachments_count` (a screenshot of each of three
     steps with one attachment; a recording and a log with one), or screenshots of steps the ticket does not give."""
     if EACH_STEP.search(t.description):
         return not t.repro_steps_present or t.attachments_count < 3
-    return t.attachments_count < 2 and bool(TWO_FILES.search(t.description))
+    more = MORE_NAMED.search(t.description)
+    besides = WORDS_TO_COUNT.get(more[1], 0) if more else 0  # "..., plus two more files"
+    return bool(TWO_FILES.search(t.description)) and t.attachments_count < 2 + besides
 
 
 FRESH = re.compile(r"\b(?:this morning|tonight|since (?:about )?\d|an hour ago|since lunch)\b", re.I)
@@ -781,6 +787,9 @@ def test_the_field_and_timeline_checks_find_planted_seams() -> None:
     assert not more_files_than_attached(
         _ticket(description=steps, repro_steps_present=True, attachments_count=3), _facts()
     )
+    four = "Failing run recording recording-737.mp4 and log files attached, plus two more files."
+    assert more_files_than_attached(_ticket(description=four, attachments_count=3), _facts())
+    assert not more_files_than_attached(_ticket(description=four, attachments_count=4), _facts())
     run = "Run recording attached (recording-366.mp4), and the runner's log run-83.txt."
     assert more_files_than_attached(_ticket(description=run, attachments_count=1), _facts())
     assert not more_files_than_attached(_ticket(description=run, attachments_count=2), _facts())

@@ -270,14 +270,17 @@ def test_about_a_fifth_of_customer_tickets_are_noisy_and_noise_stays_out_of_the_
     assert re.search(r"\bi\b|\bteh\b|\bpls\b|\[e\.g\.|```", noisy)
 
 
-MORE_FILES = re.compile(r", plus (?:one|two|three|four|\d+) more files?(?=[.!])")
+MORE_FILES = re.compile(
+    r"(?:, plus | \(and |; )(?:one|two|three|four|\d+) more files?(?:\)| attached as well)?(?=[.!])"
+)
 
 
 @pytest.mark.parametrize("split", ("train", "test"))
 def test_most_tickets_with_attachments_say_what_is_attached(split: str) -> None:
     notes = [Probe(p) for p in load_phrases().pool("attachment_note", partition_of(split))]
     attached = [t for t, _, _ in tickets(split) if t.attachments_count > 0]
-    # a note that names fewer files than are attached says the others in the same sentence (", plus two more files")
+    # a note that names fewer files than are attached says the others in the same sentence (", plus two more files",
+    # " (and two more files)", "; two more files attached as well")
     told = {t.ticket_id: MORE_FILES.sub("", t.description) for t in attached}
     said = sum(any(n.search(told[t.ticket_id]) for n in notes) for t in attached)
     assert said / len(attached) >= 0.5

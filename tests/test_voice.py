@@ -275,13 +275,15 @@ def gave_up_on_an_answer_that_came(t: Ticket, f: TicketFacts) -> bool:
 
 ATTACHED_FILE = re.compile(r"\b[\w.-]+\.(?:png|mp4|mov|har|txt)\b")
 MORE_FILES = re.compile(r"\b(?:one|two|three|four|\d+) more files?\b", re.I)
+UNNAMED_LOG = re.compile(r"\b(?:log files?|test log|runner log|run log)\b(?! \S+\.txt)")
+"""A log a note tells of without its file name ("video and log files attached"): one of the files attached."""
 BUILD_IN_TITLE = re.compile(r"\b\d{4}\.\d{1,2}\.\d|\b\d\.\d{1,2}\.\d\b|\bv\d")
 
 
 def attached_files_untold(t: Ticket, f: TicketFacts) -> bool:
     """A ticket that names some of its attachments by file and leaves the others unsaid (three attached, one named)."""
-    named = set(ATTACHED_FILE.findall(t.description))
-    return 0 < len(named) < t.attachments_count and MORE_FILES.search(t.description) is None
+    named = len(set(ATTACHED_FILE.findall(t.description))) + bool(UNNAMED_LOG.search(t.description))
+    return 0 < named < t.attachments_count and MORE_FILES.search(t.description) is None
 
 
 def build_in_a_nontechnical_title(t: Ticket, f: TicketFacts) -> bool:

@@ -186,6 +186,8 @@ _REQUEST = re.compile(
 
 _MORE_FILES = {1: "one more file", 2: "two more files", 3: "three more files", 4: "four more files"}
 """The files attached beyond those a note names, in words."""
+_UNNAMED_LOG = re.compile(r"\b(?:log files?|test log|runner log|run log)\b(?! \S+\.txt)")
+"""A log an attachment note tells of without its file name ("the failing run's video and log files attached")."""
 _OWN_ENGLISH = re.compile(r"\b(?:sorry for|excuse) my english\b|\bmy english is (?:not|bad)\b", re.I)
 """A writer's apology for their English: the report around it is as brief as their English."""
 _LABELLED = re.compile(r"[^\s:.!?]+(?: [^\s:.!?]+){0,2}: ")
@@ -630,9 +632,13 @@ class Voice:
             "log": f"{r.choice(['console-', 'client-log-', 'response', 'run-'])}{r.randrange(1, 999)}.txt",
         }
         note = self.pick("attachment_note", **files)
-        more = attachments - sum(note.count(name) for name in files.values())
+        # a log said without its name ("and log files attached") is one of the files too
+        named = sum(note.count(name) for name in files.values()) + bool(_UNNAMED_LOG.search(note))
+        more = attachments - named
         if more > 0:  # three files attached, one named: the others are said too, in the same sentence (its file
             # name makes it the ticket's own; a sentence of its own would recur across the queue)
             body, end = (note[:-1], note[-1]) if note[-1] in ".!" else (note, ".")
-            note = f"{body}, plus {_MORE_FILES.get(more, f'{more} more files')}{end}"
+            files_more = _MORE_FILES.get(more, f"{more} more files")
+            said = r.choice([f", plus {files_more}", f" (and {files_more})", f"; {files_more} attached as well"])
+            note = f"{body}{said}{end}"
         return note
