@@ -62,6 +62,10 @@ def test_steps_in_the_past_speak_for_the_reporter() -> None:
     )  # setting last
     assert past("GET the task again") == "got the task again"
     assert past("Open the search and export dialog") == "opened the search and export dialog"
+    # what was seen is a clause after "that" ("saw each character appears" is no sentence), a thing without it
+    assert past("Observe each character appears late") == "saw that each character appears late"
+    assert past("Observe you land on the home page") == "saw that I land on the home page"
+    assert past("Observe the error") == "saw the error"
 
 
 def test_a_step_that_lets_a_tester_pick_is_told_as_what_was_picked() -> None:

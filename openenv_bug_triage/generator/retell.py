@@ -69,7 +69,7 @@ def _lower_first(text: str) -> str:
     return text[:1].lower() + text[1:]
 
 
-_SUBJECT_BEFORE = re.compile(r"(?:^|\b(?:and|then|if|when|until|before|after)\s|[,;]\s)$")
+_SUBJECT_BEFORE = re.compile(r"(?:^|\b(?:and|then|if|when|until|before|after|that)\s|[,;]\s)$")
 """What comes before a "you" that is the subject of its clause ("until you see", "and you get")."""
 _VERB_AFTER = re.compile(
     r" (?:am|have|had|can|could|will|would|should|must|may|might|do|did|need|want|see|get|follow|open|use|just|then|now"
@@ -82,6 +82,11 @@ QUOTED = re.compile(r"((?<!\w)['‘][^'‘’]+['’](?!\w))")
 _OWN = re.compile(r"\b(yourself|yours|your|you)\b", re.I)
 _ANY = re.compile(r"(?<!before )\bany (?!other\b|more\b|of\b)(\w+)|\ban existing (\w+)")
 """A step's "any project" or "an existing task", which tells a tester to pick one; told as done, one was picked."""
+_CLAUSE = re.compile(
+    r"^(?:you|it|no|nothing)\b|\b(?:is|are|stays?|shows?|opens?|closes?|fails?|appears?|ends?|jumps?|returns?|says?"
+    r"|waits?|disappears?|lands?|loads?|goes|has|have|keeps?|comes?|gets?|arrives?|reads?|lists?|turns?|spins?|never)\b"
+)
+"""What an "Observe ..." step says after its verb when it is a clause ("the app closes"), not a thing ("the error")."""
 _EITHER_CLIENT = re.compile(r"\bthe iOS or Android app\b")
 
 
@@ -124,6 +129,9 @@ def past(step: str) -> str:
             lead = i if first else lead
             tokens[i] = data.past[token.lower()]
             first = False
+    seen = tokens[lead] == data.past.get("observe") and lead + 1 < len(tokens) and tokens[lead + 1] != "that"
+    if seen and _CLAUSE.search(" ".join(tokens[lead + 1 :])):  # "Observe the app closes": "saw that the app closes"
+        tokens[lead] = f"{tokens[lead]} that"
     if lead:  # "In Safari, open X" told after "I": "opened X in Safari"
         setting = _lower_first(" ".join(tokens[:lead]).rstrip(","))
         tokens = [*tokens[lead:], setting]
