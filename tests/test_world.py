@@ -228,8 +228,9 @@ def two_finders(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> boo
 
 def console_of_another_browser(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
     """A pasted console in the dialect of a browser family the ticket does not name, while it names one
-    (or any console in a ticket about Internet Explorer, which cannot run the app)."""
-    text = f"{t.title}\n{t.description}"
+    (or any console in a ticket about Internet Explorer, which cannot run the app). A form's unfilled example
+    ("Browser/version: <e.g. Chrome 145>") names no browser of the writer's."""
+    text = FORM_EXAMPLE.sub("", f"{t.title}\n{t.description}")
     named = {b for b, p in BROWSER_NAMES.items() if p.search(text)}
     spoken = {b for b, p in DIALECTS.items() if p.search(t.description)}
     return bool(named and spoken and (spoken - named or "ie" in named))
