@@ -102,7 +102,7 @@ def test_the_deciding_parts_show_in_every_wording(partition: str) -> None:
             says = compose.worded(f.says, key).replace("{code}", compose.code_of(key))
             assert says in first and (action in first or s.feature.lower() in first.lower()), (d.id, symptom)
             if ci is not None:
-                assert parts.conditions[ci].when in first, (d.id, symptom)
+                assert compose.worded(parts.conditions[ci].when, key) in first, (d.id, symptom)
             if li is not None:
                 loss = parts.losses[li].says.format(object=s.object)
                 assert loss in symptom, (d.id, symptom)

@@ -397,7 +397,8 @@ def composed(partition: Partition, key: Key) -> Defect:
         "in_feature": f"{'while' if s.feature.split(' ', 1)[0].endswith('ing') else 'in'} {s.feature}",
         "says": worded(f.says, key).replace("{code}", code),
         "short": f.short.replace("{code}", code),
-        "when": c.when if c else "",
+        # one composition words its condition one way, another composition another ("with an accent in its name")
+        "when": worded(c.when, key) if c else "",
         # a platform condition names the device: no phone in a tablet's story, no doubled device
         "detail": "" if c is not None and _TABLET.search(c.when) and _PHONE.search(s.detail) else s.detail,
         "loss": loss.says.format(object=s.object) if loss and s.object else "",
