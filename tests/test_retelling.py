@@ -93,3 +93,18 @@ def test_a_duplicate_never_gives_steps_the_way_its_original_did() -> None:
     for avoid in STYLES:
         assert all(draw_style(rng, qa=False, avoid=avoid) != avoid for _ in range(20))
     assert {draw_style(rng, qa=True, avoid=None) for _ in range(50)} == {"numbered", "inline"}
+
+
+def test_a_second_reporter_words_some_steps_their_own_way() -> None:
+    """A duplicate's reporter says "Go to the board" where the original said "Open the board", half the time each step;
+    a step with no other wording stays as it is, and the steps keep their order and number."""
+    import random
+
+    from openenv_bug_triage.generator.retell import reworded
+
+    steps = ["Open the board", "Click Export", "Wait for the digest", "Observe that nothing arrives"]
+    told = [reworded(steps, random.Random(seed)) for seed in range(40)]
+    assert all(len(t) == len(steps) and t[2] == steps[2] for t in told)
+    assert any(t[0] != steps[0] for t in told) and any(t[0] == steps[0] for t in told)
+    assert {t[1].split()[0] for t in told} >= {"Click", "Press", "Hit"}
+    assert any(t[3].startswith("Notice that ") for t in told)

@@ -16,6 +16,7 @@ from typing import Protocol
 from .. import rules
 from ..catalogue import PAID_FEATURES, Defect, Partition, Phrases, Story, paying_only
 from ..models import Environment
+from . import retell
 from .facts import Scope, scope_options
 from .levels import Level
 
@@ -317,11 +318,13 @@ def blamed_first(s: SlotLike, candidates: list[str]) -> list[str]:
 
 def retold_steps(renderer: Teller, s: SlotLike, steps: list[str]) -> list[str]:
     """A re-told duplicate's own steps: the reporter leaves some out (at least two, in order), never the
-    first (what they set out to do), so the steps never start at "Observe"."""
-    if not s.retold or len(steps) <= 2:
+    first (what they set out to do), so the steps never start at "Observe"; and words some in their own way."""
+    if not s.retold:
         return steps
-    keep = sorted(renderer.r.sample(range(1, len(steps)), renderer.r.randrange(1, len(steps) - 1)))
-    return [steps[0], *(steps[i] for i in keep)]
+    if len(steps) > 2:
+        keep = sorted(renderer.r.sample(range(1, len(steps)), renderer.r.randrange(1, len(steps) - 1)))
+        steps = [steps[0], *(steps[i] for i in keep)]
+    return retell.reworded(steps, renderer.r)
 
 
 def own_counts(renderer: Teller) -> dict[str, object]:

@@ -37,6 +37,8 @@ class Retelling(BaseModel):
 
     past: dict[str, str]
     """A step's leading verb, lower case, and its past tense ("observe": "saw")."""
+    synonyms: dict[str, list[str]]
+    """A step's opening words and others that say the same ("Open ": "Go to "): a second reporter's own words."""
     also_nouns: list[str]
     """Verbs that are nouns too ("search"): put in the past only at the start of a step or clause, or after
     "and" or "then" before their object."""
@@ -59,6 +61,19 @@ def draw_style(rng: random.Random, qa: bool, avoid: str | None) -> str:
     """A steps style for a report (QA's from `QA_STYLES`), never `avoid` (its original's)."""
     options = [x for x in (QA_STYLES if qa else STYLES) if x != avoid]
     return rng.choice(options)
+
+
+def reworded(steps: Sequence[str], rng: random.Random) -> list[str]:
+    """`steps` as another reporter words them: each step's opening words swapped half the time for others that say
+    the same ("Open the board" as "Go to the board"), so a duplicate does not give its original's steps word for word."""
+    synonyms = load_retelling().synonyms
+    out = []
+    for step in steps:
+        head = next((h for h in synonyms if step.startswith(h)), None)
+        if head is not None and rng.random() < 0.5:
+            step = rng.choice(synonyms[head]) + step[len(head) :]
+        out.append(step)
+    return out
 
 
 def _lower_first(text: str) -> str:
