@@ -89,13 +89,16 @@ _SEVERITY_PATTERNS: list[tuple[Severity, str]] = [
 ]
 _COMPONENT_PATTERNS: list[tuple[str, str]] = [
     ("sso", r"\bsso\b|saml|okta|azure ad|single sign"),
-    ("email-delivery", r"e-?mails? (?:not|never|were not|are not)|not receiv\w* (?:the |any )?e-?mail"),
+    (
+        "email-delivery",
+        r"e-?mails? (?:not|never|were not|are not|late|twice|arriv|bounc)|not receiv\w* (?:the |any )?e-?mail|digest",
+    ),
     ("data-export", r"\bexport|\bcsv\b"),
     ("search", r"\bsearch"),
-    ("reporting", r"\breport|dashboard|analytics"),
+    ("reporting", r"\breport(?!(?: it| this| that|ed\b|ing it| back))|dashboard|analytics|velocity|burn-?down|chart"),
     ("invoicing", r"invoice"),
     ("payments", r"payment|checkout|\bcard\b|charged"),
-    ("push-notifications", r"push notif"),
+    ("push-notifications", r"push notif|\bpush(?:es)?\b|notification"),
     ("permissions", r"permission|access denied|\brole\b|shar(?:e|ing)"),
     ("login", r"log ?in|sign ?in|password|2fa"),
     ("file-storage", r"attachment|upload|download"),
@@ -105,6 +108,7 @@ _COMPONENT_PATTERNS: list[tuple[str, str]] = [
     ("api-gateway", r"\b5\d\d\b|rate limit|gateway"),
     ("public-api", r"\bapi\b|endpoint|webhook"),
     ("database", r"database|postgres|replication|deadlock"),
+    ("web-ui", r"\bbutton|dialog|modal|sidebar|checklist|list view|board view|browser|\bzoom"),
 ]
 
 
@@ -143,7 +147,8 @@ CLIENTS = frozenset({"ios-app", "android-app", "public-api", "web-ui"})
 """Components a report names when it names only where it was ("on my iPad", "the API")."""
 _CONCRETE = re.compile(
     r"\b(?:crash\w*|closes|freez\w*|error\w*|blank|fails? to|failed to|won't (?:open|load|start|sync)|"
-    r"doesn't (?:open|load|start|sync)|[45]\d\d)\b|'[^']{6,}'",
+    r"doesn't (?:open|load|start|sync)|[45]\d\d|fails|invalid|empty|garbled|missing|stuck|twice|duplicated?|wrong|"
+    r"cut off|clipped|forever|never (?:lists|shows|loads|arrives?|appears?|delivered))\b|'[^']{6,}'",
     re.I,
 )
 """Words that tell how something fails (a crash, an error, a quoted message), not only that something is off."""
@@ -193,22 +198,39 @@ class Settlement:
 
 
 def original_of(t: Ticket, read: Mapping[str, Ticket], settled: Mapping[str, Settlement]) -> str | None:
-    """The earliest report of `t`'s defect among the tracker's suggestions, or None.
+    """The earliest report of `t`'s defect among the tracker's suggestions and the reports read before, or None.
 
     A suggestion counts when the heuristic has read it, settled it as a defect (a bug to fix or
     a duplicate, never a request, a vague report or a closed one) and it passes `same_defect`.
-    A suggestion that is itself a duplicate stands for its original: the link goes to the
-    earliest-created report, never to another duplicate.
+    The suggestions miss real duplicates, so an earlier report read and settled as a defect also
+    counts when it reads as the same one without a suggestion (`retold`). A report that is itself
+    a duplicate stands for its original: the link goes to the earliest-created report, never to
+    another duplicate.
     """
+    hinted = set(t.suspected_duplicate_ids)
     originals: set[str] = set()
-    for h in t.suspected_duplicate_ids:
+    for h, earlier in read.items():
         outcome = settled.get(h)
-        if h == t.ticket_id or h not in read or outcome is None:
+        if h == t.ticket_id or outcome is None or outcome.disposition not in ("fix", "duplicate"):
             continue
-        if outcome.disposition in ("fix", "duplicate") and same_defect(t, read[h]):
+        if (h in hinted or (earlier.created_at < t.created_at and retold(t, earlier))) and same_defect(t, earlier):
             originals.add(outcome.duplicate_of or h)
     known = [o for o in originals if o in read]
     return min(known, key=lambda o: (read[o].created_at, o)) if known else None
+
+
+def retold(t: Ticket, earlier: Ticket) -> bool:
+    """Whether `t` re-tells `earlier` with no suggestion between them: both texts point at a common
+    component and share at least `RETOLD_MATCH` of their words."""
+    own, theirs = _text(t), _text(earlier)
+    if not mentioned_components(own) & mentioned_components(theirs):
+        return False
+    a, b = set(tokens(own)), set(tokens(theirs))
+    return len(a & b) >= RETOLD_MATCH * len(a | b)
+
+
+RETOLD_MATCH = 0.16
+"""The share of words two reports pointing at one component must have in common to read as one defect."""
 
 
 def heuristic_settlement(

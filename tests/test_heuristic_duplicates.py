@@ -13,6 +13,7 @@ from openenv_bug_triage.policies import (
     Settlement,
     heuristic_settlement,
     original_of,
+    retold,
     same_defect,
 )
 from openenv_bug_triage.sources import load_task
@@ -71,6 +72,29 @@ def test_only_a_suggestion_read_and_settled_as_a_defect_counts():
     )
 
 
+def retold_pair() -> tuple[Ticket, Ticket]:
+    """A generated duplicate the tracker suggests nothing for, and its original, which it re-tells (train split)."""
+    for seed in range(20):
+        task = load_task("generated_medium", seed, "train")
+        for t in task.tickets:
+            original = task.truth[t.ticket_id].duplicate_of
+            if original and original not in t.suspected_duplicate_ids and retold(t, task.by_id[original]):
+                return t, task.by_id[original]
+    raise AssertionError("generated_medium train 0-19 has no re-told duplicate without a suggestion")
+
+
+def test_a_report_read_before_that_it_re_tells_is_its_original_without_a_suggestion():
+    t, earlier = retold_pair()
+    assert earlier.ticket_id not in t.suspected_duplicate_ids
+    read, settled = {earlier.ticket_id: earlier}, {earlier.ticket_id: Settlement("fix")}
+    assert original_of(t, read, settled) == earlier.ticket_id
+    later = earlier.model_copy(update={"created_at": t.created_at.replace(year=t.created_at.year + 1)})
+    assert original_of(t, {earlier.ticket_id: later}, settled) is None, "a later report is never the original"
+    other = earlier.model_copy(update={"title": "Cannot log in", "description": "Password sign-in fails."})
+    assert not retold(t, other)
+    assert original_of(t, {earlier.ticket_id: other}, settled) is None
+
+
 def test_a_feature_request_is_never_linked_as_a_duplicate():
     t, earlier = hinted_pair()
     request = t.model_copy(update={"description": t.description + "\nIt would be nice if exports had a PDF option."})
@@ -97,9 +121,9 @@ def test_the_heuristic_opens_each_suggestion_before_it_links_and_links_only_to_r
 
 
 def test_the_heuristic_beats_the_structured_field_tree_on_the_medium_level():
-    """The tree leans on whether a duplicate is suggested; reading the suggestions beats it."""
+    """The tree leans on whether a duplicate is suggested; reading the reports beats it."""
     rules = fit_rules(training_rows(("generated_medium", s, "train") for s in range(30)))
-    seeds = range(20)
+    seeds = range(40)
     tree = statistics.fmean(play(FieldsOnlyPolicy(rules=rules), "generated_medium", s, "test") for s in seeds)
     heuristic = statistics.fmean(play(HeuristicPolicy(), "generated_medium", s, "test") for s in seeds)
     assert tree < heuristic, (tree, heuristic)
