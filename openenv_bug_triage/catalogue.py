@@ -187,6 +187,7 @@ Tag = Literal[
     "scheduled",
     "exposure",
     "it_staff",
+    "duplicate",
 ]
 """What a phrase can require of, or forbid in, its ticket and reporter.
 
@@ -228,7 +229,8 @@ corrupts what was entered (the action goes through and the data is gone), so no 
 `scheduled`: the steps wait for a scheduled job (a digest, a reminder run, a renewal), so no one tells of a retry
 minutes after the first try; `exposure`: the defect shows customer data to the wrong people, so no tester calls the
 data they saw it with a fixture or a seed (the handbook's exposure rule is about real customer data); `it_staff`: the organisation is big enough to have IT
-people of its own (`personas.IT_STAFF_SEATS` seats or more), so no one there says an outside contractor does their IT.
+people of its own (`personas.IT_STAFF_SEATS` seats or more), so no one there says an outside contractor does their IT; `duplicate`: the ticket reports a defect an
+earlier ticket of the queue reports, so its writer never says it is another issue than the one they wrote about before.
 """
 
 

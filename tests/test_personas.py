@@ -384,3 +384,17 @@ def test_a_writer_who_says_they_wrote_before_signed_an_earlier_ticket(split: str
             ]
             assert signed, (made.task.task_id, t.ticket_id, f.person)
     assert said
+
+
+@pytest.mark.parametrize("split", SPLITS)
+def test_a_duplicate_never_calls_itself_another_issue(split: str) -> None:
+    """Every "I wrote before" line says the new ticket is about something else ("not the same issue as my other
+    ticket"): a ticket that reports the same defect as an earlier one of its queue never carries one (a live queue's
+    report of an open tracker ticket may: what the writer sent before is another ticket of the queue)."""
+    said = [
+        t.ticket_id
+        for made in instances(split)
+        for t in made.task.tickets
+        if made.facts[t.ticket_id].duplicate_of in made.facts and WROTE_BEFORE.search(t.description)
+    ]
+    assert not said, said[:5]

@@ -764,6 +764,8 @@ class Renderer:
             elif PLATFORM_OF.get(scenario.component) == "web":
                 tags.add("frontend")
             tags |= defect_tags(scenario, s.symptom_variant, s.scope)
+        if s.original is not None:
+            tags.add("duplicate")
         tags.add("production" if s.environment == "production" else "prerelease")
         if s.environment == "development":
             tags.add("development")
