@@ -360,3 +360,12 @@ def test_a_composed_log_sets_the_failure_among_routine_lines(partition: str) -> 
         assert stamps == sorted(stamps), (key, lines)
         faults = [i for i, line in enumerate(lines) if re.search(r" (?:ERROR|WARN) ", line)]
         assert " ERROR " in lines[faults[0]] and len(faults) <= 2, (key, lines)
+
+
+def test_webhooks_are_never_said_to_come_from_a_client_library() -> None:
+    """The service pushes webhooks to the customer's endpoint: no client library sends or receives them, so a
+    library condition is never composed with webhook delivery ("has stopped coming from the Node.js client library")."""
+    parts = compose.load_parts("test")
+    for si, _, ci, _ in compose.compositions("test"):
+        if ci is not None and parts.conditions[ci].platform == "api":
+            assert "webhook" not in parts.surfaces[si].id, (parts.surfaces[si].id, parts.conditions[ci].id)
