@@ -384,6 +384,29 @@ def update_on_no_release_day(t: Ticket, f: TicketFacts, releases: tuple[Release,
     return False
 
 
+DATED_UPDATE = re.compile(r"\b(?P<day>\d{1,2}) (?P<month>" + "|".join(chronology.MONTHS) + r") (?:update|release)\b")
+
+
+def update_after_own_build(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
+    """A report on an installed app's build dating the update it blames after that build came out ("Prior to
+    the 5 June release" on iOS app 5.11.0 of 3 May): the reporter never took the update they name."""
+    platform = _platform(t)
+    if t.environment != "production" or platform not in ("ios", "android") or not t.version:
+        return False
+    own = next((r for r in releases if r.platform == platform and r.version == t.version.split(" ")[-1]), None)
+    if own is None:
+        return False
+    filed, text = created(t), f"{t.title}\n{t.description}"
+    days = [
+        (filed - timedelta(days=(filed.weekday() - chronology.WEEKDAYS.index(m["day"])) % 7)).date()
+        for m in WEEKDAY_UPDATE.finditer(text)
+    ]
+    for m in DATED_UPDATE.finditer(text):
+        month = chronology.MONTHS.index(m["month"]) + 1
+        days.append(filed.date().replace(year=filed.year - (month > filed.month), month=month, day=int(m["day"])))
+    return any(day > own.released_at.date() for day in days)
+
+
 def phones_of_two_platforms(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
     """A tester's run of one phone app naming a handset of the other platform ("iPhone 13 mini and
     Galaxy A54" in an iOS app run), or a title naming a handset of another platform than the build."""
@@ -541,6 +564,7 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts, tuple[Release, ...]], bo
     "log lines out of order": log_out_of_order,
     "month not yet come": month_not_yet,
     "update on a day without a release": update_on_no_release_day,
+    "update after the build it reports": update_after_own_build,
     "phones of two platforms": phones_of_two_platforms,
     "recording named by another platform": recording_of_another_platform,
     "browser idiom in a phone app": browser_idiom_in_app,
@@ -777,6 +801,17 @@ def test_each_world_check_finds_a_planted_contradiction() -> None:
     assert update_on_no_release_day(_ticket(description=friday), f, rel)
     sunday = _ticket(description="Before Sunday's update this worked.", created_at="2026-09-29T09:00:00Z")
     assert not update_on_no_release_day(sunday, f, rel)
+    apps = (
+        Release(platform="ios", version="5.11.0", released_at=datetime(2026, 9, 3, 10, tzinfo=UTC)),
+        Release(platform="ios", version="5.12.0", released_at=datetime(2026, 9, 25, 10, tzinfo=UTC)),
+    )
+    on_old = {"version": "iOS app 5.11.0", "component_candidates": ["ios-app"], "reporter_type": "user"}
+    assert update_after_own_build(
+        _ticket(description="Prior to the 25 September release it worked.", **on_old), f, apps
+    )
+    assert not update_after_own_build(
+        _ticket(description="Prior to the 3 September release it worked.", **on_old), f, apps
+    )
     ios = {"version": "iOS app 5.15.0", "component_candidates": ["ios-app"]}
     run = _ticket(description="Handsets: iPhone 13 mini and Galaxy A54.", **ios)
     assert phones_of_two_platforms(run, _facts(component="ios-app"), rel)

@@ -837,9 +837,13 @@ class Renderer:
             return None
 
     def release_day(self) -> str:
-        """The day this ticket's platform shipped its current release, as a reporter names it: the
-        weekday within the last week (not today's, which would read as a week ago), else the date ("14 May")."""
-        released = self.timeline.current(self.platform, self.created).released_at
+        """The day the build this ticket reports shipped (its platform's current release for a build not
+        released yet), as a reporter names it: the weekday within the last week (not today's, which would
+        read as a week ago), else the date ("14 May"). One on iOS 5.11.0 blames the update that brought it."""
+        build = self.reported.split(" ")[-1]
+        live = self.timeline.live(self.platform, self.created)
+        own = next((rel for rel in reversed(live) if rel.version == build), None)
+        released = (own or self.timeline.current(self.platform, self.created)).released_at
         if 0 < (self.created.date() - released.date()).days <= 6:
             return chronology.WEEKDAYS[released.weekday()]
         return f"{released.day} {released:%B}"
