@@ -65,6 +65,7 @@ def test_steps_in_the_past_speak_for_the_reporter() -> None:
     # what was seen is a clause after "that" ("saw each character appears" is no sentence), a thing without it
     assert past("Observe each character appears late") == "saw that each character appears late"
     assert past("Observe you land on the home page") == "saw that I land on the home page"
+    assert past("Observe the SSO-212 error on return to Larkspur") == "saw the SSO-212 error on return to Larkspur"
     assert past("Observe the error") == "saw the error"
 
 

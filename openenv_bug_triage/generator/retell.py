@@ -98,10 +98,11 @@ _OWN = re.compile(r"\b(yourself|yours|your|you)\b", re.I)
 _ANY = re.compile(r"(?<!before )\bany (?!other\b|more\b|of\b)(\w+)|\ban existing (\w+)")
 """A step's "any project" or "an existing task", which tells a tester to pick one; told as done, one was picked."""
 _CLAUSE = re.compile(
-    r"^(?:you|it|no|nothing)\b|\b(?:is|are|stays?|shows?|opens?|closes?|fails?|appears?|ends?|jumps?|returns?|says?"
+    r"^(?:you|it|no|nothing)\b|(?<!\bon )(?<!\bthe )(?<!\ba )(?<!\bof )(?<!\bto )\b(?:is|are|stays?|shows?|opens?|closes?|fails?|appears?|ends?|jumps?|returns?|says?"
     r"|waits?|disappears?|lands?|loads?|goes|has|have|keeps?|comes?|gets?|arrives?|reads?|lists?|turns?|spins?|never)\b"
 )
-"""What an "Observe ..." step says after its verb when it is a clause ("the app closes"), not a thing ("the error")."""
+"""What an "Observe ..." step says after its verb when it is a clause ("the app closes"), not a thing ("the error", "the
+error on return to Larkspur": a verb's word after a preposition or an article is a noun)."""
 _EITHER_CLIENT = re.compile(r"\bthe iOS or Android app\b")
 
 
