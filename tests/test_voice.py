@@ -31,7 +31,7 @@ from openenv_bug_triage.generator import GeneratedTask, TicketFacts, generate, l
 from openenv_bug_triage.generator.personas import Persona, load_personas
 from openenv_bug_triage.generator.phrasing import pattern
 from openenv_bug_triage.generator.render import own_addresses, says_not_technical
-from openenv_bug_triage.generator.voice import _BROWSERS, Voice, browsers_named, own_role, shown_message
+from openenv_bug_triage.generator.voice import _BROWSERS, Voice, browsers_named, own_role
 from openenv_bug_triage.models import Ticket
 
 LEVELS = tuple(level.task_id for level in load_levels().levels)
@@ -650,10 +650,3 @@ def test_a_list_of_tries_spans_no_more_than_the_failure_has_lasted() -> None:
     assert {voice.paste_values()["later"] for _ in range(200)} <= set(range(2, 9))
     voice.since = None  # a report of no failure: any gap
     assert max(voice.paste_values()["later"] for _ in range(200)) > 30
-
-
-def test_an_error_box_shows_the_defect_s_message_never_a_button_or_a_second_problem_s_words():
-    facts = "Click 'Sign in with SSO' on the sign-in page. Larkspur shows 'Sign-in failed (SSO-212)'."
-    assert shown_message(facts, "then clicked 'Sign in with SSO' and saw an error") == "Sign-in failed (SSO-212)"
-    assert shown_message(facts, "Also the spelling of 'montly' on your invoice.") == "Sign-in failed (SSO-212)"
-    assert shown_message("Tap 'Save changes' and nothing happens.", "") == "Something went wrong."

@@ -138,19 +138,11 @@ def _quotes(text: str) -> list[str]:
     return [m[2] for m in _QUOTED.finditer(text) if len(m[2]) >= 6] if "'" in text or '"' in text else []
 
 
-_CONTROL = re.compile(
-    r"(?i)\b(?:click|tap|press|select|choose|hit|pick)(?:s|ed|ped|ing|ping)?(?: on)? (?:the )?['\"]([^'\"]+)['\"]"
-)
-"""A quote that names a control the steps use ("Click 'Sign in with SSO'"): a button, not a message."""
-
-
 def shown_message(facts: str, told: str = "") -> str:
     """The error message an error box pasted from the screen shows: the longest quote of the defect's wording
     (`facts`; a button's name is shorter) that holds what the ticket `told` quotes, else the longest the ticket
-    quotes of the defect's, else the defect's longest. A control's name (`_CONTROL`) is never the message."""
-    controls = {m[1] for m in _CONTROL.finditer(f"{facts}\n{told}")}
-    said = [q for q in _quotes(told) if q not in controls and q in facts]  # not a second problem's words
-    known = [q for q in _quotes(facts) if q not in controls]
+    quotes, else the defect's longest."""
+    said, known = _quotes(told), _quotes(facts)
     fitting = [k for k in known if any(q in k for q in said)] or said or known
     return max(fitting, key=len) if fitting else "Something went wrong."
 
