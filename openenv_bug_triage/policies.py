@@ -225,8 +225,12 @@ def retold(t: Ticket, earlier: Ticket) -> bool:
     own, theirs = _text(t), _text(earlier)
     if not mentioned_components(own) & mentioned_components(theirs):
         return False
-    a, b = set(tokens(own)), set(tokens(theirs))
-    return len(a & b) >= RETOLD_MATCH * len(a | b)
+    return word_overlap(set(tokens(own)), set(tokens(theirs))) >= RETOLD_MATCH
+
+
+def word_overlap(a: set[str], b: set[str]) -> float:
+    """The share of words two texts' word sets have in common (Jaccard), 0.0 for two empty ones."""
+    return len(a & b) / len(a | b) if a | b else 0.0
 
 
 RETOLD_MATCH = 0.16
@@ -323,8 +327,7 @@ def tracker_original(t: Ticket, found: Sequence[TrackerEntry]) -> str | None:
     component as the one `t`'s text points at, and enough words in common (`TRACKER_MATCH`)."""
     own = set(tokens(_text(t)))
     for entry in found:
-        theirs = set(tokens(f"{entry.title} {entry.summary}"))
-        shared = len(own & theirs) / len(own | theirs) if own | theirs else 0.0
+        shared = word_overlap(own, set(tokens(f"{entry.title} {entry.summary}")))
         if entry.status == "open" and entry.component == heuristic_component(t) and shared >= TRACKER_MATCH:
             return entry.ticket_id
     return None

@@ -18,7 +18,7 @@ import re
 import sys
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from functools import cache
 from itertools import pairwise
 
@@ -376,12 +376,19 @@ def month_not_yet(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> b
 def update_on_no_release_day(t: Ticket, f: TicketFacts, releases: tuple[Release, ...]) -> bool:
     """ "Before Friday's update" while no release came out on the last Friday before the ticket (or that day)."""
     filed = created(t)
-    for m in WEEKDAY_UPDATE.finditer(f"{t.title}\n{t.description}"):
-        back = (filed.weekday() - chronology.WEEKDAYS.index(m["day"])) % 7
-        day = (filed - timedelta(days=back)).date()
+    for day in weekday_update_days(t):
         if not any(r.released_at.date() == day and r.released_at <= filed for r in releases):
             return True
     return False
+
+
+def weekday_update_days(t: Ticket) -> list[date]:
+    """The days a ticket's "Friday's update" names: the last such weekday on or before it was filed."""
+    filed = created(t)
+    return [
+        (filed - timedelta(days=(filed.weekday() - chronology.WEEKDAYS.index(m["day"])) % 7)).date()
+        for m in WEEKDAY_UPDATE.finditer(f"{t.title}\n{t.description}")
+    ]
 
 
 DATED_UPDATE = re.compile(r"\b(?P<day>\d{1,2}) (?P<month>" + "|".join(chronology.MONTHS) + r") (?:update|release)\b")
@@ -396,12 +403,8 @@ def update_after_own_build(t: Ticket, f: TicketFacts, releases: tuple[Release, .
     own = next((r for r in releases if r.platform == platform and r.version == t.version.split(" ")[-1]), None)
     if own is None:
         return False
-    filed, text = created(t), f"{t.title}\n{t.description}"
-    days = [
-        (filed - timedelta(days=(filed.weekday() - chronology.WEEKDAYS.index(m["day"])) % 7)).date()
-        for m in WEEKDAY_UPDATE.finditer(text)
-    ]
-    for m in DATED_UPDATE.finditer(text):
+    filed, days = created(t), weekday_update_days(t)
+    for m in DATED_UPDATE.finditer(f"{t.title}\n{t.description}"):
         month = chronology.MONTHS.index(m["month"]) + 1
         days.append(filed.date().replace(year=filed.year - (month > filed.month), month=month, day=int(m["day"])))
     return any(day > own.released_at.date() for day in days)
