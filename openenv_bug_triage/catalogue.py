@@ -73,6 +73,9 @@ class Defect(_Model):
     internal: list[Line] = Field(default_factory=list)
     """The mechanism as the engineers would put it; never rendered: a tester states behaviour and a
     test matrix, an alert what it measured, and the mechanism shows only in the logs."""
+    past: bool = False
+    """A past incident (a failover lost a window of writes): it happened once and no run makes it fail again, so
+    no tester reports it from a run or a test build, and no report states a share of tries or a matrix."""
     exposure: bool = False
     """Customer data shown to the wrong people: sev0 and escalated anywhere, never closed on a retest."""
     error_box: bool = False
@@ -188,6 +191,7 @@ Tag = Literal[
     "exposure",
     "it_staff",
     "duplicate",
+    "stopped",
 ]
 """What a phrase can require of, or forbid in, its ticket and reporter.
 
@@ -209,6 +213,8 @@ shows the reporter an error message, so one can be pasted from the screen; `tabl
 an iPad or a tablet (or a phone) and not the other kind of device, so nothing said of the other fits it;
 `wish`: a feature request, so nothing said of a fault (retried, reproduced, worked around) fits it; `blocked`: the
 customer's facts say they cannot work at all (no way round it), so no opener may call it minor or not urgent;
+`stopped`: the customer states a failure of the whole team or group with no way round it, so they did not wait days
+before writing in;
 `one_user`, `one_object`: the defect hits one person (or a few) or one object, so no one may say a colleague or another
 object shows it too; `relogin_helps`, `reload_helps`: a way round it is signing in again or reloading (restarting the
 app), so no one may say that changed nothing; `changed_setting`: the facts tell of a setting changed, so no one may say

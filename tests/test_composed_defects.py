@@ -369,3 +369,18 @@ def test_webhooks_are_never_said_to_come_from_a_client_library() -> None:
     for si, _, ci, _ in compose.compositions("test"):
         if ci is not None and parts.conditions[ci].platform == "api":
             assert "webhook" not in parts.surfaces[si].id, (parts.surfaces[si].id, parts.conditions[ci].id)
+
+
+_NEVER = re.compile(r"\b(?:never|stopped)\b", re.I)
+"""A failure's short form that says it no longer happens at all ("never arrives", "has stopped coming")."""
+
+
+@pytest.mark.parametrize("partition", SPLITS)
+def test_a_failure_told_as_nothing_getting_through_is_never_a_degraded_service(partition: str) -> None:
+    # a title "Has stopped coming" beside "close to 20% of attempts error" makes sev0 and sev1 both readable
+    failures = {f.id: f for f in compose.load_parts(partition).failures}
+    told_total = [f for f in failures.values() if _NEVER.search(f.short)]
+    assert told_total and all(f.total for f in told_total), [f.id for f in told_total if not f.total]
+    for d in _all(partition):
+        if failures[d.id.split("--")[1]].total:
+            assert d.intermittent is False and "degraded" not in scope_options(d), d.id

@@ -237,12 +237,23 @@ def _languages(text: str) -> set[str]:
     return named | coded | {lang for own, lang in ENDONYMS.items() if own in text}
 
 
+ZONE = re.compile(r"\b(?:Africa|America|Asia|Atlantic|Australia|Europe|Pacific)/[A-Z][A-Za-z_]+")
+ZONE_LINE = re.compile(r"^(?:Device )?[Tt]ime zone: (.*)$", re.M)
+GUESTS = re.compile(r"\bguests?\b", re.I)
+GUESTS_OFF = re.compile(r"^(?:External guests|Guests allowed|Guest access): (?:not allowed|no|off)$", re.M)
+
+
 def diagnostics_contradict(t: Ticket, f: TicketFacts) -> bool:
     """A pasted settings line that says otherwise than the ticket: dark mode off for a dark-mode defect, or an
     app language the reporter neither writes in nor names."""
     pasted, own = _pastes(t.description)
     told = f"{t.title}\n{own}"
     if DARK.search(told) and "Dark mode: off" in pasted:
+        return True
+    zone = ZONE.search(told)
+    if zone and any(m[1] != zone[0] for m in ZONE_LINE.finditer(pasted)):  # "set to America/Denver", "Time zone: auto"
+        return True
+    if GUESTS.search(told) and GUESTS_OFF.search(pasted):
         return True
     named_languages = _languages(told)
     for m in DIAGNOSTIC_LANGUAGE.finditer(pasted):
@@ -314,7 +325,7 @@ SIGN_IN_PAGE = re.compile(r"\bsign[- ]?in (?:page|screen)\b|\blog[- ]?in (?:page
 SETTINGS_UNCHANGED = re.compile(
     r"\b(?:Our settings \((?:unchanged|nobody changed)|My settings: (?:unchanged|untouched|not))"
 )
-SETTING_SET = re.compile(r"\bset [A-Z][\w ]* > ", re.I)
+SETTING_SET = re.compile(r"\b[Ss]et [A-Z][\w ]* > ")  # "set Billing > Invoice language", not "set a password under X >"
 MAC = re.compile(r"\b(?:iMac|MacBook|macOS|Mac mini|on (?:a|my) Mac)\b")
 CUSTOMER_ORIGIN = re.compile(r"\borigin=https://(?!\S*(?:localhost|\.test\b|example|staging|dev|qa))\S+")
 
@@ -503,6 +514,13 @@ def put_off_a_fresh_failure(t: Ticket, f: TicketFacts) -> bool:
     return bool(PUT_OFF.search(t.description)) and bool(FRESH.search(rest))
 
 
+def put_off_while_stopped(t: Ticket, f: TicketFacts) -> bool:
+    """A customer who says they put off writing in about a failure that stops their whole team or group with no way
+    round it (a scope of everyone or a segment; an exposure stops no one's work)."""
+    stopped = f.reporter == "user" and f.scope in ("everyone", "segment") and not f.exposure
+    return stopped and bool(PUT_OFF.search(t.description))
+
+
 RETRIED = re.compile(
     r"\bI (?:have )?tried (?:already )?it (?:again|agian|agin)\b[^.]*", re.I
 )  # typed as noise leaves it
@@ -543,6 +561,17 @@ def release_pass_on_a_dev_build(t: Ticket, f: TicketFacts) -> bool:
     return t.environment == "development" and bool(RELEASE_PASS.search(t.description))
 
 
+def alert_filed_elsewhere(t: Ticket, f: TicketFacts) -> bool:
+    """An alert whose form guesses leave out the component it measures (an alert is raised on its own service)."""
+    return t.reporter_type == "monitoring" and f.component not in t.component_candidates
+
+
+def past_incident_from_a_run(t: Ticket, f: TicketFacts) -> bool:
+    """A past incident (a failover's lost writes) told by a tester's run or met on a test build."""
+    d = _defect(f)
+    return d is not None and d.past and (t.reporter_type == "qa" or t.environment != "production")
+
+
 TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "browser symptom in a phone app": browser_symptom_in_app,
     "screen symptom on an email or push": screen_symptom_on_message,
@@ -575,12 +604,15 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "a build in the title, none in the version field": build_named_but_no_version,
     "more files named than attached": more_files_than_attached,
     "writing put off for a failure of this morning": put_off_a_fresh_failure,
+    "writing put off while the whole team is stopped": put_off_while_stopped,
     "a release pass on a development build": release_pass_on_a_dev_build,
     "test data on an exposure": fixture_data_on_an_exposure,
     "another client library pasted": another_library_pasted,
     "the production API called from a test build": production_api_from_a_test_build,
     "Ctrl keys on a Mac": ctrl_keys_on_a_mac,
     "settings unchanged beside a setting changed": settings_unchanged_beside_a_change,
+    "an alert filed under another component": alert_filed_elsewhere,
+    "a past incident told by a test run": past_incident_from_a_run,
 }
 
 ALERT_AFTER_REPORT_HOURS = 6
@@ -701,6 +733,23 @@ def test_each_fit_check_finds_a_planted_seam() -> None:
     )
     endonym = "Copied from the About screen:\nLanguage: Turkish"
     assert not diagnostics_contradict(_ticket(description=f"My phone is set to Türkçe.\n\n{endonym}"), _facts())
+    waited = _ticket(description="I waited a day before writing in. Nobody here can save a task.")
+    assert put_off_while_stopped(waited, _facts(scope="everyone"))
+    assert not put_off_while_stopped(waited, _facts(scope="workaround"))
+    alert = _ticket(reporter_type="monitoring", component_candidates=["editor"])
+    assert alert_filed_elsewhere(alert, _facts(component="database"))
+    assert not alert_filed_elsewhere(alert, _facts(component="editor"))
+    assert not alert_filed_elsewhere(_ticket(component_candidates=["editor"]), _facts(component="database"))
+    failover = _facts(component="database", scenario="database-failover-lost-writes")
+    assert past_incident_from_a_run(_ticket(reporter_type="qa"), failover)
+    assert past_incident_from_a_run(_ticket(environment="staging"), failover)
+    assert not past_incident_from_a_run(_ticket(), failover)
+    zoned = "Copied from the app's diagnostics page:\nDevice time zone: Atlantic/Azores"
+    assert diagnostics_contradict(_ticket(description=f"Set the profile to America/Denver.\n\n{zoned}"), _facts())
+    assert not diagnostics_contradict(_ticket(description=f"Reminders come at night.\n\n{zoned}"), _facts())
+    guests = "From Admin > Workspace:\nLicensed users: 40\nGuest access: off"
+    assert diagnostics_contradict(_ticket(description=f"Suppliers join as guests.\n\n{guests}"), _facts())
+    assert not diagnostics_contradict(_ticket(description=f"Suppliers join as members.\n\n{guests}"), _facts())
     turkish = "Device details:\nLocale: de-DE"
     assert diagnostics_contradict(_ticket(description=f"Set to Turkish, Save fails.\n\n{turkish}"), _facts())
     export = [("case:wrong_cause", "We think the export feature started failing again.")]

@@ -529,3 +529,16 @@ def test_a_policy_that_reads_only_structured_fields_stays_below_the_heuristic() 
         shortcut = statistics.fmean(run_episode(fields_only, level, s, "test").grade.score for s in seeds)
         heuristic = statistics.fmean(run_episode(HeuristicPolicy(), level, s, "test").grade.score for s in seeds)
         assert shortcut < heuristic, (level, shortcut, heuristic)
+
+
+def test_a_past_incident_is_told_by_its_customers_or_its_alert_never_by_a_test_run() -> None:
+    past = {d.id for d in load_catalogue().defects if d.past}
+    assert past  # the failover that lost a window of writes
+    seen: Counter[tuple[str, str]] = Counter()
+    for seed in range(60):
+        made = generate("generated_expert", seed, "train")
+        for f in made.facts.values():
+            if f.scenario in past:
+                seen[(f.reporter, f.environment)] += 1
+    assert sum(seen.values()) >= 3
+    assert set(seen) <= {("user", "production"), ("monitoring", "production")}, seen

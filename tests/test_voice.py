@@ -31,6 +31,7 @@ from openenv_bug_triage.generator import GeneratedTask, TicketFacts, generate, l
 from openenv_bug_triage.generator.personas import Persona, load_personas
 from openenv_bug_triage.generator.phrasing import pattern
 from openenv_bug_triage.generator.render import own_addresses, says_not_technical
+from openenv_bug_triage.generator.settings import agreeing
 from openenv_bug_triage.generator.voice import _BROWSERS, Voice, browsers_named, own_role
 from openenv_bug_triage.models import Ticket
 
@@ -650,3 +651,13 @@ def test_a_list_of_tries_spans_no_more_than_the_failure_has_lasted() -> None:
     assert {voice.paste_values()["later"] for _ in range(200)} <= set(range(2, 9))
     voice.since = None  # a report of no failure: any gap
     assert max(voice.paste_values()["later"] for _ in range(200)) > 30
+
+
+def test_a_pasted_settings_screen_shows_the_time_zone_and_guests_the_ticket_speaks_of() -> None:
+    screen = "Copied from the app's diagnostics page:\nDevice time zone: Atlantic/Azores\nDark mode: off"
+    told = "Set the profile time zone to America/Denver, then wait for the reminder."
+    assert "Device time zone: America/Denver" in agreeing(screen, told)
+    assert agreeing(screen, "Reminders arrive at night.") == screen
+    workspace = "Our workspace settings (General tab):\nSeats in use: 160\nExternal guests: not allowed"
+    assert agreeing(workspace, "Suppliers are invited as guests.").endswith("External guests: allowed")
+    assert agreeing(workspace, "Suppliers are invited as members.") == workspace

@@ -117,6 +117,10 @@ class Failure(_Model):
     refused: bool = False
     """The customer sees that the change did not take (an error, a 403, a value that snaps back): the handbook's
     change refused in plain sight, which loses nothing, so it fits no `Loss` (a loss would make the truth arguable)."""
+    total: bool = False
+    """The failure is told as nothing getting through at all ("has stopped coming", "never arrives"): a report of it
+    counts no share of tries that fail, so a composed defect of it is never a degraded service (`Defect.intermittent`
+    False); its title and last step would otherwise say all fail beside a rate that says most pass."""
     silent: bool = False
     """The app gives no sign whether the action took ("the button flashes once and then nothing else happens"):
     where the customer entered something, the handbook would read that as taken and lost, while a failure that
@@ -432,6 +436,7 @@ def composed(partition: Partition, key: Key) -> Defect:
             "error_box": f.error_box and s.kind not in ("message", "job"),
             "feature": s.feature,
             "global": c is None and s.reaches is None,
+            **({"intermittent": False} if f.total else {}),
             "paid": s.component in PAID_FEATURES or bool(c and c.paid),
             "segment": [c.who] if c else [s.reaches] if s.reaches else [],
             "workaround": list(s.workaround) if impact in ("core", "minor") else [],

@@ -266,7 +266,13 @@ class Planner:
         r, d = self.rng, s.scenario
         assert isinstance(d, Defect)
         # a billing fault is told by the people it charged: a test build takes no real card (no "bank shows the debit")
-        if s.role in ("fix", "near") and r.random() < self.level.rates.non_production and d.component not in BILLING:
+        # nor is a past incident (a failover's lost writes) met on one: it happened once, in production
+        if (
+            s.role in ("fix", "near")
+            and r.random() < self.level.rates.non_production
+            and d.component not in BILLING
+            and not d.past
+        ):
             s.environment = r.choice(["staging", "development"])
         if s.environment != "production" or s.role not in ("fix", "near"):
             return

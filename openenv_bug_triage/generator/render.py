@@ -553,7 +553,7 @@ _CLIENT_HELD: dict[re.Pattern[str], tuple[str, ...]] = {
 
 _HEDGED = re.compile(
     r"\bnot the end of the world\b|\bno (?:rush|urgency)\b|\bcan wait\b|\bnot urgent\b|\b(?:don't|do not) want to "
-    r"bother\b|\bsorry to bother\b|\btake it or leave it\b|\bno big deal\b|\bnothing serious\b",
+    r"bother\b|\bsorry to bother\b|\btake it or leave it\b|\bno big deal\b|\bnothing (?:serious|dramatic)\b",
     re.I,
 )
 """A customer's own words that play the problem down: no outburst or shouted subject in the same ticket."""
@@ -934,6 +934,8 @@ class Renderer:
                 reporter = "qa" if r.random() < 0.6 else "user"
             elif s.role in ("fix", "near", "duplicate"):
                 reporter = "qa" if s.case is None and s.release_note is None and r.random() < 0.3 else "user"
+                if d.past:  # no test run meets an incident that happened once: its customers tell of it
+                    reporter = "user"
             if s.environment != "production" and not s.monitoring:  # only testers run non-production builds
                 reporter = "qa"
             if reporter != "user" and s.environment == "production" and not older:
@@ -999,7 +1001,9 @@ class Renderer:
         if reporter == "qa":  # a subject re-drawn to tell a duplicate apart is a customer's wording too
             title = _neutral_title(title)
         s.title = title
-        candidates = kinds.blamed_first(s, self._candidates(s.scenario.component, s.scenario.misfiled, traps))
+        candidates = kinds.blamed_first(
+            s, self._candidates(s.scenario.component, s.scenario.misfiled, traps, alert=reporter == "monitoring")
+        )
         attachments = self.attachments
         if reporter != "user":
             note = self.voice.attachment_note(attachments)
@@ -1266,6 +1270,7 @@ class Renderer:
             evidence.append((f"scope:{s.scope}", sentence))
             lines.append(sentence)
             if reporter == "user" and s.scope in ("everyone", "segment"):  # only support sees past one workspace
+                self.voice.tags |= {"stopped"}  # the whole team stuck, no way round it: not put off for days
                 values = self._scope_values(s, d)
                 who = self._told_otherwise(d, str(values["who"]))
                 self.support_note = self._own_pick(s, f"support_scope_{s.scope}", **{**values, "who": who})
@@ -1463,12 +1468,14 @@ class Renderer:
             self.voice.tags |= {"fresh"}
         return self.voice.wrap(body, extra, opener, self.attachments)
 
-    def _candidates(self, component: str, misfiled: list[str], traps: list[str]) -> list[str]:
+    def _candidates(self, component: str, misfiled: list[str], traps: list[str], alert: bool = False) -> list[str]:
+        """The form's guesses: the component and some it is often mistaken for, or (misfiled) only those; an alert
+        is raised on the service it measures, so its guesses always hold the component."""
         r = self.r
         decoys = list(misfiled) or [c for c in self.b.world.components if c != component]
         k = r.choice([0, 1, 1, 2])
         chosen = r.sample(decoys, min(k, len(decoys)))
-        if r.random() < self.b.level.rates.misfiled:
+        if r.random() < self.b.level.rates.misfiled and not alert:
             traps.append("misfiled")
             return chosen or [r.choice(decoys)]
         out = [component, *chosen]

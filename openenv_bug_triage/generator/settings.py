@@ -1,7 +1,10 @@
-"""What a pasted settings or diagnostics screen says of the app's look and language: what the ticket says.
+"""What a pasted settings or diagnostics screen says of the app's look, language, time zone and guests: what the
+ticket says.
 
 A report of a dark-mode defect is written with dark mode on; a report of a defect in one language
-or locale shows that language; any other report shows the language its reporter writes (English).
+or locale shows that language; any other report shows the language its reporter writes (English). A
+ticket that names a time zone (its steps set the profile to it) shows that zone on every screen, and one
+that speaks of guests shows guests allowed.
 """
 
 from __future__ import annotations
@@ -58,3 +61,22 @@ def client_library(text: str, rng: random.Random) -> str:
     """The client library a paste of API calls shows: the one the ticket's facts (`text`) name, else the Go one."""
     package = next((p for name, p in _LIBRARIES if name in text), "larkspur-go 0.1")
     return f"{package}{rng.randrange(3, 6)}"
+
+
+_ZONE = re.compile(r"\b(?:Africa|America|Asia|Atlantic|Australia|Europe|Pacific)/[A-Z][A-Za-z_]+")
+"""A time zone as a settings screen names it ("America/Denver")."""
+_ZONE_LINE = re.compile(r"^((?:Device )?[Tt]ime zone: ).*$", re.M)
+_GUESTS_LINE = re.compile(r"^((?:External guests|Guests allowed|Guest access): )(.*)$", re.M)
+_GUESTS_ON = {"not allowed": "allowed", "allowed": "allowed", "no": "yes", "yes": "yes", "off": "on", "on": "on"}
+_GUEST = re.compile(r"\bguests?\b", re.I)
+
+
+def agreeing(paste: str, told: str) -> str:
+    """`paste` (a settings screen) agreeing with what the ticket `told`: the time zone it names on each time zone
+    line (none said "automatic" beside "set the profile time zone to America/Denver"), guests allowed when it
+    speaks of guests."""
+    if "zone: " in paste and (zone := _ZONE.search(told)) is not None:
+        paste = _ZONE_LINE.sub(lambda m: m[1] + zone[0], paste)
+    if "uest" in paste and _GUEST.search(told):
+        paste = _GUESTS_LINE.sub(lambda m: m[1] + _GUESTS_ON.get(m[2], m[2]), paste)
+    return paste

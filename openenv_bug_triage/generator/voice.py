@@ -25,7 +25,7 @@ from ..textstats import may_hold, self_descriptions
 from .noise import NO_NOISE, Noise, draw_noise
 from .personas import Persona
 from .phrasing import CHOICE, compose
-from .settings import client_library, screen_settings
+from .settings import agreeing, client_library, screen_settings
 
 _CLIENT_WORDS: dict[str, re.Pattern[str]] = {
     "mobile": re.compile(r"\b(?:iphone|ipad|ios|android|phone app|mobile app|mobile)\b", re.I),
@@ -538,11 +538,12 @@ class Voice:
         if length == "long":
             # what the screen showed, once per queue where the pool allows, else words drawn anew
             values = self.paste_values(body)  # one device, one build, one session in every paste of a ticket
+            told = "\n".join([self.facts, *parts])  # what the ticket says before its pastes, its writer's blurb too
             first = self.once("pasted_output", **values)
             listed = first is None  # else a list of what was tried may follow: one list a ticket
             if listed:
                 first = self.checklist()
-            pastes = [p for p in [first] if p]
+            pastes = [agreeing(p, told) for p in [first] if p]
             for _ in range(5):  # more while the ticket is short of a long one's length
                 if not pastes or len(" ".join([*parts, *pastes]).split()) >= 260:
                     break
@@ -556,7 +557,7 @@ class Voice:
                     x.search(more) and any(x.search(p) for p in pastes)
                     for x in (_DEVICE_SCREEN, _APP_SCREEN, _BOX, _API_CLIENT)
                 ):
-                    pastes.append(more)
+                    pastes.append(agreeing(more, told))
             for paste in pastes:
                 if self.noise.markdown:
                     intro, _, rest = paste.partition("\n")
