@@ -51,3 +51,14 @@ def test_an_alert_that_may_say_everyone_is_hit_shows_more_than_half_failing() ->
             continue
         shares = [float(x) for x in re.findall(r"(\d+(?:\.\d+)?)%", limits.sub("", d.alert.metric))]
         assert all(share > 50 for share in shares), (d.id, d.alert.metric)
+
+
+_STAMP = re.compile(r"^(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d:\d\d(?:\.\d+)?)")
+
+
+def test_every_catalogue_log_is_written_in_time_order() -> None:
+    """A request logged on completion goes after the lines written while it ran, not before them."""
+    for d in load_catalogue().defects:
+        for log in d.logs:
+            stamps = [(m[1], m[2].ljust(12, "0")) for line in log.splitlines() if (m := _STAMP.match(line))]
+            assert stamps == sorted(stamps), d.id

@@ -30,6 +30,7 @@ from openenv_bug_triage.generator.personas import (
     members_in_a_queue,
 )
 from openenv_bug_triage.generator.phrasing import literal_parts, pattern, variants
+from openenv_bug_triage.generator.titles import fitted
 from openenv_bug_triage.models import Ticket
 
 LEVELS = tuple(level.task_id for level in load_levels().levels)
@@ -398,3 +399,10 @@ def test_a_duplicate_never_calls_itself_another_issue(split: str) -> None:
         if made.facts[t.ticket_id].duplicate_of in made.facts and WROTE_BEFORE.search(t.description)
     ]
     assert not said, said[:5]
+
+
+def test_a_subject_never_stops_at_a_bare_passive_that_says_the_opposite() -> None:
+    title = "Documents containing a table are saved with an empty body"
+    assert all(fitted([title], "2026.5.2", "{title}", n, None) == title for n in range(4, 12))
+    cut = "Comment notifications stop arriving after the update"  # a head that says what is wrong may stand alone
+    assert fitted([cut], "2026.5.2", "{title}", 5, None) == "Comment notifications stop arriving"

@@ -559,8 +559,10 @@ _HEDGED = re.compile(
 """A customer's own words that play the problem down: no outburst or shouted subject in the same ticket."""
 _EITHER_APPLE = re.compile(r"\ban iPhone or iPad\b")
 """A tester's step for either Apple device: a customer does it on the one they have."""
-_NOT_TECHNICAL = re.compile(r"\bnot (?:very |the most |a )?technical\b|\b(?:anyone|no one|nobody) technical\b", re.I)
-"""A writer's word that they (or everyone they have) are not technical."""
+_NOT_TECHNICAL = re.compile(
+    r"\bnot (?:very |the most |a )?technical\b|\b(?:anyone|no one|nobody) technical\b|\bno idea what it does\b", re.I
+)
+"""A writer's word that they (or everyone they have) are not technical ("I've no idea what it does exactly")."""
 
 
 _MAC = re.compile(r"\b(?:iMac|MacBook|macOS|Mac mini|on (?:a|my) Mac)\b")

@@ -88,12 +88,18 @@ _PAIR_OPEN = re.compile(r"\b(?:both|between|either|neither)(?:\s+\S+){1,2}$", re
 """A head that stops inside "both X and Y" or "between X and Y"."""
 
 
+_BARE_PASSIVE = re.compile(r"\b(?:is|are|was|were|gets?|got)\s+\w+(?:ed|en|nt|t)$", re.I)
+"""A head that stops at a bare passive ("Documents containing a table are saved"): what is wrong is in the rest."""
+
+
 def _clauses(title: str) -> list[str]:
     """Shorter subjects a writer might have stopped at: `title` up to a clause or phrase boundary."""
     out = []
     for m in _CUT.finditer(title):
         head = title[: m.start()].rstrip(" ,;:-–")
         if _PAIR_OPEN.search(head):  # "on both iPhone" left without "and Android"
+            continue
+        if _BARE_PASSIVE.search(head):  # "are saved" without "with an empty body" says the opposite
             continue
         if len(head.split()) >= 4:  # "iOS app crashes" says too little (and two partitions' titles cut alike)
             out.append(head)
