@@ -191,7 +191,7 @@ Tag = Literal[
     "exposure",
     "it_staff",
     "duplicate",
-    "stopped",
+    "all_clients",
 ]
 """What a phrase can require of, or forbid in, its ticket and reporter.
 
@@ -212,9 +212,9 @@ in a phone app, so nothing only a browser shows (the page, a network tab) can be
 shows the reporter an error message, so one can be pasted from the screen; `tablet`, `phone`: the ticket's wording names
 an iPad or a tablet (or a phone) and not the other kind of device, so nothing said of the other fits it;
 `wish`: a feature request, so nothing said of a fault (retried, reproduced, worked around) fits it; `blocked`: the
-customer's facts say they cannot work at all (no way round it), so no opener may call it minor or not urgent;
-`stopped`: the customer states a failure of the whole team or group with no way round it, so they did not wait days
-before writing in;
+customer's facts say they cannot work at all (no way round it, as a scope of everyone or a group says), so no opener
+may call it minor or not urgent and they did not wait days before writing in; `all_clients`: a tester's run finds the
+failure on every client (web, phones, API), so its set-up covers more than one client's browsers or phones;
 `one_user`, `one_object`: the defect hits one person (or a few) or one object, so no one may say a colleague or another
 object shows it too; `relogin_helps`, `reload_helps`: a way round it is signing in again or reloading (restarting the
 app), so no one may say that changed nothing; `changed_setting`: the facts tell of a setting changed, so no one may say

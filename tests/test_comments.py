@@ -166,7 +166,7 @@ def test_a_retest_on_a_hosted_client_comes_before_its_next_deploy() -> None:
     checked = 0
     for split in ("train", "validation", "test"):
         for task_id in ("generated_hard", "generated_expert"):
-            for seed in range(45):
+            for seed in range(60):
                 g = generate(task_id, seed, split)
                 for t in g.task.tickets:
                     f = g.facts[t.ticket_id]

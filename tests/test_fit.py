@@ -561,6 +561,17 @@ def release_pass_on_a_dev_build(t: Ticket, f: TicketFacts) -> bool:
     return t.environment == "development" and bool(RELEASE_PASS.search(t.description))
 
 
+EVERY_CLIENT = re.compile(r"\b(?:web, iOS, Android(?:,| and) (?:the )?API|all clients|every client)\b", re.I)
+ONE_CLIENT_RUN = re.compile(
+    r"^(?:Run on (?:Chrome|Firefox)|Browsers(?: covered)?:|Phones:|Handsets:|Devices in the run:)", re.I | re.M
+)
+
+
+def one_client_run_beside_every_client(t: Ticket, f: TicketFacts) -> bool:
+    """A tester's run set up on one client's browsers or phones that reports every client failing."""
+    return t.reporter_type == "qa" and bool(ONE_CLIENT_RUN.search(t.description) and EVERY_CLIENT.search(t.description))
+
+
 def alert_filed_elsewhere(t: Ticket, f: TicketFacts) -> bool:
     """An alert whose form guesses leave out the component it measures (an alert is raised on its own service)."""
     return t.reporter_type == "monitoring" and f.component not in t.component_candidates
@@ -612,6 +623,7 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "Ctrl keys on a Mac": ctrl_keys_on_a_mac,
     "settings unchanged beside a setting changed": settings_unchanged_beside_a_change,
     "an alert filed under another component": alert_filed_elsewhere,
+    "a one-client run that finds every client failing": one_client_run_beside_every_client,
     "a past incident told by a test run": past_incident_from_a_run,
 }
 
@@ -736,6 +748,11 @@ def test_each_fit_check_finds_a_planted_seam() -> None:
     waited = _ticket(description="I waited a day before writing in. Nobody here can save a task.")
     assert put_off_while_stopped(waited, _facts(scope="everyone"))
     assert not put_off_while_stopped(waited, _facts(scope="workaround"))
+    run = (
+        "Browsers covered: Chrome 132, Safari 18.\n\nSaving fails in every cell of the matrix (web, iOS, Android, API)."
+    )
+    assert one_client_run_beside_every_client(_ticket(reporter_type="qa", description=run), _facts())
+    assert not one_client_run_beside_every_client(_ticket(reporter_type="qa", description=run[:40]), _facts())
     alert = _ticket(reporter_type="monitoring", component_candidates=["editor"])
     assert alert_filed_elsewhere(alert, _facts(component="database"))
     assert not alert_filed_elsewhere(alert, _facts(component="editor"))

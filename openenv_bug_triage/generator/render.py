@@ -1272,7 +1272,6 @@ class Renderer:
             evidence.append((f"scope:{s.scope}", sentence))
             lines.append(sentence)
             if reporter == "user" and s.scope in ("everyone", "segment"):  # only support sees past one workspace
-                self.voice.tags |= {"stopped"}  # the whole team stuck, no way round it: not put off for days
                 values = self._scope_values(s, d)
                 who = self._told_otherwise(d, str(values["who"]))
                 self.support_note = self._own_pick(s, f"support_scope_{s.scope}", **{**values, "who": who})
@@ -1298,6 +1297,8 @@ class Renderer:
             steps = [self.local(step) for step in d.steps]
             # QA states behaviour and the run's set-up; the mechanism stays in the log
             self.voice.tags |= browsers_named(" ".join([symptom, *lines, *steps]))  # a run names no other browser
+            if s.scope == "everyone" and "api_calls" not in self.voice.tags:  # its scope line names every client
+                self.voice.tags |= {"all_clients"}
             how = [self._own_pick(s, "qa_setup")] if r.random() < 0.6 else []
             if s.environment != "production":  # no customer reaches this build: the tester's own words
                 composed = composing.detail_of(d.id) is not None
