@@ -538,12 +538,12 @@ class Voice:
         if length == "long":
             # what the screen showed, once per queue where the pool allows, else words drawn anew
             values = self.paste_values(body)  # one device, one build, one session in every paste of a ticket
-            told = "\n".join([self.facts, *parts])  # what the ticket says before its pastes, its writer's blurb too
+            written = "\n".join([self.facts, *parts])  # what the ticket says before its pastes, its writer's blurb too
             first = self.once("pasted_output", **values)
             listed = first is None  # else a list of what was tried may follow: one list a ticket
             if listed:
                 first = self.checklist()
-            pastes = [agreeing(p, told) for p in [first] if p]
+            pastes = [agreeing(p, written) for p in [first] if p]
             for _ in range(5):  # more while the ticket is short of a long one's length
                 if not pastes or len(" ".join([*parts, *pastes]).split()) >= 260:
                     break
@@ -557,7 +557,7 @@ class Voice:
                     x.search(more) and any(x.search(p) for p in pastes)
                     for x in (_DEVICE_SCREEN, _APP_SCREEN, _BOX, _API_CLIENT)
                 ):
-                    pastes.append(agreeing(more, told))
+                    pastes.append(agreeing(more, written))
             for paste in pastes:
                 if self.noise.markdown:
                     intro, _, rest = paste.partition("\n")
