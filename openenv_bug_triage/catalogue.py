@@ -192,6 +192,7 @@ Tag = Literal[
     "it_staff",
     "duplicate",
     "all_clients",
+    "no_entry",
 ]
 """What a phrase can require of, or forbid in, its ticket and reporter.
 
@@ -236,7 +237,9 @@ corrupts what was entered (the action goes through and the data is gone), so no 
 minutes after the first try; `exposure`: the defect shows customer data to the wrong people, so no tester calls the
 data they saw it with a fixture or a seed (the handbook's exposure rule is about real customer data); `it_staff`: the organisation is big enough to have IT
 people of its own (`personas.IT_STAFF_SEATS` seats or more), so no one there says an outside contractor does their IT; `duplicate`: the ticket reports a defect an
-earlier ticket of the queue reports, so its writer never says it is another issue than the one they wrote about before.
+earlier ticket of the queue reports, so its writer never says it is another issue than the one they wrote about before;
+`no_entry`: the app never opens (stuck on its splash screen, closing at launch), so its reporter pastes none of its
+screens and tries nothing inside it (another project, signing out and in).
 """
 
 

@@ -583,6 +583,26 @@ def past_incident_from_a_run(t: Ticket, f: TicketFacts) -> bool:
     return d is not None and d.past and (t.reporter_type == "qa" or t.environment != "production")
 
 
+NEVER_OPENS = re.compile(r"\bsplash\b|\bnever gets (?:any )?(?:further|past the logo)\b|\blogo forever\b", re.I)
+"""An app told as never opening: stuck on its splash screen or its logo."""
+INSIDE_THE_APP = re.compile(
+    r"^(?:From the About screen of the app|(?:The app's )?(?:App )?settings screen|Device details from the app's Help"
+    r"|The app's own report screen|Copied from the app's (?:settings|diagnostics)|Info from Settings > About in the app"
+    r"|Settings page of the app)|\b(?:another|a different|a second) project\b|\b(?:signed|signing|logged) out and"
+    r" (?:back )?in\b",
+    re.I | re.M,
+)
+"""A screen of the app pasted, or something tried inside it (another project, signing out and in)."""
+
+
+def inside_an_app_that_never_opens(t: Ticket, f: TicketFacts) -> bool:
+    """A screen of an app pasted, or a check made inside it, by a reporter whose app never gets past its splash
+    screen."""
+    d = _defect(f)
+    never_opens = d is not None and any(NEVER_OPENS.search(x) for x in (*d.titles, *d.symptoms))
+    return f.kind == "defect" and never_opens and bool(INSIDE_THE_APP.search(t.description))
+
+
 TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "browser symptom in a phone app": browser_symptom_in_app,
     "screen symptom on an email or push": screen_symptom_on_message,
@@ -625,6 +645,7 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "an alert filed under another component": alert_filed_elsewhere,
     "a one-client run that finds every client failing": one_client_run_beside_every_client,
     "a past incident told by a test run": past_incident_from_a_run,
+    "a screen of an app that never opens": inside_an_app_that_never_opens,
 }
 
 ALERT_AFTER_REPORT_HOURS = 6
@@ -900,6 +921,17 @@ def test_the_wish_check_finds_a_planted_seam() -> None:
     )
     assert fault_talk_on_a_wish(wish, _facts(kind="feature"))
     assert not fault_talk_on_a_wish(wish, _facts())
+
+
+def test_the_app_that_never_opens_check_finds_a_planted_seam() -> None:
+    splash = _facts(scenario="android-app-work-profile-splash-hang", component="android-app")
+    assert inside_an_app_that_never_opens(_ticket(description="Copied from the app's settings:\nDark mode: on"), splash)
+    assert inside_an_app_that_never_opens(_ticket(description="Tried:\n- logged out and in again: same"), splash)
+    assert not inside_an_app_that_never_opens(_ticket(description="Reinstalling changed nothing."), splash)
+    other = _facts(scenario="android-app-crash-opened-from-notification", component="android-app")
+    assert not inside_an_app_that_never_opens(
+        _ticket(description="Copied from the app's settings:\nDark mode: on"), other
+    )
 
 
 def test_the_build_and_alert_checks_find_planted_seams() -> None:

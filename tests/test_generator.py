@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -542,3 +543,21 @@ def test_a_past_incident_is_told_by_its_customers_or_its_alert_never_by_a_test_r
                 seen[(f.reporter, f.environment)] += 1
     assert sum(seen.values()) >= 3
     assert set(seen) <= {("user", "production"), ("monitoring", "production")}, seen
+
+
+def test_a_reporter_whose_app_never_opens_pastes_none_of_its_screens_and_tries_nothing_inside_it() -> None:
+    """The Android app stuck on its splash screen: no Help or settings screen pasted, no other project tried, no
+    signing out and in (all of them are inside the app); its reporters still write checklists and pastes."""
+    inside = re.compile(
+        r"\bHelp screen\b|\bapp's settings\b|\breport screen\b|\bSettings > About\b|\bAbout screen\b|"
+        r"\b(?:another|a different|a second) project\b|\b(?:signed|signing|logged) out and (?:back )?in\b",
+        re.I,
+    )
+    seen = 0
+    for seed in range(40):
+        made = generate("generated_expert", seed, "validation")
+        for t in made.task.tickets:
+            if made.facts[t.ticket_id].scenario == "android-app-work-profile-splash-hang":
+                seen += 1
+                assert not inside.search(t.description), (seed, t.ticket_id, t.description)
+    assert seen >= 5, seen

@@ -140,7 +140,7 @@ def test_an_alerts_log_shows_the_failure_begin_by_the_onset_it_states() -> None:
 
 
 def test_an_alert_on_a_reported_failure_fires_soon_after_the_report_and_states_a_recent_onset() -> None:
-    """An alert duplicating a user's report is filed within `ALERT_LAG` of it; its onset (the first
+    """An alert duplicating a user's report is filed within `ALERT_LAG` of it and its metric's span; its onset (the first
     report's, at most 90 minutes before it) is hours, never days, before the alert."""
     checked = 0
     for g in queues():
@@ -150,11 +150,45 @@ def test_an_alert_on_a_reported_failure_fires_soon_after_the_report_and_states_a
             if t.reporter_type != "monitoring" or f.duplicate_of is None or "retold" in f.traps:
                 continue
             lag = t.created_at - by_id[f.duplicate_of].created_at
-            assert timedelta(0) <= lag <= timedelta(minutes=ALERT_LAG), (t.ticket_id, lag)
+            span = _SPAN.search(t.description)
+            minutes = 0 if span is None else int(span[1]) if span[2] is None else 60
+            assert timedelta(0) <= lag <= timedelta(minutes=minutes + ALERT_LAG), (t.ticket_id, lag)
             onset = re.search(r"\b(\d\d):(\d\d) UTC", t.description)
             assert onset is not None, t.ticket_id
             at = t.created_at.replace(hour=int(onset[1]), minute=int(onset[2]))
             at -= timedelta(days=1) if at > t.created_at else timedelta(0)
-            assert t.created_at - at <= timedelta(minutes=ALERT_LAG + 90), (t.ticket_id, at)
+            assert t.created_at - at <= timedelta(minutes=minutes + ALERT_LAG + 90), (t.ticket_id, at)
             checked += 1
     assert checked >= 10
+
+
+_SPAN = re.compile(r"\b(?:over|for|in) (\d+) min\b|\b(?:over|in) (1) h\b")
+_ERROR_LINE = re.compile(r"\b(?:ERROR|FATAL)\b")
+
+
+def test_an_alert_fires_a_metric_span_after_its_first_error_and_after_the_report_it_follows() -> None:
+    """An alert measured "over 10 min" fires about ten minutes after the first error line of its own log, not twenty
+    minutes later (it would have fired sooner), and an alert filed after a customer's report of the same failure fired
+    after that report (the report came first because the customer saw it first, not because the alert was late)."""
+    checked = after = 0
+    for g in queues():
+        by_id = {t.ticket_id: t for t in g.task.tickets}
+        for t in g.task.tickets:
+            fired_at = re.search(r"\b(\d\d):(\d\d) UTC", t.description)
+            if t.reporter_type != "monitoring" or fired_at is None:
+                continue
+            fired = t.created_at.replace(hour=int(fired_at[1]), minute=int(fired_at[2]), second=59)
+            fired -= timedelta(days=1) if fired > t.created_at + timedelta(minutes=1) else timedelta(0)
+            first = g.facts[t.ticket_id].duplicate_of
+            if first is not None and "retold" not in g.facts[t.ticket_id].traps:
+                assert fired >= by_id[first].created_at, (t.ticket_id, fired, by_id[first].created_at)
+                after += 1
+            span = _SPAN.search(t.description)
+            lines = (t.log_excerpt or "").split("\n")
+            errors = [at for line in lines if _ERROR_LINE.search(line) for at in stamps(line)[:1]]
+            if span is None or not errors:
+                continue
+            minutes = int(span[1]) if span[2] is None else 60
+            assert fired - min(errors) <= timedelta(minutes=minutes + 8), (t.ticket_id, fired, min(errors), minutes)
+            checked += 1
+    assert checked >= 10 and after >= 5, (checked, after)

@@ -123,6 +123,19 @@ _RECENT_OS = re.compile(r"\bdark (?:mode|theme|appearance)\b|\bwidgets?\b|\bdyna
 """What only a recent OS has (the old phones an unsupported report names have no system dark mode)."""
 
 
+_METRIC_SPAN = re.compile(r"\b(?:over|for|in) (\d+) min\b|\b(\d+)-minute\b|\b(?:over|in) (1) h\b")
+"""The span an alert's metric is measured over ("over 15 min", "1,240 in 15 min", "over 1 h")."""
+
+
+def alert_span(d: Defect) -> int:
+    """The minutes the metric of `d`'s alert is measured over (0 when it names none, or `d` has no alert): the alert
+    fires once the failure has lasted that long, so "64% over 10 min" has been failing for ten minutes when it fires."""
+    span = _METRIC_SPAN.search(d.alert.metric) if d.alert is not None else None
+    if span is None:
+        return 0
+    return int(span[1] or span[2]) if span[3] is None else 60 * int(span[3])
+
+
 def unsupported_report(d: Defect) -> bool:
     """A defect that can be the whole story of a report from an unsupported browser or OS:
     client-side (not global), in a platform component, losing no data, and met without a feature

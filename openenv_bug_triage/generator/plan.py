@@ -26,7 +26,16 @@ from ..catalogue import (
 from ..models import Disposition, Environment, Tier
 from ..world import World, load_world
 from . import compose, kinds, notes
-from .facts import INSTALLED, PLATFORM_OF, Kind, Scope, alert_scopes, scope_options, unsupported_report
+from .facts import (
+    INSTALLED,
+    PLATFORM_OF,
+    Kind,
+    Scope,
+    alert_scopes,
+    alert_span,
+    scope_options,
+    unsupported_report,
+)
 from .levels import Level
 from .personas import SEATS, defect_seats
 from .voice import browsers_named
@@ -90,7 +99,9 @@ QUEUE_MINUTES = 3 * 24 * 60
 RETOLD_GAP = 24 * 60
 """A re-told duplicate is filed at least this many minutes after its original."""
 ALERT_LAG = 20
-"""An alert that duplicates a user's report is filed at most this many minutes after it."""
+"""An alert that duplicates a user's report is filed at most this many minutes after its metric's span (`alert_span`)
+has passed since the report: the customer wrote in minutes after the failure began, the alert fired once it had
+lasted the span, and was filed a minute or two later."""
 RETEST_GAP = 4 * 60
 """Fewest minutes between a report and the retest or upgrade comment that settles it: nobody retests on
 another build five minutes after filing, so such a report is not filed in the queue's last hours."""
@@ -346,10 +357,12 @@ class Planner:
                 o.minute = r.randrange(max(0, s.minute - 2 * RETOLD_GAP), s.minute - RETOLD_GAP + 1)
             else:
                 s.retold = False
-        for s in slots:  # an alert on a failure already reported fires while it lasts, soon after the report
+        for s in slots:  # an alert on a failure already reported fires once its span has passed, soon after the report
             o = s.original  # (an alert is never re-told: see kinds.assign_cases)
-            if s.monitoring and not s.retold and o is not None and not o.minute < s.minute <= o.minute + ALERT_LAG:
-                s.minute = min(QUEUE_MINUTES - 1, o.minute + r.randrange(3, ALERT_LAG))
+            if s.monitoring and not s.retold and o is not None and isinstance(s.scenario, Defect):
+                span = alert_span(s.scenario)
+                if not o.minute + span + 3 <= s.minute <= o.minute + span + ALERT_LAG:
+                    s.minute = min(QUEUE_MINUTES - 1, o.minute + span + r.randrange(3, 9))
         _room_to_retest(slots)
         deadline = rules.sla_deadlines(self.level.sla_policy)
         for _ in range(100):  # reshuffle tiers until correct triage in SLA order meets every deadline

@@ -18,7 +18,7 @@ from . import comments, kinds, notes, retell, titles
 from . import compose as composing
 from .binding import own_text
 from .compose import quiet as shows_no_error
-from .facts import INSTALLED, PLATFORM_OF, TicketFacts
+from .facts import INSTALLED, PLATFORM_OF, TicketFacts, alert_span
 from .personas import People, Temper, defect_seats
 from .phrasing import compose
 from .plan import Planner, Slot
@@ -135,8 +135,6 @@ def _plain_days(log: str, latest: datetime, delta: timedelta, filed: datetime) -
     return days - max(ahead, 0), delta
 
 
-ALERT_WINDOW = 20
-"""Most minutes between a failure's onset and the alert on it firing, unless its metric spans longer ("over 30 min")."""
 BARE_WORKAROUND = 0.5
 """The share of customers who tell their way round a failure and say nothing more of it ("Fine as a stopgap")."""
 
@@ -317,7 +315,15 @@ _SCHEDULED = re.compile(
     r"\bwait (?:for|until)\b[^.]*\b(?:run|monthly|daily|weekly|digest|renewal|reminder|\d\d:\d\d|morning)\b", re.I
 )
 """A step that waits for a scheduled job (a digest, a reminder run, a renewal): it cannot be retried minutes later."""
+_NO_ENTRY = re.compile(
+    r"\bsplash\b|\bnever gets (?:any )?(?:further|past the logo)\b|\blogo forever\b|\bcrash\w* (?:on|at) (?:start\w*|launch)"
+    r"|\bcloses the (?:second|moment) I (?:open|tap)\b",
+    re.I,
+)
+"""An app that never opens (stuck on its splash screen, closing at launch): its reporter reaches none of its screens,
+so pastes none of them and tries nothing inside it (another project, signing out)."""
 _HELD: dict[re.Pattern[str], tuple[str, ...]] = {
+    _NO_ENTRY: ("splash", "never gets", "logo forever", "crash", "closes the"),
     _SCHEDULED: ("wait for", "wait until"),
     _RELOGIN: ("sign", "log"),
     _RELOAD: ("reload", "refresh", "restart", "reopen", "force"),
@@ -441,6 +447,8 @@ def _wording_tags(told: str, ways: str) -> frozenset[str]:
         tags.add("timeout")
     if _finds(_SCHEDULED, told):
         tags.add("scheduled")
+    if _finds(_NO_ENTRY, told):
+        tags.add("no_entry")
     return frozenset(tags)
 
 
@@ -567,17 +575,6 @@ _NOT_TECHNICAL = re.compile(
 
 _MAC = re.compile(r"\b(?:iMac|MacBook|macOS|Mac mini|on (?:a|my) Mac)\b")
 """A customer's text naming a Mac: its keyboard shortcuts use Cmd, not Ctrl."""
-_METRIC_SPAN = re.compile(r"\b(?:over|for) (\d+) min\b|\b(\d+)-minute\b")
-"""The span an alert's metric was measured over ("over 15 min"): the alert fires once the failure has lasted it."""
-
-
-def _alert_span(scenario: Defect | Story) -> int:
-    """The minutes the metric of `scenario`'s alert is measured over (0 when it names none, or has no alert)."""
-    alert = scenario.alert if isinstance(scenario, Defect) else None
-    span = _METRIC_SPAN.search(alert.metric) if alert is not None else None
-    return int(span[1] or span[2]) if span is not None else 0
-
-
 _LIVE_API = "https://api.larkspur.app"
 """The production API's address, as steps name it."""
 _TEST_API: dict[str, str] = {"staging": "https://api.staging.larkspur.app", "development": "http://localhost:8080"}
@@ -718,6 +715,8 @@ class Renderer:
         self.slots = tuple(slots)
         """Every slot of the queue, so a wording changed for one reporter stays apart from its duplicates'."""
         self.retold = {id(o.original) for o in self.slots if o.original is not None}
+        self.fired: dict[int, datetime] = {}
+        """When each alert of the queue fired (`_fired`), keyed by its slot's id: its log and its text agree."""
         """The slots a duplicate retells: only their long sentences are read back (`Slot.said`)."""
         # the ticket being rendered: when it was filed, its platform, the build it speaks of, and by
         # how many days its scenario's dates move (set by `render`)
@@ -859,12 +858,22 @@ class Renderer:
         """When the failure `s` reports began: shortly before the first report of it (its group's root)."""
         root = s.original or s
         if root.onset is None:
-            # an alert fires within minutes of a failure, so one its group has (or is) puts the onset close by
-            alerted = root.monitoring or any(o.monitoring and o.original is root for o in self.slots)
-            # (after the span its metric is measured over: "61% of opens over 15 min" has failed for 15 minutes)
-            span = _alert_span(root.scenario) if alerted else 0
-            root.onset = self.base + timedelta(minutes=root.minute - span - self.r.randrange(4, 12 if alerted else 90))
+            root.onset = self.base + timedelta(minutes=root.minute - self._noticed(root))
         return root.onset
+
+    def _noticed(self, root: Slot) -> int:
+        """Minutes from the onset of the failure `root` reports first to its filing. An alert fires once the failure
+        has lasted the span its metric is measured over ("61% of opens over 15 min") and is filed a minute or two
+        later; a customer whose report an alert follows wrote in minutes after the failure began, so that the alert
+        fires after the report, a span from its own first failing line; anyone else, within an hour and a half."""
+        alert = root if root.monitoring else next((o for o in self.slots if o.monitoring and o.original is root), None)
+        if alert is None or not isinstance(root.scenario, Defect):
+            return self.r.randrange(4, 90)
+        span = alert_span(root.scenario)
+        if alert is root:
+            return span + self.r.randrange(2, 6)
+        # (an alert filed at the queue's end, closer to the report than its span, moves the onset earlier)
+        return max(self.r.randrange(2, 6), span + 2 - (alert.minute - root.minute))
 
     def _group_shift(self, s: Slot) -> int:
         """How many days the dates of `s`'s scenario move: once per duplicate group, so that every
@@ -1177,6 +1186,19 @@ class Renderer:
         if fitting:
             s.symptom_variant = fitting[0]
 
+    def _fired(self, s: Slot, d: Defect) -> datetime:
+        """When the alert `s` on `d` fired: once the failure had lasted its metric's span ("61% of opens over 15
+        min") since the onset, after the report it follows (if any), a minute or more before its ticket was filed."""
+        if id(s) not in self.fired:
+            r = self.r
+            onset = self._scope_values(s, d)["onset"]
+            assert isinstance(onset, datetime)
+            fired = onset + timedelta(minutes=alert_span(d), seconds=r.randrange(30, 150))
+            if s.original is not None:
+                fired = max(fired, self.base + timedelta(minutes=s.original.minute + 1, seconds=r.randrange(60)))
+            self.fired[id(s)] = min(fired, self.created - timedelta(minutes=1))
+        return self.fired[id(s)]
+
     def _log(self, s: Slot, d: Defect, reporter: ReporterType) -> str | None:
         """A log excerpt of `d` that no other ticket of the queue pasted, its last line a few minutes
         before the ticket was filed (an alert's, after the onset it states); None when every
@@ -1187,18 +1209,16 @@ class Renderer:
             return None
         i = r.choice(fresh)
         self.used_logs.add((d.id, i))
-        lead = 40
-        if reporter == "monitoring":  # an alert's log runs from the onset it states to the alert
-            onset = self._scope_values(s, d)["onset"]
-            assert isinstance(onset, datetime)
-            lead = min(lead, int((self.created - onset).total_seconds() // 60))
-        elif self.created > self._onset(s):  # a report's log runs on past the onset (it shows the failure)
-            lead = min(lead, int((self.created - self._onset(s)).total_seconds() // 60))
-        last = self.created - timedelta(minutes=r.randrange(1, max(lead, 2)))
+        if reporter == "monitoring":  # an alert's log runs from the onset it states to when it fired
+            last = min(self._fired(s, d) + timedelta(seconds=r.randrange(90)), self.created - timedelta(seconds=30))
+        else:  # a report's log runs on past the onset (it shows the failure)
+            since = self.created - self._onset(s)
+            lead = min(40, int(since.total_seconds() // 60)) if since > timedelta(0) else 40
+            last = self.created - timedelta(minutes=r.randrange(1, max(lead, 2)))
         # the failure began before its first report and before any alert on it fired; what changed came before that
         root = s.original or s
         if root.first_fault is None:
-            root.first_fault = self._onset(s) - timedelta(minutes=r.randrange(1, 4), seconds=r.randrange(60))
+            root.first_fault = self._onset(s) - timedelta(seconds=r.randrange(15, 100))
         began: datetime | None = root.first_fault
         log = self.local(d.logs[i])
         if reporter != "monitoring" and began is not None and self.created - began > LOG_SPAN and not _changes(log):
@@ -1221,18 +1241,7 @@ class Renderer:
         if reporter == "monitoring":
             assert d.alert is not None
             metric = self.local(d.alert.metric)
-            onset = self._scope_values(s, d)["onset"]
-            assert isinstance(onset, datetime)
-            # the alert fires within its window after the onset and files its ticket within minutes of firing
-            soon = self.created - timedelta(minutes=r.randrange(1, 9))
-            window = onset + timedelta(minutes=ALERT_WINDOW)
-            fired = min(
-                max(onset + timedelta(minutes=r.randrange(1, 4)), soon), window, self.created - timedelta(minutes=1)
-            )
-            if (span := _METRIC_SPAN.search(metric)) is not None:  # "61% of opens over 15 min": 15 minutes of failing
-                measured = onset + timedelta(minutes=int(span[1] or span[2]), seconds=r.randrange(30, 180))
-                fired = min(max(fired, measured), self.created - timedelta(minutes=1))
-            body = self.pick("monitoring_body", time=f"{fired:%H:%M} UTC", metric=metric)
+            body = self.pick("monitoring_body", time=f"{self._fired(s, d):%H:%M} UTC", metric=metric)
             scope_line = self._scope_sentence(s, d, alert=True)
             evidence.append((f"scope:{s.scope}", scope_line))
             evidence.append(("symptom", metric))
