@@ -193,6 +193,7 @@ Tag = Literal[
     "duplicate",
     "all_clients",
     "no_entry",
+    "cosmetic",
 ]
 """What a phrase can require of, or forbid in, its ticket and reporter.
 
@@ -239,7 +240,8 @@ data they saw it with a fixture or a seed (the handbook's exposure rule is about
 people of its own (`personas.IT_STAFF_SEATS` seats or more), so no one there says an outside contractor does their IT; `duplicate`: the ticket reports a defect an
 earlier ticket of the queue reports, so its writer never says it is another issue than the one they wrote about before;
 `no_entry`: the app never opens (stuck on its splash screen, closing at launch), so its reporter pastes none of its
-screens and tries nothing inside it (another project, signing out and in).
+screens and tries nothing inside it (another project, signing out and in); `cosmetic`: the defect is a display glitch
+and the feature still does its job, so no subject says it fails, is broken or does not work.
 """
 
 

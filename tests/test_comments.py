@@ -184,3 +184,20 @@ def test_a_retest_on_a_hosted_client_comes_before_its_next_deploy() -> None:
                         assert t.comments[-1].time < min(later), (split, seed, t.ticket_id)
                         checked += 1
     assert checked > 20
+
+
+def test_support_never_says_it_asked_for_console_output_the_reporter_pasted_themselves() -> None:
+    """A customer who pasted (or attached) their browser console in the report was not asked for it: support's note
+    that it asked the reporter for their console comes only on tickets whose text has none of it."""
+    asked = noted = 0
+    for split in ("train", "validation", "test"):
+        for seed in range(40):
+            for t in generate("generated_expert", seed, split).task.tickets:
+                if t.reporter_type != "user" or not t.log_excerpt or not t.log_excerpt.startswith("[web-app]"):
+                    continue
+                says_console = "console" in t.description.lower()
+                support = [c.text for c in t.comments if c.role == "support" and "console" in c.text.lower()]
+                noted += bool(support)
+                asked += says_console
+                assert not (says_console and support), (t.ticket_id, support)
+    assert noted >= 5 and asked >= 3, (noted, asked)

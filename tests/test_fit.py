@@ -373,7 +373,13 @@ def fault_talk_on_a_wish(t: Ticket, f: TicketFacts) -> bool:
 
 
 CONSOLE_ERROR = re.compile(r"^(?:Uncaught )?(?:\(in promise\) )?TypeError: |\bUncaught TypeError\b", re.M)
-DEVICE_SCREEN = re.compile(r"^(?:Connection|Network|Free storage|Storage free|Space left|Available space):", re.M)
+SETTINGS_SCREEN = re.compile(
+    r"^(?:(?:Connection|Network|Free storage|Storage free|Space left|Available space|Licensed users|Seats in use|"
+    r"Members|Dark mode|Dark theme|Night mode|App language|Interface language|Installed version):|"
+    r"(?:App version|Version|Build) \d)",
+    re.M,
+)
+"""A line of a pasted device, app, profile or workspace settings screen."""
 
 
 def console_errors_on_a_quiet_defect(t: Ticket, f: TicketFacts) -> bool:
@@ -389,9 +395,10 @@ def script_errors_on_a_server_defect(t: Ticket, f: TicketFacts) -> bool:
     return f.kind == "defect" and f.component not in ("web-ui", "editor") and bool(CONSOLE_ERROR.search(t.description))
 
 
-def two_device_screens(t: Ticket, f: TicketFacts) -> bool:
-    """Two pasted device screens in one ticket, each telling its own connection and storage."""
-    return len(DEVICE_SCREEN.findall(t.description)) > 2
+def two_settings_screens(t: Ticket, f: TicketFacts) -> bool:
+    """Two pasted settings screens in one ticket (a device's About screen, the app's settings page, the workspace's
+    admin page): a writer pastes the one screen that bears on the problem, not a dump of each."""
+    return sum(bool(SETTINGS_SCREEN.search(block)) for block in t.description.split("\n\n")) > 1
 
 
 COLLEAGUE_TOO = re.compile(
@@ -603,6 +610,34 @@ def inside_an_app_that_never_opens(t: Ticket, f: TicketFacts) -> bool:
     return f.kind == "defect" and never_opens and bool(INSIDE_THE_APP.search(t.description))
 
 
+RECURRENCE = re.compile(
+    r"\b(?:AGAIN|ONCE AGAIN|yet again|STILL NOT FIXED|NOT FIXED YET|NOBODY IS ANSWERING|FOR THE THIRD TIME|"
+    r"STILL BROKEN|EVERY SINGLE DAY|not again|STILL A THING)\b"
+)
+TITLED_AGAIN = re.compile(r"\b(?:broken|failing|misbehaving|fails) again\b|\bstarted failing again\b")
+"""A subject or an outburst saying the problem came back, or was reported before and left unanswered."""
+
+
+def recurrence_nobody_told(t: Ticket, f: TicketFacts) -> bool:
+    """A title or an outburst saying the problem is back or was reported before ("STILL BROKEN!!", "not again!!"),
+    where nothing in the ticket or the queue tells of an earlier time."""
+    return bool(RECURRENCE.search(t.title) or RECURRENCE.search(t.description) or TITLED_AGAIN.search(t.title))
+
+
+FAILURE_TITLE = re.compile(
+    r"\b(?:keeps failing|not working|is broken|fails)\b|^(?:Failing|Not working|Broken):|\bCan't get\b"
+)
+
+
+def cosmetic_glitch_titled_as_failure(t: Ticket, f: TicketFacts) -> bool:
+    """A display glitch (the feature still works) whose subject says the feature fails or is broken, in words none
+    of the defect's own titles use."""
+    d = _defect(f)
+    if f.kind != "defect" or d is None or d.impact != "cosmetic" or not FAILURE_TITLE.search(t.title):
+        return False
+    return not any(FAILURE_TITLE.search(x) for x in d.titles)
+
+
 TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "browser symptom in a phone app": browser_symptom_in_app,
     "screen symptom on an email or push": screen_symptom_on_message,
@@ -626,7 +661,7 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "title names two builds": title_names_two_builds,
     "fault talk on a feature request": fault_talk_on_a_wish,
     "console errors on a defect that works": console_errors_on_a_quiet_defect,
-    "two device screens in one ticket": two_device_screens,
+    "two settings screens in one ticket": two_settings_screens,
     "script errors on a server-side defect": script_errors_on_a_server_defect,
     "a colleague or another object shows a lone defect": others_share_a_lone_defect,
     "a way round said to change nothing": way_round_tried_in_vain,
@@ -646,6 +681,8 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "a one-client run that finds every client failing": one_client_run_beside_every_client,
     "a past incident told by a test run": past_incident_from_a_run,
     "a screen of an app that never opens": inside_an_app_that_never_opens,
+    "a recurrence nothing tells of": recurrence_nobody_told,
+    "a cosmetic glitch titled as a failure": cosmetic_glitch_titled_as_failure,
 }
 
 ALERT_AFTER_REPORT_HOURS = 6
@@ -832,8 +869,8 @@ def test_the_console_and_device_checks_find_planted_seams() -> None:
     assert not script_errors_on_a_server_defect(console, _facts(component="web-ui"))
     about = "From the About screen:\nNetwork: 5G\nFree storage: 12.1 GB"
     help_ = "Device details:\nConnection: home Wi-Fi\nStorage free: 30.2 GB"
-    assert two_device_screens(_ticket(description=f"{about}\n\n{help_}"), _facts())
-    assert not two_device_screens(_ticket(description=about), _facts())
+    assert two_settings_screens(_ticket(description=f"{about}\n\n{help_}"), _facts())
+    assert not two_settings_screens(_ticket(description=about), _facts())
 
 
 def test_the_checklist_checks_find_planted_seams() -> None:
@@ -932,6 +969,18 @@ def test_the_app_that_never_opens_check_finds_a_planted_seam() -> None:
     assert not inside_an_app_that_never_opens(
         _ticket(description="Copied from the app's settings:\nDark mode: on"), other
     )
+
+
+def test_the_title_checks_find_planted_seams() -> None:
+    assert recurrence_nobody_told(_ticket(title="Exports are empty STILL BROKEN!!"), _facts())
+    assert recurrence_nobody_told(_ticket(title="Export is broken again"), _facts())
+    assert not recurrence_nobody_told(_ticket(title="Deleted tasks still show up in search results"), _facts())
+    footer = _facts(scenario="email-delivery-footer-placeholder-shown", component="email-delivery")
+    assert cosmetic_glitch_titled_as_failure(_ticket(title="The footer of notification emails keeps failing"), footer)
+    assert not cosmetic_glitch_titled_as_failure(
+        _ticket(title="Problem with the footer of notification emails"), footer
+    )
+    assert not cosmetic_glitch_titled_as_failure(_ticket(title="Export keeps failing"), _facts(scenario="x"))
 
 
 def test_the_build_and_alert_checks_find_planted_seams() -> None:

@@ -661,3 +661,20 @@ def test_a_pasted_settings_screen_shows_the_time_zone_and_guests_the_ticket_spea
     workspace = "Our workspace settings (General tab):\nSeats in use: 160\nExternal guests: not allowed"
     assert agreeing(workspace, "Suppliers are invited as guests.").endswith("External guests: allowed")
     assert agreeing(workspace, "Suppliers are invited as members.") == workspace
+
+
+def test_a_display_glitch_is_never_titled_as_a_failure_and_no_title_says_the_problem_came_back() -> None:
+    """A subject naming only the feature of a cosmetic defect ("the footer of notification emails") never says it
+    fails or is broken (the feature still does its job), and no subject or outburst says the problem is back or was
+    reported before ("STILL BROKEN!!", "is broken again"): nothing in a generated queue tells of an earlier time."""
+    failing = re.compile(r"\b(?:fail\w*|broken|not working|Can't get)\b", re.I)
+    again = re.compile(r"\bagain\b|\bstill\b|\bthird time\b|\bnobody is answering\b", re.I)
+    phrases = load_phrases()
+    for split in ("train", "validation", "test"):
+        cosmetic = phrases.texts_fitting("feature_title", split, frozenset({"customer", "bug", "cosmetic"}))
+        assert cosmetic, split
+        assert not [p for p in cosmetic if failing.search(p)], split
+        for pool in ("feature_title", "loud_title", "loud_sentence"):
+            assert not [
+                p for p in phrases.texts_fitting(pool, split, frozenset({"customer", "bug"})) if again.search(p)
+            ]

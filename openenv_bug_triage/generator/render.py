@@ -377,6 +377,8 @@ def defect_tags(d: Defect, variant: int, scope: str | None) -> set[str]:
         tags.add("one_user")
     if d.reach == "object":
         tags.add("one_object")
+    if d.impact == "cosmetic":
+        tags.add("cosmetic")
     if d.component in ("login", "sso", "payments", "invoicing") or _SIGN_IN.search(d.feature or ""):
         tags.add("account")  # (a glitch of the sign-in page too: no project is open there to try another)
     return tags
@@ -575,6 +577,8 @@ _NOT_TECHNICAL = re.compile(
 
 _MAC = re.compile(r"\b(?:iMac|MacBook|macOS|Mac mini|on (?:a|my) Mac)\b")
 """A customer's text naming a Mac: its keyboard shortcuts use Cmd, not Ctrl."""
+_CONSOLE = re.compile(r"\bconsole\b", re.I)
+"""A customer's words on the browser console, or the head of console output they pasted."""
 _LIVE_API = "https://api.larkspur.app"
 """The production API's address, as steps name it."""
 _TEST_API: dict[str, str] = {"staging": "https://api.staging.larkspur.app", "development": "http://localhost:8080"}
@@ -1075,7 +1079,7 @@ class Renderer:
                 created,
                 noise.apply(self.follow_up) if self.follow_up else None,  # the reporter types as in the report
                 reporter_name=self.voice.persona.name or None,
-                log_from=comments.log_source(log_excerpt) if reporter == "user" and log_excerpt else None,
+                log_from=self._log_asked_for(reporter, log_excerpt, body),
                 support_note=self.support_note,
                 # a retest names the release current when it was filed: on a hosted client, before the next deploy
                 before=None if self.platform in INSTALLED else self._next_release(),
@@ -1185,6 +1189,16 @@ class Renderer:
         ]
         if fitting:
             s.symptom_variant = fitting[0]
+
+    @staticmethod
+    def _log_asked_for(reporter: ReporterType, log: str | None, body: str) -> str | None:
+        """Where the log a customer's ticket carries came from, for support's note that it added it
+        (`comments.log_source`); None for no note: on a report from QA or an alert, and on a browser's console log
+        whose writer pasted or attached console output of their own (nobody had to ask them for it)."""
+        if reporter != "user" or not log:
+            return None
+        source = comments.log_source(log)
+        return None if source == "browser" and _CONSOLE.search(body) else source
 
     def _fired(self, s: Slot, d: Defect) -> datetime:
         """When the alert `s` on `d` fired: once the failure had lasted its metric's span ("61% of opens over 15

@@ -213,17 +213,31 @@ _STEM = 5
 """Letters two words share at their start to count as one word (contractor, contractors)."""
 
 
-_DEVICE_SCREEN = re.compile(r"^(?:Connection|Network|Free storage|Storage free|Space left|Available space):", re.M)
-"""A line of a pasted device or app information screen."""
+_SETTINGS_SCREEN = re.compile(
+    r"^(?:Connection|Network|Free storage|Storage free|Space left|Available space|Licensed users|Seats in use|Members"
+    r"|Dark (?:mode|theme)|Night mode|Time zone|Device time zone):",
+    re.M,
+)
+"""A line of a pasted device, app, profile or workspace settings screen: a ticket pastes one such screen (not the
+app's About screen, its settings page and the workspace's admin page one after another)."""
 _BOX = re.compile(r"^(?:Error reference|Reference number|Reference code|Reference|Support code|Code): ", re.M)
 """The reference line under an error box's message: a ticket pastes one box (one failure, one screen)."""
 _APP_SCREEN = re.compile(
     r"^(?:(?:Interface |Display |App )?[Ll]anguage: |Build \d|Version \d|Installed version: |App version \d)", re.M
 )
-"""A line of a pasted app or profile screen (its language, its build): a ticket pastes one such screen."""
+"""A line of a pasted app or profile screen (its language, its build): one such screen a ticket, as above."""
 _API_CLIENT = re.compile(r"^(?:User agent: |library: |client: |connector build |wrapper version )\S", re.M)
 """The line naming the API client that logged a paste: an integration is one client, so a ticket pastes one
 client's output (not a Go library's beside a Java wrapper's)."""
+
+
+_ONE_A_TICKET: tuple[tuple[re.Pattern[str], ...], ...] = ((_SETTINGS_SCREEN, _APP_SCREEN), (_BOX,), (_API_CLIENT,))
+"""Kinds of paste a ticket holds one of, each told by the lines any of its patterns finds."""
+
+
+def _shows(kind: tuple[re.Pattern[str], ...], paste: str) -> bool:
+    """True when `paste` is of `kind` (one of `_ONE_A_TICKET`)."""
+    return any(x.search(paste) for x in kind)
 
 
 _ASIDES = tuple(
@@ -544,18 +558,17 @@ class Voice:
             if listed:
                 first = self.checklist()
             pastes = [agreeing(p, written) for p in [first] if p]
-            for _ in range(5):  # more while the ticket is short of a long one's length
+            for _ in range(8):  # more while the ticket is short of a long one's length
                 if not pastes or len(" ".join([*parts, *pastes]).split()) >= 260:
                     break
                 more = self.once("pasted_output", **values)
                 if more is None and not listed:
                     more = self.checklist()
                     listed = True
-                # not two device screens that tell the connection and storage twice, two error boxes
-                # or two API clients' logs
+                # not two settings or device screens (the connection and storage told twice, an About screen
+                # beside a settings page), two error boxes or two API clients' logs
                 if more and not any(
-                    x.search(more) and any(x.search(p) for p in pastes)
-                    for x in (_DEVICE_SCREEN, _APP_SCREEN, _BOX, _API_CLIENT)
+                    _shows(kind, more) and any(_shows(kind, p) for p in pastes) for kind in _ONE_A_TICKET
                 ):
                     pastes.append(agreeing(more, written))
             for paste in pastes:
