@@ -194,6 +194,7 @@ Tag = Literal[
     "all_clients",
     "no_entry",
     "cosmetic",
+    "browser_calls",
 ]
 """What a phrase can require of, or forbid in, its ticket and reporter.
 
@@ -241,7 +242,9 @@ people of its own (`personas.IT_STAFF_SEATS` seats or more), so no one there say
 earlier ticket of the queue reports, so its writer never says it is another issue than the one they wrote about before;
 `no_entry`: the app never opens (stuck on its splash screen, closing at launch), so its reporter pastes none of its
 screens and tries nothing inside it (another project, signing out and in); `cosmetic`: the defect is a display glitch
-and the feature still does its job, so no subject says it fails, is broken or does not work.
+and the feature still does its job, so no subject says it fails, is broken or does not work; `browser_calls`: the
+failing API calls are made by a web page from the browser (a CORS preflight refused), so no one pastes a server-side
+client library's output or tests them with a command-line client.
 """
 
 

@@ -62,3 +62,14 @@ def test_every_catalogue_log_is_written_in_time_order() -> None:
         for log in d.logs:
             stamps = [(m[1], m[2].ljust(12, "0")) for line in log.splitlines() if (m := _STAMP.match(line))]
             assert stamps == sorted(stamps), d.id
+
+
+_DATE_TO_INSTANT = re.compile(r"(?<![T\d:])\d{4}-\d\d-\d\d -> \d{4}-\d\d-\d\dT\d\d:\d\d")
+
+
+def test_no_log_converts_a_date_to_an_instant_the_ticket_time_would_move() -> None:
+    """A log line such as `due 2026-11-12 -> 2026-11-11T23:00:00Z` states a time zone's midnight in UTC: a ticket's
+    log moves every stamp by minutes and seconds, so the converted instant would land at no time zone's midnight."""
+    for d in load_catalogue().defects:
+        for log in d.logs:
+            assert not _DATE_TO_INSTANT.search(log), d.id

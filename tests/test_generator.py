@@ -561,3 +561,17 @@ def test_a_reporter_whose_app_never_opens_pastes_none_of_its_screens_and_tries_n
                 seen += 1
                 assert not inside.search(t.description), (seed, t.ticket_id, t.description)
     assert seen >= 5, seen
+
+
+def test_api_calls_a_web_page_makes_are_never_pasted_from_a_client_library_or_sent_with_curl() -> None:
+    """The CORS preflight refused at the edge is met by web pages calling the API from a browser: no reporter of it
+    pastes a server-side client's output (a Go library, a wrapper, a connector) or tests it with curl or k6."""
+    server_side = re.compile(r"\blibrary: |\bwrapper\b|\bconnector\b|\bcurl\b|\bk6\b|\bGo API client\b|client's debug")
+    seen = 0
+    for seed in range(60):
+        made = generate("generated_expert", seed, "test")
+        for t in made.task.tickets:
+            if made.facts[t.ticket_id].scenario == "api-gateway-cors-preflight-403" and t.reporter_type != "monitoring":
+                seen += 1
+                assert not server_side.search(t.description), (seed, t.ticket_id, t.description)
+    assert seen >= 5, seen

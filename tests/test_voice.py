@@ -30,7 +30,7 @@ from openenv_bug_triage.catalogue import load_catalogue, load_phrases
 from openenv_bug_triage.generator import GeneratedTask, TicketFacts, generate, load_levels
 from openenv_bug_triage.generator.personas import Persona, load_personas
 from openenv_bug_triage.generator.phrasing import pattern
-from openenv_bug_triage.generator.render import own_addresses, says_not_technical
+from openenv_bug_triage.generator.render import _jargon, own_addresses, says_not_technical
 from openenv_bug_triage.generator.settings import agreeing
 from openenv_bug_triage.generator.voice import _BROWSERS, Voice, browsers_named, own_role
 from openenv_bug_triage.models import Ticket
@@ -297,6 +297,21 @@ def technical_says_not(t: Ticket, f: TicketFacts) -> bool:
     return "technical" in f.reporter_tags and says_not_technical(t.description)
 
 
+ENGINEERS_WORDS = re.compile(
+    r"\b(?:template variables?|plain-text parts?|HTML|\w+Exception|cold starts?|warm starts?|intents?|SAML|OAuth|"
+    r"payloads?|endpoints?|JWT|headers?|quer(?:y|ies)|serializ\w*|idempoten\w*|race condition|null)\b"
+)
+
+
+def engineers_words_from_a_layperson(t: Ticket, f: TicketFacts) -> bool:
+    """A customer who says they are not technical ("this comes from someone who is not an expert") and describes
+    the failure in two kinds of engineers' words (outside what they paste)."""
+    if t.reporter_type != "user" or not says_not_technical(t.description):
+        return False
+    prose = " ".join(p for p in t.description.split("\n\n") if "\n" not in p)
+    return len({w.lower() for w in ENGINEERS_WORDS.findall(prose)}) >= 2
+
+
 def customer_on_either_device(t: Ticket, f: TicketFacts) -> bool:
     """A customer telling what they did "on an iPhone or iPad": a tester's step, not one person's."""
     return t.reporter_type == "user" and "an iPhone or iPad" in t.description
@@ -315,6 +330,7 @@ def retried_a_scheduled_job(t: Ticket, f: TicketFacts) -> bool:
 
 TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "an error box pasted with another message": pasted_box_says_another_message,
+    "engineers' words from a writer who says they are not technical": engineers_words_from_a_layperson,
     "two API clients' output in one ticket": two_api_clients,
     "a client gave up waiting on a call that answered": gave_up_on_an_answer_that_came,
     "server log pasted by a customer": server_log_from_customer,
@@ -678,3 +694,15 @@ def test_a_display_glitch_is_never_titled_as_a_failure_and_no_title_says_the_pro
             assert not [
                 p for p in phrases.texts_fitting(pool, split, frozenset({"customer", "bug"})) if again.search(p)
             ]
+
+
+def test_the_layperson_check_finds_a_planted_seam_and_the_generator_marks_such_wordings_technical() -> None:
+    footer = (
+        "Notification email footers render an unreplaced template variable, {{unsubscribe_url}}, in both the HTML and "
+        "the plain-text parts."
+    )
+    planted = planting.ticket(description=f"This comes from someone who is not an expert.\n\n{footer}")
+    assert engineers_words_from_a_layperson(planted, planting.facts())
+    assert not engineers_words_from_a_layperson(planting.ticket(description=footer), planting.facts())
+    crash = "Crash on cold start from a notification intent on Android: java.lang.IllegalStateException."
+    assert _jargon(footer) and _jargon(crash)  # so a writer who is not technical never tells them

@@ -322,8 +322,12 @@ _NO_ENTRY = re.compile(
 )
 """An app that never opens (stuck on its splash screen, closing at launch): its reporter reaches none of its screens,
 so pastes none of them and tries nothing inside it (another project, signing out)."""
+_BROWSER_CALLS = re.compile(r"\bpreflight\b|\bCORS\b|\bfetch\(\)", re.I)
+"""API calls a web page makes from the browser (a CORS preflight refused): no server-side client library, script or
+command-line tool sends them."""
 _HELD: dict[re.Pattern[str], tuple[str, ...]] = {
     _NO_ENTRY: ("splash", "never gets", "logo forever", "crash", "closes the"),
+    _BROWSER_CALLS: ("preflight", "cors", "fetch()"),
     _SCHEDULED: ("wait for", "wait until"),
     _RELOGIN: ("sign", "log"),
     _RELOAD: ("reload", "refresh", "restart", "reopen", "force"),
@@ -401,7 +405,8 @@ _JARGON = re.compile(
     r"\b(?:EXIF|SCIM|SAML|IdP|SP-initiated|OAuth|JWT|payloads?|headers?|endpoints?|regression|pars(?:es|ing|ed)|alias|"
     r"iframe|CORS|preflights?|webhooks?|cach(?:e|ed|ing)|TTL|DNS|JSON|quer(?:y|ies)|null|UTF-8|NFC|NFKD|timestamps?|"
     r"locale|compositionend|intents?|fragments?|MIME|API|HTTP|[45]\d\d|tokens?|scop(?:ed|ing)|serializ\w*|race|"
-    r"concurren\w*|idempoten\w*|stale|offset-aware|regex|escap(?:e|ed|ing)|encod(?:e|ed|ing))\b"
+    r"concurren\w*|idempoten\w*|stale|offset-aware|regex|escap(?:e|ed|ing)|encod(?:e|ed|ing)|template variables?|HTML|"
+    r"plain-text|unreplaced|cold starts?|warm starts?|\w+Exception|ANR)\b"
 )
 """Engineers' words (outside quotes): a wording with two kinds of them is written by a technical reporter."""
 
@@ -451,6 +456,8 @@ def _wording_tags(told: str, ways: str) -> frozenset[str]:
         tags.add("scheduled")
     if _finds(_NO_ENTRY, told):
         tags.add("no_entry")
+    if _finds(_BROWSER_CALLS, told):
+        tags.add("browser_calls")
     return frozenset(tags)
 
 
@@ -570,7 +577,9 @@ _HEDGED = re.compile(
 _EITHER_APPLE = re.compile(r"\ban iPhone or iPad\b")
 """A tester's step for either Apple device: a customer does it on the one they have."""
 _NOT_TECHNICAL = re.compile(
-    r"\bnot (?:very |the most |a )?technical\b|\b(?:anyone|no one|nobody) technical\b|\bno idea what it does\b", re.I
+    r"\bnot (?:very |the most |a )?technical\b|\b(?:anyone|no one|nobody) technical\b|\bno idea what it does\b"
+    r"|\bnot an expert\b",
+    re.I,
 )
 """A writer's word that they (or everyone they have) are not technical ("I've no idea what it does exactly")."""
 
