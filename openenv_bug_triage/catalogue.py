@@ -195,6 +195,15 @@ Tag = Literal[
     "no_entry",
     "cosmetic",
     "browser_calls",
+    "site_hospital",
+    "site_clinic",
+    "site_shop",
+    "site_warehouse",
+    "site_fleet",
+    "site_field",
+    "site_school",
+    "site_library",
+    "site_council",
 ]
 """What a phrase can require of, or forbid in, its ticket and reporter.
 
@@ -244,7 +253,11 @@ earlier ticket of the queue reports, so its writer never says it is another issu
 screens and tries nothing inside it (another project, signing out and in); `cosmetic`: the defect is a display glitch
 and the feature still does its job, so no subject says it fails, is broken or does not work; `browser_calls`: the
 failing API calls are made by a web page from the browser (a CORS preflight refused), so no one pastes a server-side
-client library's output or tests them with a command-line client.
+client library's output or tests them with a command-line client; `site_hospital`, `site_clinic`, `site_shop`,
+`site_warehouse`, `site_fleet`, `site_field`, `site_school`, `site_library`, `site_council`: the organisation has such a
+place (hospital workstations, a clinic's front desk, a shop's tills, warehouse scanners, delivery drivers, a field
+team, school laptops, library computers, council laptops; `personas.SITES` reads them from its sector), so a phrase
+naming the place fits it.
 """
 
 

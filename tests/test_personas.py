@@ -28,6 +28,7 @@ from openenv_bug_triage.generator.personas import (
     TICKETS_PER_PERSON,
     load_personas,
     members_in_a_queue,
+    site_tags,
 )
 from openenv_bug_triage.generator.phrasing import literal_parts, pattern, variants
 from openenv_bug_triage.generator.titles import fitted
@@ -406,3 +407,38 @@ def test_a_subject_never_stops_at_a_bare_passive_that_says_the_opposite() -> Non
     assert all(fitted([title], "2026.5.2", "{title}", n, None) == title for n in range(4, 12))
     cut = "Comment notifications stop arriving after the update"  # a head that says what is wrong may stand alone
     assert fitted([cut], "2026.5.2", "{title}", 5, None) == "Comment notifications stop arriving"
+
+
+PLACES = {
+    "site_hospital": re.compile(r"\bhospital workstations\b"),
+    "site_clinic": re.compile(r"\bsurgery (?:machines|PCs)\b|\{front desk\|surgery\}"),
+    "site_shop": re.compile(r"\btill(?:s| PCs)\b|\bshop iPads\b"),
+    "site_warehouse": re.compile(r"\bwarehouse\b"),
+    "site_fleet": re.compile(r"\bdrivers carry\b"),
+    "site_field": re.compile(r"\bfield team\b"),
+    "site_school": re.compile(r"\bschool laptop"),
+    "site_library": re.compile(r"\blibrary (?:computers|PCs)\b"),
+    "site_council": re.compile(r"\bcouncil(?:'s|-issued)\b"),
+}
+"""Places a customer's phrase may name, and the tag of organisations that have them."""
+
+
+def test_a_phrase_naming_a_place_is_drawn_only_for_an_organisation_that_has_one() -> None:
+    """Hospital workstations, a shop's tills, warehouse scanners or delivery drivers are named only by an organisation
+    whose sector has them (no dental practice writes from hospital workstations, no rail contractor from library
+    computers): every phrase naming such a place requires its tag, and each tag is read from some sector."""
+    sectors = {o.sector for o in load_personas().organisations}
+    found = Counter[str]()
+    for pool in load_phrases().pools.values():
+        for split in SPLITS:
+            for phrase in pool.entries(split):
+                text = phrase if isinstance(phrase, str) else phrase.text
+                requires = () if isinstance(phrase, str) else phrase.requires
+                for tag, place in PLACES.items():
+                    if place.search(text):
+                        found[tag] += 1
+                        assert tag in requires, (tag, text)
+    assert found, "no phrase names a place"
+    assert site_tags("dental practice") == {"site_clinic"} and "site_hospital" in site_tags("hospital group")
+    assert not site_tags("rail maintenance contractor") & {"site_library", "site_shop"}
+    assert all(any(tag in site_tags(s) for s in sectors) for tag in found), found

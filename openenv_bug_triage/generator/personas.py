@@ -205,6 +205,7 @@ class Persona:
                 tags.add("large")
             if self.organisation.seats >= IT_STAFF_SEATS:
                 tags.add("it_staff")
+            tags |= site_tags(self.organisation.sector)
         return frozenset(tags)
 
     def signature_values(self) -> dict[str, str]:
@@ -246,6 +247,31 @@ def members_in_a_queue(seats: int) -> int:
 
 IT_STAFF = ("IT lead", "systems administrator")
 """Roles an organisation has only once it is big enough to employ someone for its IT."""
+SITES: dict[str, re.Pattern[str]] = {
+    "site_hospital": re.compile(r"\bhospital\b"),
+    "site_clinic": re.compile(r"\b(?:dental|veterinary|physiotherapy)\b"),
+    "site_shop": re.compile(r"\b(?:bakery|shop|store|roastery|framing)\b"),
+    "site_warehouse": re.compile(
+        r"\b(?:logistics|freight|IT distributor|manufacturer|maker|food bank|department store)\b"
+    ),
+    "site_fleet": re.compile(r"\b(?:logistics|freight|catering|food bank|facilities)\b"),
+    "site_field": re.compile(
+        r"\b(?:survey\w*|mapping|maintenance|facilities|renovation|kitchen fitting|utility|electricity)\b"
+    ),
+    "site_school": re.compile(r"\b(?:school|preschool|university)\b"),
+    "site_library": re.compile(r"\blibrary\b"),
+    "site_council": re.compile(r"\blocal authority\b"),
+}
+"""Places an organisation of a sector has, by the words of its sector: a phrase naming hospital workstations, a
+shop's tills, warehouse scanners or delivery drivers requires the place's tag, so that no dental practice writes
+from its hospital workstations and no rail contractor from its library computers."""
+
+
+def site_tags(sector: str) -> frozenset[str]:
+    """The `SITES` tags of an organisation of `sector`."""
+    return frozenset(tag for tag, words in SITES.items() if words.search(sector))
+
+
 IT_STAFF_SEATS = 15
 """Fewest seats of an organisation with an IT lead or a systems administrator (a five-person bakery has neither; its
 technical contact is a developer, often the owner's friend who set Larkspur up)."""
