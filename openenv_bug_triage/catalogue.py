@@ -204,6 +204,7 @@ Tag = Literal[
     "site_school",
     "site_library",
     "site_council",
+    "volunteer",
 ]
 """What a phrase can require of, or forbid in, its ticket and reporter.
 
@@ -257,7 +258,8 @@ client library's output or tests them with a command-line client; `site_hospital
 `site_warehouse`, `site_fleet`, `site_field`, `site_school`, `site_library`, `site_council`: the organisation has such a
 place (hospital workstations, a clinic's front desk, a shop's tills, warehouse scanners, delivery drivers, a field
 team, school laptops, library computers, council laptops; `personas.SITES` reads them from its sector), so a phrase
-naming the place fits it.
+naming the place fits it; `volunteer`: the organisation is run by volunteers (a club, a choir, an allotment
+society), so no phrase speaks of its office, its boss or director, its company or its payroll.
 """
 
 

@@ -618,10 +618,21 @@ TITLED_AGAIN = re.compile(r"\b(?:broken|failing|misbehaving|fails) again\b|\bsta
 """A subject or an outburst saying the problem came back, or was reported before and left unanswered."""
 
 
+@cache
+def _titles() -> dict[str, tuple[str, ...]]:
+    """Every scenario's own titles, by its id."""
+    cat = load_catalogue()
+    return {s.id: tuple(s.titles) for s in (*cat.defects, *cat.features, *cat.invalid, *cat.vague)}
+
+
 def recurrence_nobody_told(t: Ticket, f: TicketFacts) -> bool:
     """A title or an outburst saying the problem is back or was reported before ("STILL BROKEN!!", "not again!!"),
-    where nothing in the ticket or the queue tells of an earlier time."""
-    return bool(RECURRENCE.search(t.title) or RECURRENCE.search(t.description) or TITLED_AGAIN.search(t.title))
+    where nothing in the ticket or the queue tells of an earlier time (a scenario's own title, "Finance has
+    questions about our billing documents again", may say so, shouted or not)."""
+    title = t.title
+    for own in sorted(_titles().get(f.scenario, ()), key=len, reverse=True):
+        title = re.sub(re.escape(own), "", title, flags=re.I)
+    return bool(RECURRENCE.search(title) or RECURRENCE.search(t.description) or TITLED_AGAIN.search(title))
 
 
 FAILURE_TITLE = re.compile(

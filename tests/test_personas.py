@@ -442,3 +442,27 @@ def test_a_phrase_naming_a_place_is_drawn_only_for_an_organisation_that_has_one(
     assert site_tags("dental practice") == {"site_clinic"} and "site_hospital" in site_tags("hospital group")
     assert not site_tags("rail maintenance contractor") & {"site_library", "site_shop"}
     assert all(any(tag in site_tags(s) for s in sectors) for tag in found), found
+
+
+WORKPLACE = re.compile(
+    r"\b(?:boss|director|my manager|our company|payroll|office Wi-Fi|our office|office manager)\b", re.I
+)
+"""What a workplace has and a group run by volunteers does not."""
+
+
+def test_a_group_run_by_volunteers_speaks_of_no_office_boss_or_company() -> None:
+    """An allotment society's secretary prepares no report for their director and tries nothing on the office
+    Wi-Fi: every customer phrase naming a workplace forbids the `volunteer` tag, which clubs and choirs carry."""
+    for name, pool in load_phrases().pools.items():
+        for split in SPLITS:
+            for phrase in pool.entries(split):
+                text = phrase if isinstance(phrase, str) else phrase.text
+                requires = () if isinstance(phrase, str) else phrase.requires
+                forbids = () if isinstance(phrase, str) else phrase.forbids
+                if WORKPLACE.search(text) and not {"qa", "monitoring"} & set(requires) and "On Wi-Fi" not in text:
+                    assert "volunteer" in forbids, (name, text)
+    assert "volunteer" in site_tags("allotment society") and "volunteer" not in site_tags("bicycle co-operative")
+    for split in SPLITS:  # nor does anyone there write in as its office manager or team lead
+        for t, f, _made in tickets(split):
+            if t.reporter_type == "user" and "volunteer" in f.reporter_tags:
+                assert not re.search(r"\b(?:office manager|operations lead|team lead)\b", t.description), t.ticket_id

@@ -261,10 +261,14 @@ SITES: dict[str, re.Pattern[str]] = {
     "site_school": re.compile(r"\b(?:school|preschool|university)\b"),
     "site_library": re.compile(r"\blibrary\b"),
     "site_council": re.compile(r"\blocal authority\b"),
+    "volunteer": re.compile(
+        r"\b(?:allotment|beekeeping|choir|community garden|food bank|club|scout|tenants association|volunteer)\b"
+    ),
 }
 """Places an organisation of a sector has, by the words of its sector: a phrase naming hospital workstations, a
 shop's tills, warehouse scanners or delivery drivers requires the place's tag, so that no dental practice writes
-from its hospital workstations and no rail contractor from its library computers."""
+from its hospital workstations and no rail contractor from its library computers. `volunteer`: a group run by
+volunteers (a club, a choir, an allotment society) has no office, boss or company to speak of."""
 
 
 def site_tags(sector: str) -> frozenset[str]:
@@ -275,6 +279,10 @@ def site_tags(sector: str) -> frozenset[str]:
 IT_STAFF_SEATS = 15
 """Fewest seats of an organisation with an IT lead or a systems administrator (a five-person bakery has neither; its
 technical contact is a developer, often the owner's friend who set Larkspur up)."""
+
+
+WORKPLACE_ROLES = frozenset({"office manager", "operations lead", "team lead"})
+"""Jobs of a workplace: a group run by volunteers (`volunteer`) has none of them."""
 
 
 def seats_fit(role: str, seats: int) -> bool:
@@ -369,17 +377,17 @@ class People:
         # the one person a small organisation has writing in is often the one who set Larkspur up: half the
         # time a technical one, so a later report on the API has someone there who can write it
         sole = members_in_a_queue(org.seats) == 1 and r.random() < SOLE_TECHNICAL
+        volunteers = "volunteer" in site_tags(org.sector)
+        fitting = [x for x in data.roles if not (volunteers and x.title in WORKPLACE_ROLES)]
         roles = [
             x
-            for x in data.roles
+            for x in fitting
             if (x.technical or not (technical or sole))
             and not (plain and x.technical)
             and not (x.admin and x.title in held)
             and seats_fit(x.title, org.seats)
         ]
-        role = r.choice(
-            roles or [x for x in data.roles if (x.technical or not technical) and not (plain and x.technical)]
-        )
+        role = r.choice(roles or [x for x in fitting if (x.technical or not technical) and not (plain and x.technical)])
         channels = list(data.channels)
         channel = r.choices(channels, weights=[data.channels[c] for c in channels])[0]
         return Persona(

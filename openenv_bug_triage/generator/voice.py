@@ -240,6 +240,11 @@ def _shows(kind: tuple[re.Pattern[str], ...], paste: str) -> bool:
     return any(x.search(paste) for x in kind)
 
 
+def _one_of_a_kind_again(paste: str, pasted: Sequence[str]) -> bool:
+    """True when `paste` (a phrase, or its rendering) is of a kind of `_ONE_A_TICKET` that one of `pasted` is of."""
+    return any(_shows(kind, paste) and any(_shows(kind, p) for p in pasted) for kind in _ONE_A_TICKET)
+
+
 _ASIDES = tuple(
     re.compile(p, re.I)
     for p in (
@@ -419,8 +424,17 @@ class Voice:
         none of a kind of aside the sentences `said` already make."""
         return self._once(pool, anonymous, {}, said)
 
-    def _once(self, pool: str, anonymous: bool, values: dict[str, object], said: Sequence[str] = ()) -> str | None:
+    def _once(
+        self,
+        pool: str,
+        anonymous: bool,
+        values: dict[str, object],
+        said: Sequence[str] = (),
+        beside: Sequence[str] = (),
+    ) -> str | None:
         fresh = [p for p in self.phrases.texts_fitting(pool, self.partition, self.tags) if p not in self.used]
+        if beside:  # a paste of a kind the ticket holds one of, already pasted: not drawn (nor used up)
+            fresh = [p for p in fresh if not _one_of_a_kind_again(p, beside)]
         if anonymous:
             fresh = [p for p in fresh if not _self_describing(p)]
         if said:
@@ -558,18 +572,16 @@ class Voice:
             if listed:
                 first = self.checklist()
             pastes = [agreeing(p, written) for p in [first] if p]
-            for _ in range(8):  # more while the ticket is short of a long one's length
+            for _ in range(5):  # more while the ticket is short of a long one's length
                 if not pastes or len(" ".join([*parts, *pastes]).split()) >= 260:
                     break
-                more = self.once("pasted_output", **values)
+                # not two settings or device screens (the connection and storage told twice, an About screen
+                # beside a settings page), two error boxes or two API clients' logs
+                more = self._once("pasted_output", False, values, beside=pastes)
                 if more is None and not listed:
                     more = self.checklist()
                     listed = True
-                # not two settings or device screens (the connection and storage told twice, an About screen
-                # beside a settings page), two error boxes or two API clients' logs
-                if more and not any(
-                    _shows(kind, more) and any(_shows(kind, p) for p in pastes) for kind in _ONE_A_TICKET
-                ):
+                if more:
                     pastes.append(agreeing(more, written))
             for paste in pastes:
                 if self.noise.markdown:
