@@ -205,6 +205,8 @@ Tag = Literal[
     "site_library",
     "site_council",
     "volunteer",
+    "webhook",
+    "unsupported",
 ]
 """What a phrase can require of, or forbid in, its ticket and reporter.
 
@@ -259,7 +261,10 @@ client library's output or tests them with a command-line client; `site_hospital
 place (hospital workstations, a clinic's front desk, a shop's tills, warehouse scanners, delivery drivers, a field
 team, school laptops, library computers, council laptops; `personas.SITES` reads them from its sector), so a phrase
 naming the place fits it; `volunteer`: the organisation is run by volunteers (a club, a choir, an allotment
-society), so no phrase speaks of its office, its boss or director, its company or its payroll.
+society), so no phrase speaks of its office, its boss or director, its company or its payroll; `webhook`: the defect is
+in webhooks, which Larkspur sends to the customer's server, so no one tells of the calls their integration sends;
+`unsupported`: the report is from a browser or OS we no longer support and fails there only, so no colleague's login,
+laptop or other device is said to fail the same way.
 """
 
 

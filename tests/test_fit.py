@@ -430,15 +430,22 @@ WAY_ROUND = {
 }
 
 
+OTHER_DEVICE_TOO = re.compile(r"\bA different device \((?:same|no change)\)")
+
+
 def others_share_a_lone_defect(t: Ticket, f: TicketFacts) -> bool:
     """A list of checks saying a colleague's account (or another project) shows a defect that hits one
-    person or a few (or one object)."""
+    person or a few (or one object), or that a colleague's laptop or another device fails like the one browser or
+    OS we no longer support that a report is from."""
     d = _defect(f)
     if f.kind != "defect" or d is None:
         return False
-    lone = d.reach == "user" or f.scope == "few"
-    return (lone and bool(COLLEAGUE_TOO.search(t.description))) or (
-        d.reach == "object" and bool(OTHER_OBJECT_TOO.search(t.description))
+    lone = d.reach == "user" or f.scope == "few" or f.unsupported
+    unsupported_too = f.unsupported and bool(OTHER_DEVICE_TOO.search(t.description))
+    return (
+        (lone and bool(COLLEAGUE_TOO.search(t.description)))
+        or unsupported_too
+        or (d.reach == "object" and bool(OTHER_OBJECT_TOO.search(t.description)))
     )
 
 
@@ -897,6 +904,9 @@ def test_the_checklist_checks_find_planted_seams() -> None:
     assert not way_round_tried_in_vain(reload, _facts(scenario="editor-table-docs-saved-empty"))
     filler = _ticket(description="A colleague at the next desk tried the same thing and got the same error.")
     assert others_share_a_lone_defect(filler, _facts(scenario="sso-google-mixed-case-email"))
+    old_browser = _facts(scenario="login-password-signin-500", unsupported=True)
+    assert others_share_a_lone_defect(_ticket(description="Tried:\n- A different device (same)"), old_browser)
+    assert others_share_a_lone_defect(colleague, old_browser)
     restarted = _ticket(description="I restarted my phone before writing in, which made no difference.")
     assert way_round_tried_in_vain(restarted, _facts(scenario="database-replica-lag-stale-reads"))
     assert project_check_on_an_account_defect(project, _facts(component="sso"))

@@ -575,3 +575,18 @@ def test_api_calls_a_web_page_makes_are_never_pasted_from_a_client_library_or_se
                 seen += 1
                 assert not server_side.search(t.description), (seed, t.ticket_id, t.description)
     assert seen >= 5, seen
+
+
+def test_a_webhook_defect_is_never_told_as_calls_the_customers_integration_sends() -> None:
+    """Webhooks are sent by Larkspur to the customer's server: no reporter of a webhook defect says every request
+    their integration sends fails, or that nothing they change gets it through."""
+    sends = re.compile(r"\brequest our integration sends\b|\bcalls? our integration makes\b|\bgets it through\b", re.I)
+    seen = 0
+    for split in ("train", "validation", "test"):
+        for seed in range(40):
+            made = generate("generated_expert", seed, split)
+            for t in made.task.tickets:
+                if "webhook" in made.facts[t.ticket_id].reporter_tags and t.reporter_type == "user":
+                    seen += 1
+                    assert not sends.search(t.description), (split, seed, t.ticket_id)
+    assert seen >= 10, seen

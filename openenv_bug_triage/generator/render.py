@@ -325,7 +325,10 @@ so pastes none of them and tries nothing inside it (another project, signing out
 _BROWSER_CALLS = re.compile(r"\bpreflight\b|\bCORS\b|\bfetch\(\)", re.I)
 """API calls a web page makes from the browser (a CORS preflight refused): no server-side client library, script or
 command-line tool sends them."""
+_WEBHOOK = re.compile(r"\bwebhooks?\b", re.I)
+"""Calls Larkspur makes to a customer's server (webhook deliveries): the customer's integration sends none of them."""
 _HELD: dict[re.Pattern[str], tuple[str, ...]] = {
+    _WEBHOOK: ("webhook",),
     _NO_ENTRY: ("splash", "never gets", "logo forever", "crash", "closes the"),
     _BROWSER_CALLS: ("preflight", "cors", "fetch()"),
     _SCHEDULED: ("wait for", "wait until"),
@@ -458,6 +461,8 @@ def _wording_tags(told: str, ways: str) -> frozenset[str]:
         tags.add("no_entry")
     if _finds(_BROWSER_CALLS, told):
         tags.add("browser_calls")
+    if _finds(_WEBHOOK, told):
+        tags.add("webhook")
     return frozenset(tags)
 
 
@@ -780,6 +785,8 @@ class Renderer:
             tags |= defect_tags(scenario, s.symptom_variant, s.scope)
         if s.original is not None:
             tags.add("duplicate")
+        if s.role == "wont_fix":
+            tags.add("unsupported")
         tags.add("production" if s.environment == "production" else "prerelease")
         if s.environment == "development":
             tags.add("development")
