@@ -29,7 +29,7 @@ from openenv_bug_triage import textstats as ts
 from openenv_bug_triage.catalogue import load_catalogue, load_phrases
 from openenv_bug_triage.generator import GeneratedTask, TicketFacts, generate, load_levels
 from openenv_bug_triage.generator.personas import Persona, load_personas
-from openenv_bug_triage.generator.phrasing import pattern
+from openenv_bug_triage.generator.phrasing import pattern, variants
 from openenv_bug_triage.generator.render import _jargon, own_addresses, says_not_technical
 from openenv_bug_triage.generator.settings import agreeing
 from openenv_bug_triage.generator.voice import _BROWSERS, Voice, browsers_named, own_role
@@ -706,3 +706,25 @@ def test_the_layperson_check_finds_a_planted_seam_and_the_generator_marks_such_w
     assert not engineers_words_from_a_layperson(planting.ticket(description=footer), planting.facts())
     crash = "Crash on cold start from a notification intent on Android: java.lang.IllegalStateException."
     assert _jargon(footer) and _jargon(crash)  # so a writer who is not technical never tells them
+
+
+_EVERY_TIME = re.compile(
+    r"\b(?:every|each) (?:go|try|attempt)\b|\bwe are stopped\b|\bnot once\b|\bnever goes through\b|\bconsistently\b",
+    re.I,
+)
+"""A customer's words for a failure that happens on every attempt."""
+
+
+def test_a_customers_scope_sentence_that_fails_every_time_is_never_drawn_for_an_intermittent_defect() -> None:
+    """ "Literally every go fails for us" or "until it works again we are stopped" beside an alert of 6.4% of queries
+    failing: a customer's scope wording that says each attempt fails forbids `intermittent` (or is told of a few)."""
+    phrases = load_phrases()
+    for name, pool in phrases.pools.items():
+        if not name.startswith("scope_") or name.endswith("_few"):
+            continue
+        for split in ("train", "validation", "test"):
+            for entry in pool.entries(split):
+                if isinstance(entry, str) or "customer" not in entry.requires:
+                    continue
+                if any(_EVERY_TIME.search(v) for v in variants(entry.text)):
+                    assert "intermittent" in entry.forbids, (name, split, entry.text)
