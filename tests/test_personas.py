@@ -415,7 +415,7 @@ PLACES = {
     "site_shop": re.compile(r"\btill(?:s| PCs)\b|\bshop iPads\b"),
     "site_warehouse": re.compile(r"\bwarehouse\b"),
     "site_fleet": re.compile(r"\bdrivers carry\b"),
-    "site_field": re.compile(r"\bfield team\b"),
+    "site_field": re.compile(r"\bfield (?:team|tablets)\b"),
     "site_school": re.compile(r"\bschool laptop"),
     "site_library": re.compile(r"\blibrary (?:computers|PCs)\b"),
     "site_council": re.compile(r"\bcouncil(?:'s|-issued)\b"),
