@@ -201,3 +201,16 @@ def test_support_never_says_it_asked_for_console_output_the_reporter_pasted_them
                 asked += says_console
                 assert not (says_console and support), (t.ticket_id, support)
     assert noted >= 5 and asked >= 3, (noted, asked)
+
+
+def test_no_two_reporters_of_a_queue_bump_their_tickets_word_for_word() -> None:
+    """ "Could you please provide an update? The issue is still present on our side." from two customers of one
+    queue reads as a template: each reporter's "still happening" comment is worded apart from the others'."""
+    bumps = 0
+    for split in ("train", "validation", "test"):
+        for seed in range(20):
+            made = generate("generated_expert", seed, split)
+            said = [c.text for t in made.task.tickets for c in t.comments if c.role == "reporter"]
+            bumps += len(said)
+            assert len(said) == len(set(said)), (split, seed, sorted(said))
+    assert bumps >= 30, bumps

@@ -69,9 +69,13 @@ def fits_clock(text: str, filed: datetime, at: datetime) -> bool:
 
 
 def still(renderer: Teller, filed: datetime, at: datetime) -> str:
-    """The reporter's "it still happens", in words that fit the time it is written."""
+    """The reporter's "it still happens", in words that fit the time it is written and that no other reporter of the
+    queue used (two customers do not bump their tickets word for word)."""
     pool = renderer.phrases.pool("comment_still_reporter", renderer.partition)
-    return compose(renderer.r.choice([p for p in pool if fits_clock(p, filed, at)] or list(pool)), renderer.r)
+    fitting = [p for p in pool if fits_clock(p, filed, at)] or list(pool)
+    phrase = renderer.r.choice([p for p in fitting if p not in renderer.used] or fitting)
+    renderer.used.add(phrase)
+    return compose(phrase, renderer.r)
 
 
 def record_time(at: datetime) -> str:

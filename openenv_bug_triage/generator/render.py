@@ -753,6 +753,11 @@ class Renderer:
     def pick(self, pool: str, **values: object) -> str:
         return self.voice.pick(pool, **values)
 
+    @property
+    def used(self) -> set[str]:
+        """The phrases the queue has used (`Voice.used`): a phrase drawn once a queue is drawn from those not in it."""
+        return self.voice.used
+
     def _cast(self, s: Slot, reporter: ReporterType) -> None:
         """Draw the ticket's one reporter; every phrase after this fits them and the ticket."""
         scenario = s.scenario
