@@ -254,6 +254,34 @@ SINCE_WEEKEND = re.compile(r"\b(?P<since>[Ss]ince) the weekend\b")
 """A failure's start told as the weekend, which on a Saturday or a Sunday has not ended."""
 
 
+def since_onset(text: str, onset: datetime, filed: datetime) -> str:
+    """`text` with a start told by a weekday ("since Tuesday", "since the weekend") told from when the failure began, `onset`, as a
+    report `filed` then would: "since last night", "since this morning" or "since earlier today" the same day,
+    "since yesterday", the onset's weekday within the week, "since last week" before that. A catalogue wording's
+    weekday is one reporter's: every report of the failure tells the one start the queue gives it."""
+    if "ince " not in text:
+        return text
+    onset, filed = _as_utc(onset), _as_utc(filed)
+    days = (filed.date() - onset.date()).days
+
+    def told(m: re.Match[str]) -> str:
+        if m.string.startswith(("'", "’"), m.end()):  # "since Friday's update" dates a release, not the start
+            return m[0]
+        if days <= 0:
+            when = "last night" if onset.hour < 5 else "this morning" if onset.hour < 12 else "earlier today"
+        elif days == 1:
+            when = "yesterday"
+        elif days < 7:
+            when = WEEKDAYS[onset.weekday()]
+            lower = m.re is SINCE_WEEKDAY and m["weekday"][0].islower()
+            when = when.lower() if lower else when
+        else:
+            when = "last week"
+        return f"{m['since']} {when}"
+
+    return SINCE_WEEKEND.sub(told, SINCE_WEEKDAY.sub(told, text))
+
+
 def since_today(text: str, filed: datetime) -> str:
     """`text` with a start told by the weekday it was `filed` on ("since Monday", filed on a Monday) told as
     the same day instead: "since this morning", or "since last night" before nine; and "since the weekend",

@@ -394,3 +394,46 @@ def test_an_alert_fires_after_its_metric_has_been_measured_since_the_change() ->
                     assert at - changed >= timedelta(minutes=int(span[1] or span[2])), (t.ticket_id, t.description)
                     checked += 1
     assert checked
+
+
+def test_a_start_told_by_weekday_is_told_from_the_failures_onset() -> None:
+    since_onset = chronology.since_onset
+    filed = datetime(2026, 2, 14, 10, 0, tzinfo=UTC)  # a Saturday
+    said = "Since Tuesday the sign-in page says 'Incorrect email'."
+    assert since_onset(said, datetime(2026, 2, 13, 5, 33, tzinfo=UTC), filed).startswith("Since yesterday ")
+    assert since_onset(said, datetime(2026, 2, 14, 7, 0, tzinfo=UTC), filed).startswith("Since this morning ")
+    assert since_onset(said, datetime(2026, 2, 11, 9, 0, tzinfo=UTC), filed).startswith("Since Wednesday ")
+    assert since_onset("since monday it fails", datetime(2026, 2, 12, 9, 0, tzinfo=UTC), filed) == (
+        "since thursday it fails"
+    )
+    assert since_onset(said, datetime(2026, 2, 3, 9, 0, tzinfo=UTC), filed).startswith("Since last week ")
+    release = "Ever since Friday's update it misbehaves."
+    assert since_onset(release, datetime(2026, 2, 11, 9, 0, tzinfo=UTC), filed) == release
+
+
+def test_no_report_of_a_failure_names_a_start_before_the_first_report_of_it() -> None:
+    """A customer filing on Saturday about the failure an alert reported on Friday, right after the change that
+    caused it, does not say it began on Tuesday: every weekday a defect's report names falls on or after the day
+    before its group's first report."""
+    weekdays = chronology.WEEKDAYS
+    told = "yesterday|this morning|last night|earlier today|last week|" + "|".join(weekdays)
+    weekday = re.compile(r"\b[Ss]ince (" + told + r")\b(?!['’])", re.I)  # (not "Friday's update")
+    checked = 0
+    for split in ("train", "validation", "test"):
+        for seed in range(25):
+            made = generate("generated_expert", seed, split)
+            created = {t.ticket_id: t.created_at for t in made.task.tickets}
+            for t in made.task.tickets:
+                f = made.facts[t.ticket_id]
+                m = weekday.search(f"{t.title}\n{t.description}")
+                if f.kind != "defect" or m is None or f.case == "regression":  # (a regression names its release)
+                    continue
+                checked += 1
+                if m[1].capitalize() not in weekdays:
+                    continue
+                back = (t.created_at.weekday() - weekdays.index(m[1].capitalize())) % 7
+                named = (t.created_at - timedelta(days=back)).date()
+                first = created[f.duplicate_of] if f.duplicate_of else t.created_at
+                assert named >= first.date() - timedelta(days=1) or "retold" in f.traps, (t.ticket_id, m[0])
+                assert back >= 2, (t.ticket_id, m[0])  # today and yesterday are told as such
+    assert checked >= 5, checked

@@ -733,6 +733,8 @@ class Renderer:
         self.slots = tuple(slots)
         """Every slot of the queue, so a wording changed for one reporter stays apart from its duplicates'."""
         self.retold = {id(o.original) for o in self.slots if o.original is not None}
+        self.began: datetime | None = None
+        """When the failure the ticket being rendered reports began (as that report has it; None for a story)."""
         self.fired: dict[int, datetime] = {}
         """When each alert of the queue fired (`_fired`), keyed by its slot's id: its log and its text agree."""
         """The slots a duplicate retells: only their long sentences are read back (`Slot.said`)."""
@@ -792,6 +794,8 @@ class Renderer:
             tags.add("duplicate")
         if s.role == "wont_fix":
             tags.add("unsupported")
+        if s.scope == "degraded":  # some tries fail and others go through, as its rate says
+            tags.add("intermittent")
         tags.add("production" if s.environment == "production" else "prerelease")
         if s.environment == "development":
             tags.add("development")
@@ -914,7 +918,10 @@ class Renderer:
         """A catalogue wording set in this ticket's time: its dates moved by `shift` (default
         `self.shift`, the ticket's own scenario's), and any version not out then replaced by the
         build the report speaks of."""
-        # a failure that began the day it is reported began "this morning", not "since Monday" on a Monday
+        # a failure that began the day it is reported began "this morning", not "since Monday" on a Monday; one
+        # whose start the queue knows began then, whatever weekday its catalogue wording names
+        if self.began is not None:
+            text = chronology.since_onset(text, self.began, self.created)
         text = chronology.since_today(text, self.created)
         if self.environment != "production" and _LIVE_API in text:  # a test build answers on its own host
             text = text.replace(_LIVE_API, _TEST_API[self.environment])
@@ -962,8 +969,12 @@ class Renderer:
         repro = logs = False
         log_excerpt: str | None = None
         scenario = s.scenario
+        self.began = None
         if isinstance(scenario, Defect):
             d = scenario
+            began = self._scope_values(s, d)["onset"]  # every wording of this report tells this start
+            assert isinstance(began, datetime)
+            self.began = began
             if s.monitoring:
                 reporter = "monitoring"
             elif s.role == "cannot_reproduce":
@@ -1456,9 +1467,12 @@ class Renderer:
             return root.scope_values
         if s.scope_values is None:  # its own reporter: own numbers when re-told, a workaround in other words
             # the same failure from its own reporter: their own counts, and when re-told days later their own onset
+            # (one filed long after the onset met it in its own hour: its own start, as a re-told one has)
+            began = root.scope_values["onset"]
+            assert isinstance(began, datetime)
             values = (
                 kinds.own_numbers(self, root.scope_values)
-                if s.retold
+                if s.retold or self.created - began > LOG_SPAN
                 else {**root.scope_values, **kinds.own_counts(self)}
             )
             others = self._unsaid(s, d.workaround)
