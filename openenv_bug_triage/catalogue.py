@@ -205,6 +205,7 @@ Tag = Literal[
     "site_library",
     "site_council",
     "volunteer",
+    "charity",
     "webhook",
     "unsupported",
 ]
@@ -261,7 +262,8 @@ client library's output or tests them with a command-line client; `site_hospital
 place (hospital workstations, a clinic's front desk, a shop's tills, warehouse scanners, delivery drivers, a field
 team, school laptops, library computers, council laptops; `personas.SITES` reads them from its sector), so a phrase
 naming the place fits it; `volunteer`: the organisation is run by volunteers (a club, a choir, an allotment
-society), so no phrase speaks of its office, its boss or director, its company or its payroll; `webhook`: the defect is
+society), so no phrase speaks of its office, its boss or director, its company or its payroll; `charity`: the
+organisation is a charity (its trustees may be waiting on a fix); `webhook`: the defect is
 in webhooks, which Larkspur sends to the customer's server, so no one tells of the calls their integration sends;
 `unsupported`: the report is from a browser or OS we no longer support and fails there only, so no colleague's login,
 laptop or other device is said to fail the same way.

@@ -436,7 +436,7 @@ def composed(partition: Partition, key: Key) -> Defect:
             "error_box": f.error_box and s.kind not in ("message", "job"),
             "feature": s.feature,
             "global": c is None and s.reaches is None,
-            **({"intermittent": False} if f.total else {}),
+            **({"intermittent": False} if f.total or _no_error_shown(f) else {}),
             "paid": s.component in PAID_FEATURES or bool(c and c.paid),
             "segment": [c.who] if c else [s.reaches] if s.reaches else [],
             "workaround": list(s.workaround) if impact in ("core", "minor") else [],
@@ -495,6 +495,13 @@ def detail_of(scenario_id: str) -> str | None:
 
 QUIET_COMPONENTS: frozenset[str] = frozenset({"email-delivery", "push-notifications"})
 """Components whose failure is something that does not arrive: no screen shows an error for it."""
+
+
+def _no_error_shown(f: Failure) -> bool:
+    """True when a failure shows the customer no error or timeout (it takes the change and keeps nothing, gives no
+    sign, or puts the old value back): a composed defect of it is never a degraded service, whose report counts the
+    share of tries that "error or time out"."""
+    return f.takes or f.silent or (f.refused and not f.error_box)
 
 
 def quiet(defect: Defect) -> bool:

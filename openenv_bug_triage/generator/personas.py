@@ -261,6 +261,7 @@ SITES: dict[str, re.Pattern[str]] = {
     "site_school": re.compile(r"\b(?:school|preschool|university)\b"),
     "site_library": re.compile(r"\blibrary\b"),
     "site_council": re.compile(r"\blocal authority\b"),
+    "charity": re.compile(r"\b(?:charity|nonprofit|food bank)\b"),
     "volunteer": re.compile(
         r"\b(?:allotment|beekeeping|choir|community garden|food bank|club|scout|tenants association|volunteer)\b"
     ),
@@ -268,7 +269,8 @@ SITES: dict[str, re.Pattern[str]] = {
 """Places an organisation of a sector has, by the words of its sector: a phrase naming hospital workstations, a
 shop's tills, warehouse scanners or delivery drivers requires the place's tag, so that no dental practice writes
 from its hospital workstations and no rail contractor from its library computers. `volunteer`: a group run by
-volunteers (a club, a choir, an allotment society) has no office, boss or company to speak of."""
+volunteers (a club, a choir, an allotment society) has no office, boss or company to speak of; only a `charity` has
+trustees."""
 
 
 def site_tags(sector: str) -> frozenset[str]:
