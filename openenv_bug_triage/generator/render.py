@@ -447,23 +447,22 @@ def _wording_tags(told: str, ways: str) -> frozenset[str]:
     answers that it `told`, and whether its `ways` round it sign in again or reload (read once per process for each
     wording)."""
     tags = browsers_named(told)
-    if _finds(_RELOGIN, ways):
-        tags.add("relogin_helps")
-    if _finds(_RELOAD, ways):
-        tags.add("reload_helps")
-    if _finds(_CHANGED, told):
-        tags.add("changed_setting")
-    if _finds(_TIMEOUT, told):
-        tags.add("timeout")
-    if _finds(_SCHEDULED, told):
-        tags.add("scheduled")
-    if _finds(_NO_ENTRY, told):
-        tags.add("no_entry")
-    if _finds(_BROWSER_CALLS, told):
-        tags.add("browser_calls")
-    if _finds(_WEBHOOK, told):
-        tags.add("webhook")
+    tags |= {tag for pattern, tag in _WAYS_TAGS if _finds(pattern, ways)}
+    tags |= {tag for pattern, tag in _TOLD_TAGS if _finds(pattern, told)}
     return frozenset(tags)
+
+
+_WAYS_TAGS: tuple[tuple[re.Pattern[str], str], ...] = ((_RELOGIN, "relogin_helps"), (_RELOAD, "reload_helps"))
+"""The tags a defect's ways round it give, by the pattern that finds them."""
+_TOLD_TAGS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (_CHANGED, "changed_setting"),
+    (_TIMEOUT, "timeout"),
+    (_SCHEDULED, "scheduled"),
+    (_NO_ENTRY, "no_entry"),
+    (_BROWSER_CALLS, "browser_calls"),
+    (_WEBHOOK, "webhook"),
+)
+"""The tags a defect's symptom, titles and steps give, by the pattern that finds them."""
 
 
 def _one_kind(text: str) -> str | None:
