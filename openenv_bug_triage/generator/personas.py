@@ -273,8 +273,9 @@ volunteers (a club, a choir, an allotment society) has no office, boss or compan
 trustees."""
 
 
+@cache
 def site_tags(sector: str) -> frozenset[str]:
-    """The `SITES` tags of an organisation of `sector`."""
+    """The `SITES` tags of an organisation of `sector` (read once per sector: persona tags ask at every ticket)."""
     return frozenset(tag for tag, words in SITES.items() if words.search(sector))
 
 
