@@ -143,6 +143,7 @@ Tag = Literal[
     "api_calls",
     "bug",
     "long",
+    "terse",
     "technical",
     "nontechnical",
     "admin",

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import random
+import re
 
-from openenv_bug_triage.generator.noise import draw_noise, load_noise
+from openenv_bug_triage.generator.noise import Noise, draw_noise, load_noise
 
 PLATFORMS = ("web", "mobile", "api")
 
@@ -29,3 +30,20 @@ def test_a_placeholder_fits_the_ticket_platform() -> None:
         assert seen and seen <= allowed, platform
         others = {p.text for p in data.placeholders if p.requires and platform not in p.requires}
         assert not seen & others, platform
+
+
+def test_a_typo_slips_in_at_some_places_of_its_word_and_the_same_way_in_a_sentence_and_its_ticket() -> None:
+    """A writer who types "teh" does not type it at all twelve places of "the" in one report: a typo hits about one
+    place in three. Where it hits is a function of the place (the word after it), so a sentence recorded as evidence
+    reads as it reads in the ticket."""
+    sentence = "I opened the board and the {} column showed the wrong count."
+    text = " ".join(sentence.format(word) for word in ("first", "second", "third", "fourth", "fifth", "sixth"))
+    slipped = kept = 0
+    for salt in range(60):
+        noise = Noise(typos=(("the", "teh"),), salt=salt)
+        typed = noise.apply(text)
+        slipped += typed.count("teh ")
+        kept += typed.count("the ")
+        for one in re.split(r"(?<=\.) ", text):
+            assert noise.apply(one) in typed
+    assert 0.2 < slipped / (slipped + kept) < 0.5, (slipped, kept)

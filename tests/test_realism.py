@@ -192,3 +192,91 @@ def test_an_alert_fires_a_metric_span_after_its_first_error_and_after_the_report
             assert fired - min(errors) <= timedelta(minutes=minutes + 8), (t.ticket_id, fired, min(errors), minutes)
             checked += 1
     assert checked >= 10 and after >= 5, (checked, after)
+
+
+_CUSTOMER_DAY = re.compile(r"\b[Ww]e(?:'ve| have| had)? (?!have\b|had\b|entered\b)\w+ed\b|\b[Uu]s\b|^(?:He|She) ")
+"""A customer's own day in a report ("We archived two client projects on Friday", "a freelancer sent us a
+screenshot"), or a sentence left leaning on such a one ("He opened it from an old link")."""
+
+
+def test_a_tester_on_a_prerelease_build_tells_no_customers_day() -> None:
+    """No customer reaches a staging or development build, so its report is a tester's: none of its sentences tells
+    what happened to a customer's own projects or people (that made a development defect read as production data
+    loss), even when the defect's only wordings left to a second tester are customers' stories."""
+    checked = 0
+    for g in queues():
+        for t in g.task.tickets:
+            if t.reporter_type != "qa" or t.environment == "production":
+                continue
+            own = [line for line in t.description.split("\n") if not line.startswith(">")]
+            told = [x for line in own for x in re.split(r"(?<=[.!?])\s+", line) if _CUSTOMER_DAY.search(x)]
+            assert not told, (t.ticket_id, told)
+            checked += 1
+    assert checked >= 100, checked
+
+
+def test_a_retold_duplicate_keeps_every_step_of_its_defect() -> None:
+    """A second reporter words the steps their own way but leaves none out: a step left out was often the one that
+    sets the failure off ("Choose 'Archive project' and confirm") or one a later step leans on."""
+    from openenv_bug_triage.catalogue import load_catalogue
+    from openenv_bug_triage.generator import compose
+
+    steps = {d.id: d.steps for d in load_catalogue().defects}
+    checked = 0
+    for g in queues():
+        for t in g.task.tickets:
+            f = g.facts[t.ticket_id]
+            if "retold" not in f.traps or not f.repro:
+                continue
+            found = steps.get(f.scenario) or getattr(compose.named(f.scenario), "steps", None)
+            assert found, f.scenario
+            last = found[-1]
+            words = last.rstrip(".").split()
+            dated = [i for i, w in enumerate(words) if any(c.isdigit() for c in w)]  # (dates and counts move)
+            after = words[dated[-1] + 1 :] if dated else words
+            tail = " ".join(after[-2:] if len(after) >= 2 else words[: dated[-1]][-2:]).lower()  # in any style
+            assert tail in t.description.lower(), (t.ticket_id, tail)
+            checked += 1
+    assert checked >= 20, checked
+
+
+def test_a_glitch_in_looks_only_is_never_said_to_fail_again_and_nobody_chases_within_hours() -> None:
+    from openenv_bug_triage.catalogue import load_phrases
+    from openenv_bug_triage.generator.comments import CHASE_AFTER, CHASING, FAILING
+    from openenv_bug_triage.generator.phrasing import variants
+
+    pool = load_phrases().pools["comment_still_reporter"]
+    stills = {v for p in ("train", "validation", "test") for frame in pool.of(p) for v in variants(frame)}
+    chased = 0
+    for g in queues():
+        for t in g.task.tickets:
+            for c in t.comments:
+                if c.role != "reporter" or c.text not in stills:
+                    continue
+                if CHASING.search(c.text):
+                    assert c.time - t.created_at >= timedelta(minutes=CHASE_AFTER), (t.ticket_id, c.text)
+                    chased += 1
+                if g.facts[t.ticket_id].impact == "cosmetic":
+                    assert not FAILING.search(c.text), (t.ticket_id, c.text)
+    assert chased >= 5, chased
+
+
+_SAYS_BROKEN = re.compile(r"^(?:not working|doesn't work|broken\?|something broke|urgent issue)$", re.I)
+_PRAISE = re.compile(r"\b(?:clear write-up|clear report|the write-up|all the (?:detail|info)|for the detail)\b", re.I)
+
+
+def test_a_title_that_says_nothing_does_not_say_broken_of_a_glitch_and_support_praises_no_terse_report() -> None:
+    """ "Doesn't work" over a report that says everything still works reads as two people; "thanks a lot for all the
+    info" under two sentences reads as a form letter."""
+    titled = praised = 0
+    for g in queues():
+        for t in g.task.tickets:
+            f = g.facts[t.ticket_id]
+            if f.impact == "cosmetic":
+                assert not _SAYS_BROKEN.match(t.title.strip()), (t.ticket_id, t.title)
+                titled += 1
+            for c in t.comments:
+                if c.role == "support" and _PRAISE.search(c.text):
+                    assert f.length != "terse", (t.ticket_id, c.text)
+                    praised += 1
+    assert titled >= 20 and praised >= 3, (titled, praised)

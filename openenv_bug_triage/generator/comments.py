@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from .. import chronology
+from ..catalogue import Defect
 from ..models import ReporterType
 from .kinds import SlotLike, Teller
 from .phrasing import compose
@@ -59,23 +60,48 @@ CLOCK_WORDS: tuple[tuple[re.Pattern[str], int, int, int], ...] = (
     (re.compile(r"\btoday\b"), 8, 24, 240),
 )
 """Words of a follow-up that tie it to the clock: the UTC hours it may be written in (from, until) and the
-fewest minutes after the report it may come (no one hits it "again after lunch" 21 minutes after filing at 03:00)."""
+fewest minutes after the report it may come (no one hits it "again after lunch" 21 minutes after filing at 03:00,
+nor asks for news an hour after filing)."""
+CHASING = re.compile(
+    r"\b(?:[Bb]ump(?:ing)?|nudging|poking|slipped through|[Aa]ny (?:news|update|progress|word|ETA|joy|luck)|an update|"
+    r"[Ss]tatus\?|ETA|estimated|[Hh]eard anything|[Ii]s anyone looking|[Hh]as anyone had)"
+)
+"""A follow-up that chases support for news: written half a day after the report at the soonest."""
+CHASE_AFTER = 12 * 60
+FAILING = re.compile(
+    r"\b(?:failed|went wrong|broken|not working|hit it|hitting it|happened|happening|occurs|occurring|did it again|"
+    r"coming back|stuck)\b"
+)
+"""A follow-up that says it failed again: not of a glitch in looks only, which never fails."""
 
 
 def fits_clock(text: str, filed: datetime, at: datetime) -> bool:
     """True when the clock words of `text` fit a comment written at `at` on a ticket filed at `filed`."""
     gap = (at - filed).total_seconds() / 60
+    if gap < CHASE_AFTER and CHASING.search(text):
+        return False
     return all(lo <= at.hour < hi and gap >= least for p, lo, hi, least in CLOCK_WORDS if p.search(text))
 
 
-def still(renderer: Teller, filed: datetime, at: datetime) -> str:
+def still(renderer: Teller, filed: datetime, at: datetime, cosmetic: bool = False) -> str:
     """The reporter's "it still happens", in words that fit the time it is written and that no other reporter of the
-    queue used (two customers do not bump their tickets word for word)."""
+    queue used (two customers do not bump their tickets word for word); of a glitch in looks only (`cosmetic`), in
+    words that do not say it failed again."""
     pool = renderer.phrases.pool("comment_still_reporter", renderer.partition)
-    fitting = [p for p in pool if fits_clock(p, filed, at)] or list(pool)
+    if cosmetic:
+        pool = [p for p in pool if not FAILING.search(p)] or pool
+    fitting = (
+        [p for p in pool if fits_clock(p, filed, at)]
+        or [p for p in pool if not CHASING.search(p) or at - filed >= timedelta(minutes=CHASE_AFTER)]
+        or list(pool)
+    )
     phrase = renderer.r.choice([p for p in fitting if p not in renderer.used] or fitting)
     renderer.used.add(phrase)
     return compose(phrase, renderer.r)
+
+
+def _cosmetic(s: SlotLike) -> bool:
+    return isinstance(s.scenario, Defect) and s.scenario.impact == "cosmetic"
 
 
 def record_time(at: datetime) -> str:
@@ -163,7 +189,7 @@ def thread(
             # the thread ends a minute before the deploy: every comment keeps its order, a minute apart at least
             times = [min(at, before - timedelta(minutes=n - i)) for i, at in enumerate(times)]
     drafts = [
-        (author, role, still(renderer, created, at) if text is STILL else text)
+        (author, role, still(renderer, created, at, _cosmetic(s)) if text is STILL else text)
         for (author, role, text), at in zip(drafts, times, strict=True)
     ]
     return [

@@ -319,14 +319,14 @@ def blamed_first(s: SlotLike, candidates: list[str]) -> list[str]:
 
 
 def retold_steps(renderer: Teller, s: SlotLike, steps: list[str]) -> list[str]:
-    """A re-told duplicate's own steps: the reporter leaves some out (at least two, in order), never the
-    first (what they set out to do), so the steps never start at "Observe"; and words some in their own way."""
+    """A re-told duplicate's own steps: every one (a step left out is often the one that sets the failure off,
+    "Choose 'Archive project' and confirm", or the one a later step needs), some worded in the reporter's own way."""
     if not s.retold:
         return steps
-    if len(steps) > 2:
-        keep = sorted(renderer.r.sample(range(1, len(steps)), renderer.r.randrange(1, len(steps) - 1)))
-        steps = [steps[0], *(steps[i] for i in keep)]
-    return retell.reworded(steps, renderer.r)
+    own = retell.reworded(steps, renderer.r)
+    if own == list(steps) and len(steps) > 2:  # no step reworded: the first two done as one, as people write them
+        own = [f"{steps[0].rstrip('.')} and {retell.lower_first(steps[1])}", *steps[2:]]
+    return own
 
 
 def own_counts(renderer: Teller) -> dict[str, object]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import re
+import zlib
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -50,6 +51,9 @@ def load_noise() -> NoiseData:
 
 
 _ONE_WORD = re.compile(r"[\w']+")
+_NEXT_WORD = re.compile(r"\s+([\w']+)")
+SLIP_EVERY = 3
+"""A typo's word is mistyped at about one of this many of its places (hashed, so the same at the same place)."""
 _UPPER_I = re.compile(r"I(?<![\w']I)(?=['’]|\b)")
 """The pronoun "I" (the look-behind follows the letter, so that the regex engine scans for the letter)."""
 
@@ -87,6 +91,8 @@ class Noise:
     run_on: bool = False
     markdown: bool = False
     placeholder: str | None = None
+    salt: int = 0
+    """Which places of a typo's word get it (`_slip`): another ticket's writer slips elsewhere."""
 
     @property
     def any(self) -> bool:
@@ -98,15 +104,28 @@ class Noise:
         if not (self.nonnative or self.typos or self.apostrophes or self.lower_i):
             return text  # most tickets: no word changes
         data = load_noise()
-        tables = [(dict(self.nonnative), data.nonnative), (dict(self.typos), data.typos)]
+        tables = [(dict(self.nonnative), data.nonnative)]
         if self.apostrophes:
             tables.append((data.apostrophes, data.apostrophes))
         for table, drawn_from in tables:
             if table:
                 text = _swap(table, drawn_from).sub(lambda m, t=table: t.get(m[0], m[0]), text)  # type: ignore[misc]
+        if self.typos:
+            typos = dict(self.typos)
+            text = _swap(typos, data.typos).sub(lambda m: self._slip(m, typos), text)
         if self.lower_i:
             text = _UPPER_I.sub("i", text)
         return text
+
+    def _slip(self, m: re.Match[str], typos: dict[str, str]) -> str:
+        """A typo at some of a word's places, not all: where the word and the word after it (the same in the
+        ticket and in a sentence of it recorded as evidence) hash, with this ticket's salt, into one in three."""
+        word = m[0]
+        if word not in typos:
+            return word
+        after = _NEXT_WORD.match(m.string, m.end())
+        place = f"{self.salt}:{word}:{after[1] if after else ''}"
+        return typos[word] if zlib.crc32(place.encode()) % SLIP_EVERY == 0 else word
 
     def join(self, sentences: list[str]) -> str:
         """Sentences of the customer's own framing, the first two run together when the writer does that.
@@ -162,6 +181,7 @@ def draw_noise(rng: random.Random, nonnative: bool, tags: frozenset[str]) -> Noi
         run_on=rng.random() < 0.4,
         markdown=rng.random() < 0.3,
         placeholder=_placeholder(rng, data, tags) if rng.random() < 0.3 else None,
+        salt=rng.randrange(1 << 30),
     )
 
 

@@ -512,9 +512,12 @@ _TESTER_VOICE = re.compile(r"(?:Expected|Actual)(?: result)?:")
 
 _CUSTOMER_CONTEXT = re.compile(
     r"\b(?:[Mm]y|[Oo]ur) (?!test\b|seeded\b|matrix\b|runs?\b|environment\b)|\b[Ww]e (?:rely|use)\b|\b(?:ours|theirs)\b"
-    r"|(?<![\w'.])i(?=['’]\w|\s)"
+    r"|(?<![\w'.])i(?=['’]\w|\s)|\b[Ww]e(?:'ve| have| had)? (?!have\b|had\b)\w+ed\b|\b(?:[Uu]s|me)\b"
 )
-"""A sentence about the writer's own things or habits: context only a customer gives."""
+"""A sentence about the writer's own things, habits or days: context only a customer gives ("We archived two
+finished client projects on Friday", "a freelancer sent us a screenshot", "when someone @mentions me")."""
+_DANGLING = re.compile(r"^(?:He|She|They|His|Her|Their)\b")
+"""A sentence that leans on the one before it for whom it speaks of ("He opened it from an old link")."""
 _OURS = re.compile(r"\b(?:ours|theirs)\b")
 """Whose data is whose, as a customer who has seen another's says it."""
 _HABIT = re.compile(r"\b[Ww]e (?:rely|use)\b")
@@ -533,7 +536,7 @@ def _tester_words(
     sentences = _SENTENCE.split(symptom)
     kept = " ".join(
         (sentences if composed else [])
-        or [x for x in sentences if not _CUSTOMER_CONTEXT.search(x)]
+        or _tester_core(sentences)
         or [x for x in sentences if not _HABIT.search(x) and not _OURS.search(x)]
         or [x for x in sentences if not _HABIT.search(x)]
         or sentences
@@ -543,6 +546,24 @@ def _tester_words(
     changed = {symptom: _neutral_title(kept)} | {x: _neutral_title(x) for x in lines}
     evidence[:] = [(rule, changed.get(text, text)) for rule, text in evidence]
     return changed[symptom], [changed[x] for x in lines]
+
+
+def _tester_core(sentences: list[str]) -> list[str]:
+    """The sentences of a wording a tester could write: none about a customer's own things, habits or days, and
+    none that leans on such a sentence for whom it speaks of ("He opened it...", after "A freelancer we removed...")."""
+    kept: list[str] = []
+    dropped = False
+    for x in sentences:
+        dropped = bool(_CUSTOMER_CONTEXT.search(x)) or (dropped and bool(_DANGLING.match(x)))
+        if not dropped:
+            kept.append(x)
+    return kept
+
+
+@lru_cache(maxsize=4096)
+def _has_tester_core(wording: str) -> bool:
+    """True when a tester could tell `wording` in part (`_tester_core`), in six words at least."""
+    return len(" ".join(_tester_core(_SENTENCE.split(wording))).split()) >= 6
 
 
 _SPACES = re.compile(r" {2,}")
@@ -1162,6 +1183,7 @@ class Renderer:
                 symptoms,
                 key=lambda i: (
                     s.environment != "production" and _since_release(d.symptoms[i]),
+                    s.environment != "production" and not _has_tester_core(d.symptoms[i]),
                     _wording_voice(d.symptoms[i]),
                     platform_of(s, i) != self.platform,
                     i != s.symptom_variant,

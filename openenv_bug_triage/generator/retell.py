@@ -76,7 +76,7 @@ def reworded(steps: Sequence[str], rng: random.Random) -> list[str]:
     return out
 
 
-def _lower_first(text: str) -> str:
+def lower_first(text: str) -> str:
     """`text` with its first letter in lower case, unless its first word is a name or an acronym ("GET", "iOS")."""
     first = text.split(" ", 1)[0]
     if len(first) > 1 and not first[1:].islower():
@@ -149,7 +149,7 @@ def past(step: str) -> str:
     if seen and _CLAUSE.search(" ".join(tokens[lead + 1 :])):  # "Observe the app closes": "saw that the app closes"
         tokens[lead] = f"{tokens[lead]} that"
     if lead:  # "In Safari, open X" told after "I": "opened X in Safari"
-        setting = _lower_first(" ".join(tokens[:lead]).rstrip(","))
+        setting = lower_first(" ".join(tokens[:lead]).rstrip(","))
         tokens = [*tokens[lead:], setting]
         if tokens[-2].endswith(","):
             tokens[-2] = tokens[-2].rstrip(",")
@@ -167,7 +167,7 @@ def past(step: str) -> str:
         part if part.startswith(("'", "‘")) else _OWN.sub(own, _YOU_BE.sub(_i_am, part)) for part in QUOTED.split(text)
     )
     text = _EITHER_CLIENT.sub("the app", _ANY.sub(_picked, text))
-    return _lower_first(text)
+    return lower_first(text)
 
 
 def _joined(parts: Sequence[str], joins: Sequence[str], rng: random.Random, last: str | None = None) -> str:
@@ -186,7 +186,7 @@ def told(style: str, steps: Sequence[str], header: str, rng: random.Random) -> s
         clauses = [past(step) for step in steps]
         line = _joined(clauses, data.prose_joins, rng, last=rng.choice([" and ", " and finally ", ", and "]))
         return compose(rng.choice(data.prose), rng).format(steps=line)
-    clauses = [_lower_first(step.rstrip(". ")) for step in steps]
+    clauses = [lower_first(step.rstrip(". ")) for step in steps]
     return compose(rng.choice(data.inline), rng).format(steps=_joined(clauses, data.inline_joins, rng))
 
 

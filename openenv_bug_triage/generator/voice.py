@@ -383,8 +383,8 @@ class Voice:
             # a form field left unfilled is one ticket's slip, and the next may be on another platform's form
             self.noise = noise if first or noise.placeholder is None else replace(noise, placeholder=None)
             extra.add(register)
-        if self.length == "long":
-            extra.add("long")
+        if self.length in ("long", "terse"):
+            extra.add(self.length)  # a long report may apologise for its length; a terse one is not praised for detail
         tags = persona.tags() | frozenset(ticket_tags) | extra
         if "again" in tags and persona.name not in self.named:  # their earlier ticket does not say who wrote it:
             tags = tags - {"again"}  # no word of it, nor of a history before it
