@@ -75,10 +75,11 @@ FAILING = re.compile(
 """A follow-up that says it failed again: not of a glitch in looks only, which never fails."""
 
 
-def fits_clock(text: str, filed: datetime, at: datetime) -> bool:
-    """True when the clock words of `text` fit a comment written at `at` on a ticket filed at `filed`."""
+def fits_clock(text: str, filed: datetime, at: datetime, chase: bool = True) -> bool:
+    """True when the clock words of `text` fit a comment written at `at` on a ticket filed at `filed` (and, with
+    `chase`, when a follow-up that chases for news comes half a day after filing at the soonest)."""
     gap = (at - filed).total_seconds() / 60
-    if gap < CHASE_AFTER and CHASING.search(text):
+    if chase and gap < CHASE_AFTER and CHASING.search(text):
         return False
     return all(lo <= at.hour < hi and gap >= least for p, lo, hi, least in CLOCK_WORDS if p.search(text))
 
@@ -90,12 +91,13 @@ def still(renderer: Teller, filed: datetime, at: datetime, cosmetic: bool = Fals
     pool = renderer.phrases.pool("comment_still_reporter", renderer.partition)
     if cosmetic:
         pool = [p for p in pool if not FAILING.search(p)] or pool
-    fitting = (
-        [p for p in pool if fits_clock(p, filed, at)]
-        or [p for p in pool if not CHASING.search(p) or at - filed >= timedelta(minutes=CHASE_AFTER)]
-        or list(pool)
+    fitting = [p for p in pool if fits_clock(p, filed, at)]
+    fresh = (  # words no other reporter of the queue used, fitting the clock as closely as any such can
+        [p for p in fitting if p not in renderer.used]
+        or [p for p in pool if p not in renderer.used and fits_clock(p, filed, at, chase=False)]
+        or [p for p in pool if p not in renderer.used]
     )
-    phrase = renderer.r.choice([p for p in fitting if p not in renderer.used] or fitting)
+    phrase = renderer.r.choice(fresh or fitting or list(pool))
     renderer.used.add(phrase)
     return compose(phrase, renderer.r)
 
