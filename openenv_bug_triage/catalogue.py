@@ -399,6 +399,7 @@ REQUIRED_POOLS: tuple[str, ...] = (
     "alert_segment",
     "alert_degraded",
     "monitoring_body",
+    "monitoring_account",
     "env_staging",
     "env_development",
     "unsupported_web",

@@ -271,7 +271,7 @@ class LiveQueue(Strict):
 
 
 class SlaPolicy(Strict):
-    """Deadline, in steps, that the support desk stamps on paying customers' tickets."""
+    """Deadline, in steps, that the tracker stamps on tickets whose `customer_tier` is a paid plan."""
 
     enterprise: int = Field(ge=1)
     pro: int = Field(ge=1)

@@ -400,3 +400,15 @@ def test_a_failure_that_shows_no_error_is_never_counted_as_a_share_of_errors(par
             seen += 1
             assert d.intermittent is False and "degraded" not in scope_options(d), d.id
     assert seen
+
+
+@pytest.mark.parametrize("partition", SPLITS)
+def test_an_action_confirmed_but_not_carried_out_loses_data_only_where_something_was_entered(partition: str) -> None:
+    """A failure that says it worked and keeps nothing loses what was entered where something is (a task, a comment):
+    sev0. On an action that stores nothing the customer wrote (a renewal, an ownership transfer) the owner or plan
+    visibly stays as it was, and the handbook rates it as the workflow it blocks."""
+    parts = compose.load_parts(partition)  # type: ignore[arg-type]
+    for f in (f for f in parts.failures if f.takes):
+        for s in (s for s in parts.surfaces if s.kind in f.surfaces):
+            expected = "critical" if s.object is not None else ("core" if s.core else "minor")
+            assert compose.impact_of(s, f, None) == expected, (s.id, f.id)

@@ -280,3 +280,45 @@ def test_a_title_that_says_nothing_does_not_say_broken_of_a_glitch_and_support_p
                     assert f.length != "terse", (t.ticket_id, c.text)
                     praised += 1
     assert titled >= 20 and praised >= 3, (titled, praised)
+
+
+def test_a_writer_who_found_the_fault_on_their_side_does_not_shout_in_the_subject() -> None:
+    """ "401 from the api SINCE monday?!" over "an admin had deleted the token; nothing is wrong on your side" reads as
+    two writers (found by a blind reader): a report that is the writer's own slip gets no loud subject line."""
+    slips = 0
+    for g in queues():
+        for t in g.task.tickets:
+            f = g.facts[t.ticket_id]
+            if f.kind == "invalid" and t.reporter_type == "user":
+                assert "loud" not in f.traps, (t.ticket_id, t.title)
+                slips += 1
+    assert slips >= 20, slips
+
+
+_PLAN_SAID = re.compile(
+    r"\b(?:on the|each on the) (Free|Pro|Enterprise) plan\b|\b(Free|Pro|Enterprise)-plan QA\b"
+    r"|\b(?:QA-owned|QA team's|our own) (Free|Pro|Enterprise) (?:test )?workspace\b|\bseparate (Free|Pro|Enterprise) customers\b"
+)
+"""Where a test run's set-up line names the plan of the workspace it ran on."""
+
+
+def test_an_alert_or_a_test_run_says_whose_plan_the_tracker_stamped() -> None:
+    """The same QA workspace stamped free, pro and enterprise, or an alert on a whole region stamped free, read as
+    random (found by a blind reader): an alert names the account of its first failing request and its plan, a test
+    run that names its workspace names its plan, and either is the ticket's `customer_tier`."""
+    from openenv_bug_triage.generator.personas import PLAN_NAMES, load_personas
+
+    orgs = {o.name: o.tier for o in load_personas().organisations}
+    alerts = runs = 0
+    for g in queues():
+        for t in g.task.tickets:
+            if t.reporter_type == "monitoring" and g.facts[t.ticket_id].kind == "defect":
+                named = [name for name in orgs if name in t.description]
+                assert named and all(orgs[n] == t.customer_tier for n in named), (t.ticket_id, named, t.customer_tier)
+                alerts += 1
+            if t.reporter_type == "qa":
+                said = {next(x for x in m.groups() if x) for m in _PLAN_SAID.finditer(t.description)}
+                if said:
+                    assert said == {PLAN_NAMES[t.customer_tier]}, (t.ticket_id, said, t.customer_tier)
+                    runs += 1
+    assert alerts >= 20 and runs >= 20, (alerts, runs)

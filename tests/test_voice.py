@@ -728,3 +728,15 @@ def test_a_customers_scope_sentence_that_fails_every_time_is_never_drawn_for_an_
                     continue
                 if any(_EVERY_TIME.search(v) for v in variants(entry.text)):
                     assert "intermittent" in entry.forbids, (name, split, entry.text)
+
+
+def test_an_error_box_shows_the_status_its_defect_answers_with() -> None:
+    """A defect that "answers with a 403 saying we are not allowed" shows no box saying only "Something went wrong"
+    (found by a blind reader): with no quoted message, the box names the status the wording gives; a count is no
+    status."""
+    from openenv_bug_triage.generator.voice import shown_message
+
+    assert shown_message("it answers with a 403 saying we are not allowed") == "Request failed (403 Forbidden)."
+    assert shown_message("every call returns 502 since noon") == "Request failed (502 Bad Gateway)."
+    assert shown_message("fails in a workspace with 500 members") == "Something went wrong."
+    assert shown_message("the page says 'Could not save' and a 500 error", "'Could not save'") == "Could not save"

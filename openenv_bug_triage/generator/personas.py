@@ -34,6 +34,8 @@ speed, or shouting. One temper per person, so no ticket opens with "no rush" and
 run, or an alerting rule."""
 
 SEATS: dict[Tier, tuple[int, int]] = {"free": (1, 10), "pro": (5, 300), "enterprise": (150, 100_000)}
+PLAN_NAMES: dict[Tier, str] = {"free": "Free", "pro": "Pro", "enterprise": "Enterprise"}
+"""A plan as people and the tracker write it."""
 """Seats an organisation on each plan may have."""
 
 _MEMBERS = re.compile(r"\b(?:more than|above|over) (\d[\d,]*) members\b|\b(\d[\d,]*) members and up\b")

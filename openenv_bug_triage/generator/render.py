@@ -19,7 +19,7 @@ from . import compose as composing
 from .binding import own_text
 from .compose import quiet as shows_no_error
 from .facts import INSTALLED, PLATFORM_OF, TicketFacts, alert_span
-from .personas import People, Temper, defect_seats
+from .personas import PLAN_NAMES, People, Temper, defect_seats, load_personas
 from .phrasing import compose
 from .plan import Planner, Slot
 from .timeline import Timeline
@@ -1060,7 +1060,8 @@ class Renderer:
         if not_a_customers(scenario):
             title = subjects[0]  # a spammer's or a tester's subject line, undressed
         else:
-            title = titles.dress(subjects, self.reported, self.voice.persona, r, self.pick, lv.rates, traps)
+            slip = "invalid" in self.voice.tags
+            title = titles.dress(subjects, self.reported, self.voice.persona, r, self.pick, lv.rates, traps, slip)
         if s.original is not None and ts.titled_alike(s.original.title, title):  # dressing cut what told them apart
             title = titles.dress(
                 self._feature_title(s), self.reported, self.voice.persona, r, self.pick, lv.rates, traps
@@ -1312,8 +1313,11 @@ class Renderer:
             scope_line = self._scope_sentence(s, d, alert=True)
             evidence.append((f"scope:{s.scope}", scope_line))
             evidence.append(("symptom", metric))
+            # the tracker files an alert on the account of its first failing request, and stamps that account's plan
+            org = r.choice(load_personas().organisations_of(self.partition, s.tier))
+            account = self.pick("monitoring_account", account=org.name, plan=PLAN_NAMES[s.tier])
             # an alert states what it measured; why it fails is for the log and the engineers
-            return self.local(titles.alert_title(d.alert.title)), f"{body} {scope_line}"
+            return self.local(titles.alert_title(d.alert.title)), f"{body} {scope_line} {account}"
         symptom = self.local(d.symptoms[s.symptom_variant])
         if s.scope == "degraded" and s.environment == "production":  # some tries fail, not every one
             symptom = composing.partly(symptom, self.partition)
@@ -1375,7 +1379,8 @@ class Renderer:
             self.voice.tags |= browsers_named(" ".join([symptom, *lines, *steps]))  # a run names no other browser
             if s.scope == "everyone" and "api_calls" not in self.voice.tags:  # its scope line names every client
                 self.voice.tags |= {"all_clients"}
-            how = [self._own_pick(s, "qa_setup")] if r.random() < 0.6 else []
+            # the run's workspace is on a plan: the one the tracker stamps on the report (`customer_tier`)
+            how = [self._own_pick(s, "qa_setup", plan=PLAN_NAMES[s.tier])] if r.random() < 0.6 else []
             if s.environment != "production":  # no customer reaches this build: the tester's own words
                 composed = composing.detail_of(d.id) is not None
                 symptom, lines = _tester_words(symptom, lines, evidence, composed)

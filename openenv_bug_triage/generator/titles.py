@@ -121,6 +121,7 @@ def dress(
     pick: Pick,
     rates: Rates,
     traps: list[str],
+    own_slip: bool = False,
 ) -> str:
     """The subject line in one style: the reporter's channel's, or a loud writer's; then letter case.
 
@@ -134,7 +135,10 @@ def dress(
     """
     title = subjects[0]
     # one register: only a writer of a loud temper shouts in the subject, and not when they opened quietly
-    loud = persona.temper == "loud" and rng.random() < LOUD_TITLE and not {"quiet", "hedged"} & set(traps)
+    # nor one who found the fault on their own side (`own_slip`: "nothing is wrong on your side")
+    loud = (
+        persona.temper == "loud" and rng.random() < LOUD_TITLE and not {"quiet", "hedged"} & set(traps) and not own_slip
+    )
     if persona.reporter == "user":
         target = rng.randrange(5, 12)
         if rng.random() < rates.terse_title:

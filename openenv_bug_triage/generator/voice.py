@@ -18,6 +18,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from http import HTTPStatus
 
 from ..catalogue import Partition, Phrases
 from ..errors import FixtureError
@@ -144,7 +145,21 @@ def shown_message(facts: str, told: str = "") -> str:
     quotes, else the defect's longest."""
     said, known = _quotes(told), _quotes(facts)
     fitting = [k for k in known if any(q in k for q in said)] or said or known
-    return max(fitting, key=len) if fitting else "Something went wrong."
+    if fitting:
+        return max(fitting, key=len)
+    status = _STATUS.search(f"{facts} {told}")  # "it answers with a 403": the box says the status it got
+    if status is not None and int(status[1]) in _REASONS:
+        code = int(status[1])
+        return f"Request failed ({code} {_REASONS[code]})."
+    return "Something went wrong."
+
+
+_STATUS = re.compile(
+    r"\b(?:HTTP|status|returns?|returned|answers? with|gets?|got|with|an?) (?:an? |the )?([45]\d\d)\b(?! (?:members|seats|"
+    r"users|people|tasks|projects|ms|MB|KB|GB|rows|items|of))"
+)
+"""An HTTP status a wording names ("a 403 saying we are not allowed")."""
+_REASONS = {s.value: s.phrase for s in HTTPStatus if 400 <= s.value < 600}
 
 
 def browsers_named(text: str) -> set[str]:
