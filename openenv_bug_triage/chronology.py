@@ -75,15 +75,15 @@ DAY_MONTH = re.compile(r"\b(?P<d>[0-3]?\d) " + _MONTH + r"(?![a-z])")
 MONTH_DAY = re.compile(r"\b" + _MONTH + r" (?P<d>[0-3]?\d)\b(?![:.]\d)")
 _MONTHS_ONLY = "|".join(MONTHS)
 MONTH_NOUN = re.compile(
-    r"(?<!\d )(?:(?<=\bsince )|(?<=\bbefore )|(?<=\buntil )|(?<=\bafter )"
+    r"(?<!\d )(?:(?<=\b[Ss]ince )|(?<=\bbefore )|(?<=\buntil )|(?<=\bafter )|(?<=\bfor )|(?<=\bfrom )|(?<=\bmid-)"
     r"|(?<=\bstopped in )|(?<=\bstarted in )"
     r"|(?=(?:"
     + _MONTHS_ONLY
     + r")(?:'s)? (?:invoices?|bills?|billing|statements?|payroll|reports?|payments?|credit)\b))"
     r"\b(?P<month>" + _MONTHS_ONLY + r")\b(?! [0-3]?\d\b)"
 )
-"""A month named as what happened in it ("the November invoice") or as a point in time ("since
-October", "stopped in October"): read as its first day, in the catalogue's year."""
+"""A month named as what happened in it ("the November invoice", "the report for November") or as a point in time
+("since October", "stopped in October", "since mid-October"): read as its first day, in the catalogue's year."""
 _MONTH_WORD = re.compile("(?:" + _MONTHS_ONLY + r")\b")
 """Where a `MONTH_NOUN` may start: a month's full name (a pattern that starts with the names, which the regex engine
 looks for fast; `MONTH_NOUN` starts with a look-behind tried at every position)."""
@@ -300,7 +300,18 @@ def since_today(text: str, filed: datetime) -> str:
 
 _BILLING_NOUNS = ("invoice", "bill", "statement", "payroll", "report", "payment", "credit")
 """The nouns `MONTH_NOUN` needs after a month, as plain words."""
-_MONTH_LEADS = ("since ", "before ", "until ", "after ", "stopped in ", "started in ")
+_MONTH_LEADS = (
+    "since ",
+    "Since ",
+    "before ",
+    "until ",
+    "after ",
+    "for ",
+    "from ",
+    "mid-",
+    "stopped in ",
+    "started in ",
+)
 """The words `MONTH_NOUN` accepts before a month ("since October"), as plain words."""
 
 

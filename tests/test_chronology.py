@@ -437,3 +437,19 @@ def test_no_report_of_a_failure_names_a_start_before_the_first_report_of_it() ->
                 assert named >= first.date() - timedelta(days=1) or "retold" in f.traps, (t.ticket_id, m[0])
                 assert back >= 2, (t.ticket_id, m[0])  # today and yesterday are told as such
     assert checked >= 5, checked
+
+
+def test_a_month_named_alone_moves_with_the_dates() -> None:
+    """ "The invoice that came by email for November" in an April ticket, or "Since November our invoices..." in
+    October, quoted a month still to come (found by a blind reader): a month named for what happened in it or as a
+    point in time moves with the ticket's dates, at the start of a sentence and after "for", "from" or "mid-" too."""
+    from openenv_bug_triage.chronology import shift_dates
+
+    back = -200  # 1 November, moved 200 days back: 15 April (and 12 November: 26 April)
+    assert shift_dates("The invoice that came by email for November says $1,200.00.", back).endswith(
+        "for April says $1,200.00."
+    )
+    assert shift_dates("Since November our invoices don't show GST.", back).startswith("Since April")
+    assert "from April" in shift_dates("the last invoice that shows 'Delivered' is from November", back)
+    assert "since mid-April" in shift_dates("every file we attached since mid-November", back)
+    assert shift_dates("We met on 12 November in the office.", back) == "We met on 26 April in the office."

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from datetime import UTC, datetime, timedelta
@@ -322,3 +323,22 @@ def test_an_alert_or_a_test_run_says_whose_plan_the_tracker_stamped() -> None:
                     assert said == {PLAN_NAMES[t.customer_tier]}, (t.ticket_id, said, t.customer_tier)
                     runs += 1
     assert alerts >= 20 and runs >= 20, (alerts, runs)
+
+
+_FILE_NAME = re.compile(r"\b[\w.-]+\.(?:png|mp4|har|txt|mov|jpg)\b")
+
+
+def test_the_files_a_report_names_are_its_attachments_and_a_second_is_named_off_the_same_device() -> None:
+    """ "Screenshot: IMG_2305.png (and one more file)" in eleven tickets read as padding (found by a blind reader):
+    the next files are often named as the device numbered them ("IMG_2305.png and IMG_2306.png"), and a report never
+    names more files than it has attached."""
+    following = 0
+    for g in queues():
+        for t in g.task.tickets:
+            if t.reporter_type != "user":
+                continue
+            names = list(dict.fromkeys(_FILE_NAME.findall(t.description)))
+            assert len(names) <= t.attachments_count, (t.ticket_id, names, t.attachments_count)
+            numbers = [int(m[1]) for n in names if (m := re.search(r"(\d+)\.\w+$", n))]
+            following += any(b == a + 1 for a, b in itertools.pairwise(numbers))
+    assert following >= 20, following

@@ -201,7 +201,7 @@ def address_of_another(t: Ticket, f: TicketFacts) -> bool:
         return False
     own = _domains()[f.organisation]
     return any(
-        d != own and d not in PUBLIC_MAIL and not d.endswith("larkspur.io")
+        d != own and d not in PUBLIC_MAIL and not d.endswith(("larkspur.io", "larkspur.app"))
         for d in (m["domain"].lower() for m in ADDRESS.finditer(t.log_excerpt))
     )
 
@@ -740,3 +740,6 @@ def test_an_error_box_shows_the_status_its_defect_answers_with() -> None:
     assert shown_message("every call returns 502 since noon") == "Request failed (502 Bad Gateway)."
     assert shown_message("fails in a workspace with 500 members") == "Something went wrong."
     assert shown_message("the page says 'Could not save' and a 500 error", "'Could not save'") == "Could not save"
+    # a button's name is no error message: the box of a failure "with error SSO-212" shows that code
+    sso = "clicked 'Sign in with SSO' and it fails with error SSO-212"
+    assert shown_message(sso, "'Sign in with SSO'") == "Something went wrong (SSO-212)."

@@ -270,7 +270,7 @@ def own_addresses(log: str, domain: str) -> str:
 
     def moved(m: re.Match[str]) -> str:
         theirs = m["domain"].lower()
-        if theirs in PUBLIC_MAIL or theirs.endswith("larkspur.io"):
+        if theirs in PUBLIC_MAIL or theirs.endswith(("larkspur.io", "larkspur.app")):
             return m[0]
         return f"{m['local']}@{domain}"
 

@@ -145,15 +145,20 @@ def shown_message(facts: str, told: str = "") -> str:
     quotes, else the defect's longest."""
     said, known = _quotes(told), _quotes(facts)
     fitting = [k for k in known if any(q in k for q in said)] or said or known
+    code = _ERROR_CODE.search(f"{facts} {told}")  # "fails with error SSO-212": the box says that code
+    if code is not None and not any(code[1] in k for k in fitting):
+        return f"Something went wrong ({code[1]})."
     if fitting:
         return max(fitting, key=len)
     status = _STATUS.search(f"{facts} {told}")  # "it answers with a 403": the box says the status it got
     if status is not None and int(status[1]) in _REASONS:
-        code = int(status[1])
-        return f"Request failed ({code} {_REASONS[code]})."
+        number = int(status[1])
+        return f"Request failed ({number} {_REASONS[number]})."
     return "Something went wrong."
 
 
+_ERROR_CODE = re.compile(r"\b(?:[Ee]rror|code) ([A-Z]{2,}-\d+)\b")
+"""An error code a wording names as the error ("fails with error SSO-212"), not a ticket or a build."""
 _STATUS = re.compile(
     r"\b(?:HTTP|status|returns?|returned|answers? with|gets?|got|with|an?) (?:an? |the )?([45]\d\d)\b(?! (?:members|seats|"
     r"users|people|tasks|projects|ms|MB|KB|GB|rows|items|of))"
@@ -200,6 +205,14 @@ _REQUEST = re.compile(
 """Words that mark the sentence of a feature request that asks for something."""
 
 _MORE_FILES = {1: "one more file", 2: "two more files", 3: "three more files", 4: "four more files"}
+_FILE_NUMBER = re.compile(r"(\d+)(?=\.\w+$)")
+
+
+def _numbered_after(name: str, step: int) -> str:
+    """The file `step` after `name` off the same device or tool ("IMG_2305.png", 1: "IMG_2306.png")."""
+    return _FILE_NUMBER.sub(lambda m: str(int(m[1]) + step), name, count=1)
+
+
 """The files attached beyond those a note names, in words."""
 _UNNAMED_LOG = re.compile(r"\b(?:log files?|test log|runner log|run log)\b(?! \S+\.txt)")
 """A log an attachment note tells of without its file name ("the failing run's video and log files attached")."""
@@ -679,7 +692,12 @@ class Voice:
         if more > 0:  # three files attached, one named: the others are said too, in the same sentence (its file
             # name makes it the ticket's own; a sentence of its own would recur across the queue)
             body, end = (note[:-1], note[-1]) if note[-1] in ".!" else (note, ".")
-            files_more = _MORE_FILES.get(more, f"{more} more files")
-            said = r.choice([f", plus {files_more}", f" (and {files_more})", f"; {files_more} attached as well"])
+            first = next((name for name in files.values() if name in note), None)
+            if first is not None and more <= 2 and r.random() < 0.7:  # the next files off the same device, by name
+                files_more = " and ".join(_numbered_after(first, i) for i in range(1, more + 1))
+                said = r.choice([f", plus {files_more}", f" (and {files_more})", f"; {files_more} too"])
+            else:
+                files_more = _MORE_FILES.get(more, f"{more} more files")
+                said = r.choice([f", plus {files_more}", f" (and {files_more})", f"; {files_more} attached as well"])
             note = f"{body}{said}{end}"
         return note
