@@ -206,11 +206,13 @@ def _defect(f: TicketFacts) -> Defect | None:
 
 
 def _pastes(description: str) -> tuple[str, str]:
-    """The description's pasted blocks (a line ending in a colon and the lines under it) and the rest."""
+    """The description's pasted blocks (a line ending in a colon and the lines under it) and the rest (the
+    writer's numbered steps among it: "Turn on a Japanese input method" names the language the writer uses)."""
     pasted, own = [], []
     for block in description.split("\n\n"):
         first, _, rest = block.partition("\n")
-        (pasted if rest and first.endswith(":") else own).append(block)
+        steps = bool(rest) and all(re.match(r"\d+\. ", line) for line in rest.split("\n"))
+        (pasted if rest and first.endswith(":") and not steps else own).append(block)
     return "\n\n".join(pasted), "\n\n".join(own)
 
 

@@ -477,3 +477,13 @@ def test_a_group_run_by_volunteers_speaks_of_no_office_boss_or_company() -> None
         for t, f, _made in tickets(split):
             if t.reporter_type == "user" and "volunteer" in f.reporter_tags:
                 assert not re.search(r"\b(?:office manager|operations lead|team lead)\b", t.description), t.ticket_id
+
+
+def test_a_shorter_subject_never_stops_inside_a_quote() -> None:
+    """"Notification says 'ana commented" left its quote open (found by a blind reader): a subject cut at a phrase
+    boundary inside a quote is not one a writer would type."""
+    title = "Notification says 'ana commented, ana replied' for a task I never opened"
+    for target in range(3, 14):
+        got = fitted([title], "2026.10.0", "{title}", target, None)
+        quotes = got.count("'")
+        assert quotes % 2 == 0, (target, got)

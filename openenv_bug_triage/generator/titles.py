@@ -92,6 +92,15 @@ _BARE_PASSIVE = re.compile(r"\b(?:is|are|was|were|gets?|got)\s+\w+(?:ed|en|nt|t)
 """A head that stops at a bare passive ("Documents containing a table are saved"): what is wrong is in the rest."""
 
 
+_QUOTE_MARK = re.compile(r"(?<!\w)['\"‘“]|['\"’”](?!\w)")
+"""A quote mark that opens or closes a quote (not an apostrophe inside a word: "doesn't")."""
+
+
+def _open_quote(head: str) -> bool:
+    """True when `head` stops inside a quote: an odd number of quote marks."""
+    return len(_QUOTE_MARK.findall(head)) % 2 == 1
+
+
 def _clauses(title: str) -> list[str]:
     """Shorter subjects a writer might have stopped at: `title` up to a clause or phrase boundary."""
     out = []
@@ -100,6 +109,8 @@ def _clauses(title: str) -> list[str]:
         if _PAIR_OPEN.search(head):  # "on both iPhone" left without "and Android"
             continue
         if _BARE_PASSIVE.search(head):  # "are saved" without "with an empty body" says the opposite
+            continue
+        if _open_quote(head):  # "Notification says 'ana commented" stops inside what it quotes
             continue
         if len(head.split()) >= 4:  # "iOS app crashes" says too little (and two partitions' titles cut alike)
             out.append(head)
