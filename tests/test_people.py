@@ -69,6 +69,9 @@ QA_AS_CUSTOMER = re.compile(
 """A customer's stake in their own workspace, or a customer's feelings, in a tester's text."""
 LOWER_I = re.compile(r"(?<![\w'’.])(?<!dotted )i(?=['’]\w|\s)")
 """The pronoun typed in lower case: a customer's careless typing, which a tester's report does not show."""
+CASUAL = re.compile(r"^[a-z](?=[a-z]* )|(?<=[a-z]{3}[.!?] )[a-z]|\b(?:cant|dont|doesnt|wont)\b")
+"""A report begun in lower case, a sentence begun so, or a word without its apostrophe: typing no test report
+shows (a chain of steps, "open the app > tap Save", may start in lower case on a line of its own)."""
 
 ADDRESS = re.compile(r"(?P<local>[\w.+'-]+)@(?P<domain>[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,})", re.I)
 DOMAIN = re.compile(r"\b(?:[a-z0-9-]+\.)+(?:co\.uk|org\.uk|com|org|net|io|de|fr|nl|se|no|dk)\b", re.I)
@@ -150,7 +153,8 @@ def qa_as_customer(t: Ticket, f: TicketFacts) -> bool:
     """A tester writes about their own workspace, team or feelings, as a customer does."""
     own = "\n".join(line for line in t.description.split("\n") if not line.startswith(">"))
     text = f"{t.title}\n{own}"
-    return t.reporter_type == "qa" and bool(QA_AS_CUSTOMER.search(text) or LOWER_I.search(text))
+    casual = LOWER_I.search(text) or CASUAL.search(own)
+    return t.reporter_type == "qa" and bool(QA_AS_CUSTOMER.search(text) or casual)
 
 
 @cache
@@ -245,6 +249,21 @@ def scope_denies_itself(t: Ticket, f: TicketFacts) -> bool:
     return bool(NARROWED_TO_ALL.search("\n".join([t.description, *(c.text for c in t.comments)])))
 
 
+PLUS_SAID = re.compile(r"([\w.-]+)\+([\w.-]+)@([\w.-]+\w)")
+PLUS_LOGGED = re.compile(r"'([\w.-]+) ([\w.-]+)@([\w.-]+\w)|([\w.-]+)%2B([\w.-]+)%40([\w.-]+\w)")
+
+
+def another_plus_address_logged(t: Ticket, f: TicketFacts) -> bool:
+    """The log shows a '+' address (decoded to a space, or URL-encoded) other than the one the ticket gives, or,
+    on a customer's ticket that gives none, at another domain than the customer's."""
+    logged = [m[:3] if m[0] else m[3:] for m in PLUS_LOGGED.findall(t.log_excerpt or "")]
+    said = PLUS_SAID.findall(t.description)
+    if said:
+        return any(address != said[0] for address in logged)
+    own = _domains().get(f.organisation or "") if t.reporter_type == "user" else None
+    return own is not None and any(domain != own for _, _, domain in logged)
+
+
 def spam_on_a_paid_plan(t: Ticket, f: TicketFacts) -> bool:
     """Spam from a sender with no account, stamped with a paying customer's plan (and its SLA)."""
     return "-spam-" in f.scenario and t.customer_tier != "free"
@@ -267,6 +286,7 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "clean logs beside the failure's log": clean_logs_beside_a_log,
     "a build not yet shipped dated from a release": prerelease_since_a_release,
     "spam on a paid plan": spam_on_a_paid_plan,
+    "a log's plus address mismatched": another_plus_address_logged,
 }
 
 
@@ -310,6 +330,18 @@ def test_each_check_finds_a_planted_seam() -> None:
     assert qa_as_customer(t(reporter_type="qa", description="Managers read the digest over coffee."), f())
     assert not qa_as_customer(t(reporter_type="qa", description="Expected: a digest.\nActual: none."), f())
     assert qa_as_customer(t(reporter_type="qa", description="not in junk, not anywhere. so i'm stuck outside"), f())
+    assert qa_as_customer(t(reporter_type="qa", description="with ?? in front. small thing but looks broken."), f())
+    assert qa_as_customer(t(reporter_type="qa", description="The json export doesnt include subtasks."), f())
+    quoted = "From support:\n> the older invoices cant be downloaded"
+    assert not qa_as_customer(t(reporter_type="qa", description=quoted), f())
+    assert not qa_as_customer(t(reporter_type="qa", description="Step 2: task.deleted is not sent."), f())
+    reset = "reset: lookup token for email 'anna larkspur@ourcompany.com' -> none"
+    said = "My address is callum+work@petreldesign.coop."
+    assert another_plus_address_logged(t(description=said, log_excerpt=reset), f())
+    assert not another_plus_address_logged(
+        t(description=said, log_excerpt=reset.replace("anna larkspur@ourcompany.com", "callum work@petreldesign.coop")),
+        f(),
+    )
     carmen = f(organisation="Hollowell Bike Repair", person=("Carmen Ruiz", "systems administrator"))
     own = _domains()["Hollowell Bike Repair"]
     assert another_organisations_address(t(description="My address is anna.berg@eu.norrfield.com."), carmen)

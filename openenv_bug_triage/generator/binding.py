@@ -95,3 +95,33 @@ def own_text(text: str, domain: str, name: str) -> str:
         return m[0] if at > 1 and text[at - 1] == "@" and not text[at - 2].isspace() else org(m)
 
     return _EXAMPLE.sub(bare, text) if may_hold(text, _EXAMPLE_WORDS) else text
+
+
+_PLUS = re.compile(r"(?P<head>[\w.-]+)\+(?P<tag>[\w.-]+)@(?P<domain>[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,})", re.I)
+"""A mail address with a '+' tag, as a ticket writes it."""
+_PLUS_IN_LOG = re.compile(
+    r"(?<=')(?P<head>[\w.-]+) (?P<tag>[\w.-]+)@(?P<domain>[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,})"
+    r"|(?P<ehead>[\w.-]+)%2B(?P<etag>[\w.-]+)%40(?P<edomain>[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,})",
+    re.I,
+)
+"""A '+' address as a log shows it: decoded to a space ('anna larkspur@...') or URL-encoded (anna%2Blarkspur%40...)."""
+
+
+def plus_agrees(log: str, text: str, name: str = "", domain: str = "") -> str:
+    """`log` with each '+' address it shows (decoded or encoded) as the ticket's `text` writes its '+' address,
+    or, when the text writes none, as the writer's own (`name` at `domain`), so a log pulled for the reporter
+    names them."""
+    if "@" not in log and "%40" not in log:
+        return log
+    said = _PLUS.search(text)
+
+    def agreed(m: re.Match[str]) -> str:
+        encoded = m["ehead"] is not None
+        head, tag, domain_ = (m["ehead"], m["etag"], m["edomain"]) if encoded else (m["head"], m["tag"], m["domain"])
+        if said is not None:
+            head, tag, domain_ = said["head"], said["tag"], said["domain"]
+        elif name:
+            head, domain_ = _mailbox(name)[0], domain or domain_
+        return f"{head}%2B{tag}%40{domain_}" if encoded else f"{head} {tag}@{domain_}"
+
+    return _PLUS_IN_LOG.sub(agreed, log)

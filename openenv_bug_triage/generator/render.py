@@ -16,7 +16,7 @@ from ..chronology import display
 from ..models import Environment, Platform, ReporterType
 from . import comments, kinds, notes, retell, titles
 from . import compose as composing
-from .binding import own_text
+from .binding import own_text, plus_agrees
 from .compose import quiet as shows_no_error
 from .facts import INSTALLED, PLATFORM_OF, TicketFacts, alert_span
 from .personas import PLAN_NAMES, People, Temper, defect_seats, load_personas
@@ -500,7 +500,13 @@ def _neutral_title(title: str) -> str:
     )  # "the preview of our 'budget.xlsx'": of 'budget.xlsx'
     title = re.sub(r"\b(?:[Mm]y|[Oo]ur)(?: own)?\b", lambda m: "The" if m[0][0].isupper() else "the", title)
     title = _WHEN_I.sub(lambda m: f"{m[1]}hen trying to ", title)  # "when I sign in": a customer's doing
-    return _LOWER_I.sub("I", title.replace(" for us", ""))
+    title = _LOWER_I.sub("I", title.replace(" for us", ""))
+    title = _NO_APOSTROPHE.sub(r"\1n't", title)  # "doesnt" -> "doesn't"
+    return _SENTENCE_START.sub(lambda m: m[0].upper(), title)  # begun in capitals, as a report is written
+
+
+_SENTENCE_START = re.compile(r"^[a-z](?=[a-z]* )|(?<=[a-z]{3}[.!?] )[a-z]")
+_NO_APOSTROPHE = re.compile(r"\b([Cc]a|[Dd]o|[Dd]oes|[Ww]o|[Ii]s|[Dd]id)nt\b")
 
 
 _WHEN_I = re.compile(r"\b([Ww])hen (?:I|i|we) ")
@@ -522,7 +528,8 @@ _OURS = re.compile(r"\b(?:ours|theirs)\b")
 """Whose data is whose, as a customer who has seen another's says it."""
 _HABIT = re.compile(r"\b[Ww]e (?:rely|use)\b")
 """A sentence about how the writer's team works, which no tester writes."""
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Za-z'])")
+_SENTENCE = re.compile(r"(?<=[.!?])(?<!\?\?)\s+(?=[A-Za-z'])")
+"""A sentence's end ("??" stands for characters a screen lost: "?? in front" goes on)."""
 
 
 def _tester_words(
@@ -564,6 +571,16 @@ def _tester_core(sentences: list[str]) -> list[str]:
 def _has_tester_core(wording: str) -> bool:
     """True when a tester could tell `wording` in part (`_tester_core`), in six words at least."""
     return len(" ".join(_tester_core(_SENTENCE.split(wording))).split()) >= 6
+
+
+_CASUAL = re.compile(r"^[a-z]|(?<![\w'’.])i(?=['’]\w|\s)|(?<=[a-z]{3}[.!?] )[a-z]|\b(?:cant|dont|doesnt|wont)\b")
+"""Words typed as a customer types them: a sentence begun in lower case, "i", "cant"."""
+
+
+@lru_cache(maxsize=4096)
+def _casual(wording: str) -> bool:
+    """True when `wording` is typed as a customer types (`_CASUAL`): a test report copies none of it."""
+    return _CASUAL.search(wording) is not None
 
 
 _SPACES = re.compile(r" {2,}")
@@ -1083,6 +1100,10 @@ class Renderer:
             evidence = [(rule, own_text(text, own.email_domain, name)) for rule, text in evidence]
             if self.follow_up:
                 self.follow_up = own_text(self.follow_up, own.email_domain, name)
+        if log_excerpt:  # the reset a log shows is of the address the ticket gives, or the writer's own
+            writer = self.voice.persona
+            own_org = writer.organisation if reporter == "user" else None
+            log_excerpt = plus_agrees(log_excerpt, body, *((writer.name, own_org.email_domain) if own_org else ()))
         if reporter == "user" and "Ctrl+" in body and _MAC.search(body):  # a Mac's keys in a Mac user's steps
             body = body.replace("Ctrl+", "Cmd+")
             evidence = [(rule, text.replace("Ctrl+", "Cmd+")) for rule, text in evidence]
@@ -1185,6 +1206,7 @@ class Renderer:
                 key=lambda i: (
                     s.environment != "production" and _since_release(d.symptoms[i]),
                     s.environment != "production" and not _has_tester_core(d.symptoms[i]),
+                    _casual(d.symptoms[i]),
                     _wording_voice(d.symptoms[i]),
                     platform_of(s, i) != self.platform,
                     i != s.symptom_variant,
@@ -1393,7 +1415,7 @@ class Renderer:
                 for x in [symptom, *lines]
                 if s.environment == "production"
                 and x not in scoped
-                and ((x == symptom and _OWN_VOICE.search(x)) or _POSSESSIVE.search(x))
+                and ((x == symptom and (_OWN_VOICE.search(x) or _casual(x))) or _POSSESSIVE.search(x))
             ]
             own = [x for x in [symptom, *how, *lines] if x not in theirs]
             quote = "\n".join(f"> {line}" for x in theirs for line in x.split("\n"))
