@@ -47,3 +47,14 @@ def test_a_typo_slips_in_at_some_places_of_its_word_and_the_same_way_in_a_senten
         for one in re.split(r"(?<=\.) ", text):
             assert noise.apply(one) in typed
     assert 0.2 < slipped / (slipped + kept) < 0.5, (slipped, kept)
+
+
+def test_a_non_native_writer_writes_as_one_in_every_ticket() -> None:
+    """One who says English is not their first language shows it whether or not the ticket gets other noise."""
+    drawn = [draw_noise(random.Random(seed), True, frozenset()) for seed in range(200)]
+    assert all(noise.nonnative for noise in drawn)
+    assert any(not noise.typos for noise in drawn)  # most of them carry no other change
+    assert Noise(nonnative=drawn[0].nonnative).apply("I see an error when I open it.") == (
+        "I am seeing a error when I open it."
+    )
+    assert not any(draw_noise(random.Random(seed), False, frozenset()).nonnative for seed in range(200))

@@ -480,7 +480,7 @@ def test_a_group_run_by_volunteers_speaks_of_no_office_boss_or_company() -> None
 
 
 def test_a_shorter_subject_never_stops_inside_a_quote() -> None:
-    """"Notification says 'ana commented" left its quote open (found by a blind reader): a subject cut at a phrase
+    """ "Notification says 'ana commented" left its quote open (found by a blind reader): a subject cut at a phrase
     boundary inside a quote is not one a writer would type."""
     title = "Notification says 'ana commented, ana replied' for a task I never opened"
     for target in range(3, 14):

@@ -32,7 +32,7 @@ from openenv_bug_triage.generator.personas import Persona, load_personas
 from openenv_bug_triage.generator.phrasing import pattern, variants
 from openenv_bug_triage.generator.render import _jargon, own_addresses, says_not_technical
 from openenv_bug_triage.generator.settings import agreeing
-from openenv_bug_triage.generator.voice import _BROWSERS, Voice, browsers_named, own_role
+from openenv_bug_triage.generator.voice import _BROWSERS, Voice, browsers_named, daytime, own_role
 from openenv_bug_triage.models import Ticket
 
 LEVELS = tuple(level.task_id for level in load_levels().levels)
@@ -743,3 +743,27 @@ def test_an_error_box_shows_the_status_its_defect_answers_with() -> None:
     # a button's name is no error message: the box of a failure "with error SSO-212" shows that code
     sso = "clicked 'Sign in with SSO' and it fails with error SSO-212"
     assert shown_message(sso, "'Sign in with SSO'") == "Something went wrong (SSO-212)."
+
+
+def test_a_greeting_and_an_aside_fit_the_hour_they_are_written_at() -> None:
+    assert daytime("Good afternoon. I'm at my desk all afternoon.", 1) == "Hello. I'm at my desk all day."
+    assert daytime("Good afternoon. I'm at my desk all afternoon.", 9) == "Good morning. I'm at my desk all afternoon."
+    assert daytime("Good morning, a demo this afternoon.", 20) == "Good evening, a demo today."
+    assert daytime("It took my morning.", 3) == "It took my day."
+    assert daytime("It took my morning.", 14) == "It took my morning."
+
+
+@pytest.mark.parametrize("split", ["train", "test"])
+def test_a_customer_greets_by_the_hour_of_the_ticket(split: str) -> None:
+    greeted = 0
+    for level in ("generated_medium", "generated_hard", "generated_expert"):
+        for seed in range(20):
+            for t in generate(level, seed, split).task.tickets:
+                found = re.search(r"\bGood (morning|afternoon|evening)\b", t.description)
+                if t.reporter_type != "user" or not found:
+                    continue
+                greeted += 1
+                hour = t.created_at.hour
+                want = "morning" if 5 <= hour < 12 else "afternoon" if 12 <= hour < 18 else "evening"
+                assert found[1] == want and hour < 23, (t.ticket_id, hour, found[0])
+    assert greeted >= 5

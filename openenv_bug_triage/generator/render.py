@@ -799,6 +799,7 @@ class Renderer:
 
     def _cast(self, s: Slot, reporter: ReporterType) -> None:
         """Draw the ticket's one reporter; every phrase after this fits them and the ticket."""
+        self.voice.hour = self.created.hour
         scenario = s.scenario
         facts_text = scenario.symptoms[s.symptom_variant] if isinstance(scenario, Defect) else ""
         named = PLATFORM_OF.get(scenario.component) or (self.platform if self.platform != "web" else None)

@@ -208,6 +208,24 @@ _MORE_FILES = {1: "one more file", 2: "two more files", 3: "three more files", 4
 _FILE_NUMBER = re.compile(r"(\d+)(?=\.\w+$)")
 
 
+_GREETING = re.compile(r"\bGood (?:morning|afternoon|evening)\b")
+_AFTERNOON = re.compile(r"\b(this|all|my) afternoon\b")
+_MORNING = re.compile(r"\b(this|my) morning\b")
+
+
+def daytime(text: str, hour: int) -> str:
+    """`text` (a greeting or an aside, not the facts) as written at `hour` UTC: "Good morning" before noon, "Good
+    afternoon" until six, "Good evening" after, "Hello" at night; no afternoon still ahead after dark, nor a morning
+    spent before five."""
+    part = "morning" if 5 <= hour < 12 else "afternoon" if 12 <= hour < 18 else "evening" if 18 <= hour < 23 else ""
+    text = _GREETING.sub(f"Good {part}" if part else "Hello", text)
+    if not part or part == "evening":
+        text = _AFTERNOON.sub(lambda m: "today" if m[1] == "this" else f"{m[1]} day", text)
+    if not part:
+        text = _MORNING.sub(lambda m: "today" if m[1] == "this" else "my day", text)
+    return text
+
+
 def _numbered_after(name: str, step: int) -> str:
     """The file `step` after `name` off the same device or tool ("IMG_2305.png", 1: "IMG_2306.png")."""
     return _FILE_NUMBER.sub(lambda m: str(int(m[1]) + step), name, count=1)
@@ -385,6 +403,8 @@ class Voice:
     since: int | None = None
     """Minutes from the failure's onset to the report (None for a report of no failure): what a list of tries
     spreads over."""
+    hour: int = 12
+    """The hour (UTC) the ticket is written at: what its greeting and asides say of the time of day."""
     signature: dict[str, str] = field(init=False)
     """The reporter's `signature_values`, worked out once per ticket (read by every phrase drawn)."""
 
@@ -539,6 +559,7 @@ class Voice:
             self.tags |= {"fresh"}
         if _OWN_ENGLISH.search(body):  # one who apologises for their English writes no fluent padding around it
             length = self.length = "terse"
+        extra = [daytime(x, self.hour) for x in extra]  # a demo "this afternoon" is not ahead after dark
         head: list[str] = [opener] if opener else []
         if length == "terse":  # only the facts, and whatever the writer cannot keep to themselves
             sign = [self.pick("closer_terse")] if r.random() < 0.35 else []  # signed off as briefly as written
@@ -587,6 +608,7 @@ class Voice:
         opens_with_writer = told and body.startswith(tuple(self_descriptions(body)[:1]))
         leads = [h for h in head if h.endswith(":") and not _LABELLED.match(body) and not opens_with_writer]
         head = [h for h in head if not h.endswith(":")]
+        head = [daytime(h, self.hour) for h in head]
         parts = [self.noise.join([own_role(h, self.persona) for h in head])] if head else []
         parts.append(" ".join([*leads, body]))  # the facts word for word, their capital kept
         if after:
@@ -623,7 +645,7 @@ class Voice:
         if self.noise.placeholder:
             parts.append(self.noise.placeholder)
         if r.random() < 0.7:
-            parts.append(self.pick("closer_user"))
+            parts.append(daytime(self.pick("closer_user"), self.hour))
         return "\n\n".join(parts)
 
     def checklist(self) -> str | None:
