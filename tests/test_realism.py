@@ -342,3 +342,22 @@ def test_the_files_a_report_names_are_its_attachments_and_a_second_is_named_off_
             numbers = [int(m[1]) for n in names if (m := re.search(r"(\d+)\.\w+$", n))]
             following += any(b == a + 1 for a, b in itertools.pairwise(numbers))
     assert following >= 20, following
+
+
+def test_every_queue_tells_one_product_history() -> None:
+    """Read side by side, queues agree: an app version ships in about the same month in each (no 5.12.0 in February
+    in one and in June in another), and a later queue's tickets have higher numbers."""
+    levels = ("generated_easy", "generated_hard", "generated_live_expert")
+    made = [generate(level, seed, split) for level in levels for split in ("train", "test") for seed in range(8)]
+    shipped: dict[tuple[str, str], list[datetime]] = {}
+    for m in made:
+        for r in m.task.releases:
+            if r.platform in ("ios", "android") and r.version.endswith(".0"):
+                shipped.setdefault((r.platform, r.version), []).append(r.released_at)
+    assert len(shipped) >= 10
+    for (platform, version), dates in shipped.items():
+        assert max(dates) - min(dates) <= timedelta(days=62), (platform, version, min(dates), max(dates))
+    firsts = sorted((min(t.created_at for t in m.task.tickets), m.task.tickets) for m in made)
+    for (early, a), (late, b) in itertools.pairwise(firsts):
+        if late - early > timedelta(days=4):
+            assert max(int(t.ticket_id[4:]) for t in a) < min(int(t.ticket_id[4:]) for t in b), (early, late)

@@ -29,7 +29,7 @@ from .facts import TicketFacts, derive_truth, disposition_for, scope_options
 from .levels import SPLITS, TRAIN_MAX_SEED, Level, Split, check_seed, level_of, load_levels, partition_of, split_size
 from .live import Static, draw_live, reserve_replies
 from .notes import annotate
-from .plan import Planner
+from .plan import Planner, number_by_date
 from .render import Renderer
 from .timeline import draw_timeline
 
@@ -55,6 +55,7 @@ def generate(task_id: str, seed: int, split: str = "train") -> GeneratedTask:
     slots = planner.plan()
     base = datetime(2026, 1, 5, 6, 0, tzinfo=UTC) + timedelta(days=rng.randrange(320), minutes=rng.randrange(600))
     end = base + timedelta(minutes=max(s.minute for s in slots))
+    number_by_date(slots, base)
     timeline = draw_timeline(base, end, rng)
     renderer = Renderer(planner, timeline, base, slots)
     records, facts, personas = [], {}, {}  # rendered first: the release notes hold lines placed while rendering

@@ -6,7 +6,7 @@ import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from functools import lru_cache
 
 from .. import rules
@@ -377,6 +377,20 @@ class Planner:
         for s in sorted(slots, key=lambda s: s.minute):
             number += r.randrange(1, 30)
             s.ticket_id = f"LRK-{number}"
+
+
+TRACKER_OPENED = datetime(2025, 1, 1, tzinfo=UTC)
+IDS_PER_DAY = 250
+"""The tracker's numbering: about this many tickets a day since it opened, so a later queue has higher ids."""
+
+
+def number_by_date(slots: list[Slot], base: datetime) -> None:
+    """Move the queue's ticket numbers (their order and gaps kept) to where the tracker's count stood at `base`,
+    so one product's queues agree: a queue of October has higher numbers than one of April."""
+    numbers = [int(s.ticket_id.removeprefix("LRK-")) for s in slots]
+    shift = 1000 + (base - TRACKER_OPENED).days * IDS_PER_DAY + min(numbers) % IDS_PER_DAY - min(numbers)
+    for s, n in zip(slots, numbers, strict=True):
+        s.ticket_id = f"LRK-{n + shift}"
 
 
 def _room_to_retest(slots: list[Slot]) -> None:

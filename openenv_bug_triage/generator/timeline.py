@@ -22,6 +22,8 @@ _CADENCE: dict[Platform, tuple[int, int]] = {"web": (12, 16), "api": (6, 8), "io
 """Days between two releases of each platform, drawn uniformly from the range."""
 _DEV_BUILD = timedelta(hours=2)
 """How often a dev build of the next version comes out."""
+APP_LINE_BEGAN = (2025, 4)
+"""The month (year, month) the apps' 5.x line began: 5.9 shipped in January 2026, 5.20 in December."""
 _PATCH_RATE = 0.35
 """Share of app releases followed by a patch release a few days later."""
 
@@ -114,7 +116,8 @@ def draw_timeline(start: datetime, end: datetime, rng: random.Random) -> Timelin
     out: list[Release] = []
     for platform, (low, high) in _CADENCE.items():
         day = start - timedelta(days=3 * high + rng.randrange(high))
-        minor = rng.randrange(9, 14)
+        rng.randrange(9, 14)  # drawn as before (the queue's other draws stay where they were), not used
+        minor = 0
         per_month: dict[tuple[int, int], int] = {}
         while day <= end + timedelta(days=2 * high):
             at = _release_time(day, rng)
@@ -122,12 +125,12 @@ def draw_timeline(start: datetime, end: datetime, rng: random.Random) -> Timelin
                 n = per_month.get((at.year, at.month), 0)
                 per_month[(at.year, at.month)] = n + 1
                 out.append(Release(platform=platform, version=f"{at.year}.{at.month}.{n}", released_at=at))
-            else:
+            else:  # one app history for every queue: a minor version a month since the 5.0 line began
+                minor = max(minor + 1, (at.year - APP_LINE_BEGAN[0]) * 12 + at.month - APP_LINE_BEGAN[1])
                 out.append(Release(platform=platform, version=f"5.{minor}.0", released_at=at))
                 if rng.random() < _PATCH_RATE:
                     patch = _release_time(at + timedelta(days=rng.randrange(3, 9)), rng)
                     out.append(Release(platform=platform, version=f"5.{minor}.1", released_at=patch))
-                minor += 1
             day += timedelta(days=rng.randrange(low, high + 1))
     out.sort(key=lambda r: (r.released_at, r.platform))
     return Timeline(tuple(out))
