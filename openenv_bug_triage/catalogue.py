@@ -209,6 +209,7 @@ Tag = Literal[
     "charity",
     "webhook",
     "unsupported",
+    "charged",
 ]
 """What a phrase can require of, or forbid in, its ticket and reporter.
 
@@ -267,7 +268,8 @@ society), so no phrase speaks of its office, its boss or director, its company o
 organisation is a charity (its trustees may be waiting on a fix); `webhook`: the defect is
 in webhooks, which Larkspur sends to the customer's server, so no one tells of the calls their integration sends;
 `unsupported`: the report is from a browser or OS we no longer support and fails there only, so no colleague's login,
-laptop or other device is said to fail the same way.
+laptop or other device is said to fail the same way; `charged`: the failure takes the customer's money (an upgrade
+paid for and not applied, a renewal charged twice), so no one says they retried it a dozen times.
 """
 
 

@@ -264,6 +264,19 @@ def another_plus_address_logged(t: Ticket, f: TicketFacts) -> bool:
     return own is not None and any(domain != own for _, _, domain in logged)
 
 
+CHARGED = re.compile(r"(?<!never )\bcharged\b|\bpayment was successful\b|\bas succeeded\b", re.I)
+RETRIED = re.compile(
+    r"\bretried\b|\b(?:a dozen|twenty or so|lots of) times\b|\bnot once has it\b|\b(?:each|every) (?:go|try)\b"
+    r"|\bover and over\b|\bagain and again\b|\btried everything\b",
+    re.I,
+)
+
+
+def retried_a_charge(t: Ticket, f: TicketFacts) -> bool:
+    """A customer who was charged for a failed upgrade or renewal says they retried it again and again."""
+    return t.reporter_type == "user" and bool(CHARGED.search(t.description) and RETRIED.search(t.description))
+
+
 def spam_on_a_paid_plan(t: Ticket, f: TicketFacts) -> bool:
     """Spam from a sender with no account, stamped with a paying customer's plan (and its SLA)."""
     return "-spam-" in f.scenario and t.customer_tier != "free"
@@ -287,6 +300,7 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "a build not yet shipped dated from a release": prerelease_since_a_release,
     "spam on a paid plan": spam_on_a_paid_plan,
     "a log's plus address mismatched": another_plus_address_logged,
+    "a charge retried again and again": retried_a_charge,
 }
 
 
@@ -335,6 +349,9 @@ def test_each_check_finds_a_planted_seam() -> None:
     quoted = "From support:\n> the older invoices cant be downloaded"
     assert not qa_as_customer(t(reporter_type="qa", description=quoted), f())
     assert not qa_as_customer(t(reporter_type="qa", description="Step 2: task.deleted is not sent."), f())
+    paid = "The checkout says 'Thank you, your payment was successful', but the plan stays Pro."
+    assert retried_a_charge(t(description=paid + " We have retried it twenty or so times now."), f())
+    assert not retried_a_charge(t(description=paid + " Nobody here can use Enterprise features."), f())
     reset = "reset: lookup token for email 'anna larkspur@ourcompany.com' -> none"
     said = "My address is callum+work@petreldesign.coop."
     assert another_plus_address_logged(t(description=said, log_excerpt=reset), f())

@@ -325,10 +325,13 @@ so pastes none of them and tries nothing inside it (another project, signing out
 _BROWSER_CALLS = re.compile(r"\bpreflight\b|\bCORS\b|\bfetch\(\)", re.I)
 """API calls a web page makes from the browser (a CORS preflight refused): no server-side client library, script or
 command-line tool sends them."""
+_CHARGED = re.compile(r"(?<!never )\bcharged\b|\bpayment was successful\b|\bas succeeded\b", re.I)
+"""A payment taken although the feature failed: every try costs the customer, so no one retries it twenty times."""
 _WEBHOOK = re.compile(r"\bwebhooks?\b", re.I)
 """Calls Larkspur makes to a customer's server (webhook deliveries): the customer's integration sends none of them."""
 _HELD: dict[re.Pattern[str], tuple[str, ...]] = {
     _WEBHOOK: ("webhook",),
+    _CHARGED: ("charged", "payment was", "as succeeded"),
     _NO_ENTRY: ("splash", "never gets", "logo forever", "crash", "closes the"),
     _BROWSER_CALLS: ("preflight", "cors", "fetch()"),
     _SCHEDULED: ("wait for", "wait until"),
@@ -461,6 +464,7 @@ _TOLD_TAGS: tuple[tuple[re.Pattern[str], str], ...] = (
     (_NO_ENTRY, "no_entry"),
     (_BROWSER_CALLS, "browser_calls"),
     (_WEBHOOK, "webhook"),
+    (_CHARGED, "charged"),
 )
 """The tags a defect's symptom, titles and steps give, by the pattern that finds them."""
 
