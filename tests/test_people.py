@@ -48,7 +48,8 @@ URGENT = re.compile(
 )
 PLAYED_DOWN = re.compile(
     r"\bnot a big deal\b|\bno urgency\b|\bno rush\b|\bnot urgent\b|\bnothing urgent\b|\bhardly urgent\b|"
-    r"\btrivial\b|(?<!high or )\blow priority\b|\bno hurry\b|\bnothing pressing\b|\bnot pressing\b|\bthis can wait\b",
+    r"\btrivial\b|(?<!high or )\blow priority\b|\bno hurry\b|\bnothing pressing\b|\bnot pressing\b|\bthis can wait\b|"
+    r"\bnothing (?:dramatic|serious)\b|\b(?:small|tiny) wish\b",
     re.I,
 )
 PLANTED = re.compile(
@@ -146,7 +147,11 @@ def played_down_then_pressed(t: Ticket, f: TicketFacts) -> bool:
     sentences = re.split(r"(?<=[.!?])\s+|\n+", t.description)
     calm = [x for x in sentences if PLAYED_DOWN.search(x) and not ASIDE.search(x)]
     rest = " ".join(x for x in sentences if x not in calm and not PLANTED.search(x))
-    return bool(calm) and bool(URGENT.search(rest) or BLOCKED.search(rest))
+    return bool(calm) and bool(URGENT.search(rest) or BLOCKED.search(rest) or SHOUTED.search(t.title))
+
+
+SHOUTED = re.compile(r"!!|\b[A-Z]{4,} [A-Z]{2,}\b")
+"""A subject line shouted: two exclamation marks, or words in capitals."""
 
 
 def qa_as_customer(t: Ticket, f: TicketFacts) -> bool:
@@ -337,6 +342,7 @@ def test_each_check_finds_a_planted_seam() -> None:
     assert not played_down_then_pressed(t(description="No hurry. Our team marks urgent items with a flag."), f())
     assert played_down_then_pressed(t(description="Not a big deal, just letting you know. Please escalate ASAP."), f())
     assert not played_down_then_pressed(t(description="Not a big deal, just letting you know."), f())
+    assert played_down_then_pressed(t(title="DARK MODE PLEASE!!!!", description="Small wish: a dark mode."), f())
     assert not played_down_then_pressed(
         t(description="Low priority from my side. Could you add stars? Not urgent."), f()
     )

@@ -616,7 +616,8 @@ _CLIENT_HELD: dict[re.Pattern[str], tuple[str, ...]] = {
 
 _HEDGED = re.compile(
     r"\bnot the end of the world\b|\bno (?:rush|urgency)\b|\bcan wait\b|\bnot urgent\b|\b(?:don't|do not) want to "
-    r"bother\b|\bsorry to bother\b|\btake it or leave it\b|\bno big deal\b|\bnothing (?:serious|dramatic)\b",
+    r"bother\b|\bsorry to bother\b|\btake it or leave it\b|\bno big deal\b|\bnothing (?:serious|dramatic)\b"
+    r"|\b(?:small|tiny|minor) (?:wish|thing)\b|\blow priority\b|\bno hurry\b",
     re.I,
 )
 """A customer's own words that play the problem down: no outburst or shouted subject in the same ticket."""
@@ -1563,12 +1564,13 @@ class Renderer:
             opener = self.pick("quiet_opener")
             traps.append("quiet")
         extra: list[str] = []
-        # no demand for a P0 on a report whose writer works out that the fault is on their side
-        if temper == "pressing" and "invalid" not in self.voice.tags and r.random() < TEMPER_SHOWS:
+        # no demand for a P0 on a report whose writer works out that the fault is on their side, nor after the
+        # writer's own words play it down ("It's nothing dramatic"): one voice a ticket
+        hedged = _HEDGED.search(body) is not None
+        pressing = temper == "pressing" and "invalid" not in self.voice.tags and r.random() < TEMPER_SHOWS
+        if pressing and not hedged:
             extra.append(self.pick("urgency_claim"))
             traps.append("urgency_claim")
-        # nor after the writer's own words play it down ("It's not the end of the world"): one voice a ticket
-        hedged = _HEDGED.search(body) is not None
         if hedged:
             traps.append("hedged")  # no loud subject line either
         outburst = not cosmetic and not hedged and self.voice.tags.isdisjoint({"wish", "invalid"})
