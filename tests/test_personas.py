@@ -10,6 +10,7 @@ targets.
 
 from __future__ import annotations
 
+import random
 import re
 import statistics
 from collections import Counter
@@ -31,7 +32,7 @@ from openenv_bug_triage.generator.personas import (
     site_tags,
 )
 from openenv_bug_triage.generator.phrasing import literal_parts, pattern, variants
-from openenv_bug_triage.generator.titles import fitted
+from openenv_bug_triage.generator.titles import fitted, letter_case
 from openenv_bug_triage.models import Ticket
 
 LEVELS = tuple(level.task_id for level in load_levels().levels)
@@ -487,3 +488,14 @@ def test_a_shorter_subject_never_stops_inside_a_quote() -> None:
         got = fitted([title], "2026.10.0", "{title}", target, None)
         quotes = got.count("'")
         assert quotes % 2 == 0, (target, got)
+
+
+def test_a_subject_typed_in_lower_or_sentence_case_keeps_what_it_quotes_and_its_acronyms() -> None:
+    """No "Ssl certificate verify failed" and no "show 'ã©'": a sloppy typist lowers their own words, not the
+    error they copy, and sentence case keeps SSL and API in capitals."""
+    title = "SSL error calling the Larkspur API: invoices show 'Ã©' and can't open 'Q3 Budget'"
+    typed = {letter_case(title, random.Random(seed)) for seed in range(40)}
+    assert title in typed
+    assert "ssl error calling the larkspur api: invoices show 'Ã©' and can't open 'Q3 Budget'" in typed
+    assert "SSL error calling the larkspur API: invoices show 'Ã©' and can't open 'Q3 Budget'" in typed
+    assert len(typed) == 3

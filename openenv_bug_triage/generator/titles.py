@@ -184,7 +184,15 @@ def letter_case(title: str, rng: random.Random) -> str:
     """
     x = rng.random()
     if x < 0.25:
-        return title.lower()
-    if x < 0.45:
-        return title[:1].upper() + title[1:].lower()
+        return _QUOTED_OR_WORD.sub(lambda m: m[0] if m["quoted"] else m[0].lower(), title)
+    if x < 0.45:  # sentence case: acronyms ("SSL", "API") kept, as people type them
+        lowered = _QUOTED_OR_WORD.sub(
+            lambda m: m[0] if m["quoted"] or _ACRONYM.fullmatch(m[0]) else m[0].lower(), title
+        )
+        return lowered[:1].upper() + lowered[1:]
     return title
+
+
+_QUOTED_OR_WORD = re.compile(r"(?P<quoted>(?<!\w)'[^']+'(?!\w)|\"[^\"]+\")|[^\s\"]+")
+"""A quoted string (an error message or a file name, kept as it was shown) or a word."""
+_ACRONYM = re.compile(r"\W*[A-Z][A-Z0-9]+s?\W*")
