@@ -277,6 +277,16 @@ RETRIED = re.compile(
 )
 
 
+COUNTED = re.compile(r"\bevery (?:customer|team|integration|organi[sz]ation|company|business)\b")
+
+
+def qa_counts_customers(t: Ticket, f: TicketFacts) -> bool:
+    """A tester states scope as every customer or team of a kind ("hits every customer hosted in Sydney"), which no
+    test run can see: a run covers cases ("a workspace hosted in Sydney")."""
+    own = "\n".join(line for line in t.description.split("\n") if not line.startswith(">"))
+    return t.reporter_type == "qa" and COUNTED.search(own) is not None
+
+
 def retried_a_charge(t: Ticket, f: TicketFacts) -> bool:
     """A customer who was charged for a failed upgrade or renewal says they retried it again and again."""
     return t.reporter_type == "user" and bool(CHARGED.search(t.description) and RETRIED.search(t.description))
@@ -306,6 +316,7 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "spam on a paid plan": spam_on_a_paid_plan,
     "a log's plus address mismatched": another_plus_address_logged,
     "a charge retried again and again": retried_a_charge,
+    "a tester counting customers": qa_counts_customers,
 }
 
 
@@ -355,6 +366,9 @@ def test_each_check_finds_a_planted_seam() -> None:
     quoted = "From support:\n> the older invoices cant be downloaded"
     assert not qa_as_customer(t(reporter_type="qa", description=quoted), f())
     assert not qa_as_customer(t(reporter_type="qa", description="Step 2: task.deleted is not sent."), f())
+    counted = "Run results: the failure hits every customer hosted in the Sydney region on each run."
+    assert qa_counts_customers(t(reporter_type="qa", description=counted), f())
+    assert not qa_counts_customers(t(reporter_type="qa", description="Customer wrote:\n> " + counted), f())
     paid = "The checkout says 'Thank you, your payment was successful', but the plan stays Pro."
     assert retried_a_charge(t(description=paid + " We have retried it twenty or so times now."), f())
     assert not retried_a_charge(t(description=paid + " Nobody here can use Enterprise features."), f())

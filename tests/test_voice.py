@@ -32,7 +32,7 @@ from openenv_bug_triage.generator.personas import Persona, load_personas
 from openenv_bug_triage.generator.phrasing import pattern, variants
 from openenv_bug_triage.generator.render import _jargon, own_addresses, says_not_technical
 from openenv_bug_triage.generator.settings import agreeing
-from openenv_bug_triage.generator.voice import _BROWSERS, Voice, browsers_named, daytime, own_role
+from openenv_bug_triage.generator.voice import _BROWSERS, Voice, as_configuration, browsers_named, daytime, own_role
 from openenv_bug_triage.models import Ticket
 
 LEVELS = tuple(level.task_id for level in load_levels().levels)
@@ -767,3 +767,18 @@ def test_a_customer_greets_by_the_hour_of_the_ticket(split: str) -> None:
                 want = "morning" if 5 <= hour < 12 else "afternoon" if 12 <= hour < 18 else "evening"
                 assert found[1] == want and hour < 23, (t.ticket_id, hour, found[0])
     assert greeted >= 5
+
+
+def test_a_tester_names_the_case_a_run_covers_not_the_customers_it_hits() -> None:
+    cases = {
+        "every customer hosted in the Sydney region": "a workspace hosted in the Sydney region",
+        "every integration that connects from Java clients": "connecting from Java clients",
+        "every team that co-edits documents": "co-editing documents",
+        "every integration asking for pages over 100 tasks": "an integration asking for pages over 100 tasks",
+        "everyone downloading attachments through the EU servers": "downloading attachments through the EU servers",
+        "all users of Microsoft Edge 120": "Microsoft Edge 120",
+        "everyone who signs in with a password": "signing in with a password",
+        "the Android app": "the Android app",
+    }
+    for who, case in cases.items():
+        assert as_configuration(who) == case

@@ -115,13 +115,33 @@ def _gerund(verb: str) -> str:
     return f"{stem}ing"
 
 
+_EVERY_ONE = re.compile(
+    r"^(?:every|each) (?P<kind>customer|workspace|account|team|organi[sz]ation|integration|client|user|company|"
+    r"business)s? (?:(?:that|who) (?P<verb>\S+)(?P<rest>.*)|(?P<where>(?:hosted|stored|based|on|in|at|with|using|whose|still|\w+ing)\b.*))$"
+)
+"""A group counted by its members: "every team that co-edits documents", "every customer hosted in Sydney"."""
+_EVERYONE_DOING = re.compile(r"^(?:everyone|everybody|anyone) (?P<doing>\w+ing\b.*)$")
+
+
 def as_configuration(who: str) -> str:
     """A group named by its people ("all users of Microsoft Edge 120", "everyone who signs in with a
-    password") named as a tester's configuration ("Microsoft Edge 120", "signing in with a password");
-    a group named otherwise ("every workspace on shard eu-2") as it is."""
+    password", "every team that co-edits documents", "every customer hosted in the Sydney region") named as a
+    tester's configuration ("Microsoft Edge 120", "signing in with a password", "co-editing documents", "a workspace
+    hosted in the Sydney region"): a test run covers a case, it counts no customers."""
     m = _WHO_DOES.match(who)
     if m is not None:
         return f"{_gerund(m['verb'])}{m['rest']}"
+    m = _EVERY_ONE.match(who)
+    if m is not None:
+        if m["where"] is None:
+            return f"{_gerund(m['verb'])}{m['rest']}"
+        one = {"integration": "an integration", "client": "an integration", "user": "a user"}.get(
+            m["kind"], "a workspace"
+        )
+        return f"{one} {m['where']}"
+    m = _EVERYONE_DOING.match(who)
+    if m is not None:
+        return m["doing"]
     m = _PEOPLE_ON.match(who)
     if m is None:
         return who
