@@ -58,3 +58,10 @@ def test_a_non_native_writer_writes_as_one_in_every_ticket() -> None:
         "I am seeing a error when I open it."
     )
     assert not any(draw_noise(random.Random(seed), False, frozenset()).nonnative for seed in range(200))
+
+
+def test_a_writer_who_types_i_in_lower_case_still_shouts_in_capitals() -> None:
+    noise = Noise(lower_i=True)
+    assert noise.apply("I'm sure I know. I'M OUT OF PATIENCE. WHY DID I PAY?") == (
+        "i'm sure i know. I'M OUT OF PATIENCE. WHY DID I PAY?"
+    )

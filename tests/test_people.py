@@ -277,6 +277,17 @@ RETRIED = re.compile(
 )
 
 
+TITLE_QUOTE = re.compile(r"(?<!\w)'([^']{6,})'(?!\w)")
+
+
+def title_quotes_the_log(t: Ticket, f: TicketFacts) -> bool:
+    """A customer's subject quotes an error that only the log holds ("projects fail with 'could not read block'" over
+    "a long technical error"): they saw a screen, not the database's words."""
+    text, log = t.description.lower(), (t.log_excerpt or "").lower()
+    quoted = [q.lower() for q in TITLE_QUOTE.findall(t.title)]
+    return t.reporter_type == "user" and any(q not in text and q in log for q in quoted)
+
+
 COUNTED = re.compile(r"\bevery (?:customer|team|integration|organi[sz]ation|company|business)\b")
 
 
@@ -317,6 +328,7 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "a log's plus address mismatched": another_plus_address_logged,
     "a charge retried again and again": retried_a_charge,
     "a tester counting customers": qa_counts_customers,
+    "a subject quoting the log": title_quotes_the_log,
 }
 
 
@@ -366,6 +378,10 @@ def test_each_check_finds_a_planted_seam() -> None:
     quoted = "From support:\n> the older invoices cant be downloaded"
     assert not qa_as_customer(t(reporter_type="qa", description=quoted), f())
     assert not qa_as_customer(t(reporter_type="qa", description="Step 2: task.deleted is not sent."), f())
+    block = "could not read block 88213"
+    assert title_quotes_the_log(t(title="Fails with 'could not read block'", log_excerpt=f"ERROR: {block}"), f())
+    seen = t(title="Fails with 'could not read block'", description=f"It says '{block}'.", log_excerpt=block)
+    assert not title_quotes_the_log(seen, f())
     counted = "Run results: the failure hits every customer hosted in the Sydney region on each run."
     assert qa_counts_customers(t(reporter_type="qa", description=counted), f())
     assert not qa_counts_customers(t(reporter_type="qa", description="Customer wrote:\n> " + counted), f())

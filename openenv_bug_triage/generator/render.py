@@ -587,6 +587,8 @@ def _casual(wording: str) -> bool:
     return _CASUAL.search(wording) is not None
 
 
+_QUOTE = re.compile(r"(?<!\w)'([^']{6,})'(?!\w)")
+"""An error or a name quoted in single quotes, six characters or more."""
 _SPACES = re.compile(r" {2,}")
 
 
@@ -1037,6 +1039,8 @@ class Renderer:
             if s.role == "wont_fix":
                 self._one_device(s, d, reporter)
             self._title_on_device(s, d)
+            if reporter == "user":
+                self._title_quotes_seen(s, d)
             repro = reporter != "monitoring" and r.random() < (0.85 if reporter == "qa" else 0.45)
             logs = reporter == "monitoring" or r.random() < (0.4 if reporter == "qa" else 0.2)
             if s.role == "cannot_reproduce":  # retried with steps, and nothing in the logs shows it
@@ -1244,6 +1248,22 @@ class Renderer:
             return
         kin = {o.title_variant for o in self.slots if o is not s and o.scenario is d}
         fitting = [i for i in range(len(d.titles)) if not other.search(d.titles[i])]
+        if fitting:
+            s.title_variant = next((i for i in fitting if i not in kin), fitting[0])
+
+    def _title_quotes_seen(self, s: Slot, d: Defect) -> None:
+        """Give a customer's report a title that quotes only what its symptom wording quotes (no "projects fail
+        with 'could not read block'" over "a long technical error": the database's words are in its logs, not on
+        the customer's screen), one no other ticket of the defect uses where there is one."""
+        shown = " ".join(_QUOTE.findall(d.symptoms[s.symptom_variant]))
+
+        def seen(i: int) -> bool:
+            return all(q in shown for q in _QUOTE.findall(d.titles[i]))
+
+        if seen(s.title_variant):
+            return
+        kin = {o.title_variant for o in self.slots if o is not s and o.scenario is d}
+        fitting = [i for i in range(len(d.titles)) if seen(i)]
         if fitting:
             s.title_variant = next((i for i in fitting if i not in kin), fitting[0])
 
