@@ -210,6 +210,7 @@ Tag = Literal[
     "webhook",
     "unsupported",
     "charged",
+    "no_response",
 ]
 """What a phrase can require of, or forbid in, its ticket and reporter.
 
@@ -269,7 +270,8 @@ organisation is a charity (its trustees may be waiting on a fix); `webhook`: the
 in webhooks, which Larkspur sends to the customer's server, so no one tells of the calls their integration sends;
 `unsupported`: the report is from a browser or OS we no longer support and fails there only, so no colleague's login,
 laptop or other device is said to fail the same way; `charged`: the failure takes the customer's money (an upgrade
-paid for and not applied, a renewal charged twice), so no one says they retried it a dozen times.
+paid for and not applied, a renewal charged twice), so no one says they retried it a dozen times; `no_response`: the
+call fails before the server answers (a TLS handshake), so no response body is attached.
 """
 
 

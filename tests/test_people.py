@@ -277,6 +277,17 @@ RETRIED = re.compile(
 )
 
 
+NO_RESPONSE = re.compile(r"\bhandshake\b|\bbefore any response\b|\bcertificate verify failed\b|\bunknown_ca\b|\bPKIX\b")
+RESPONSE_ATTACHED = re.compile(
+    r"\bresponse body (?:we got back )?attached\b|\bbody we got back\b|\bresponse dump\b|\bRequest/response saved\b"
+)
+
+
+def response_of_no_response(t: Ticket, f: TicketFacts) -> bool:
+    """A response body attached to a call that failed before the server answered (a TLS handshake)."""
+    return bool(NO_RESPONSE.search(t.description) and RESPONSE_ATTACHED.search(t.description))
+
+
 TITLE_QUOTE = re.compile(r"(?<!\w)'([^']{6,})'(?!\w)")
 
 
@@ -329,6 +340,7 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "a charge retried again and again": retried_a_charge,
     "a tester counting customers": qa_counts_customers,
     "a subject quoting the log": title_quotes_the_log,
+    "a response body of a call with none": response_of_no_response,
 }
 
 
@@ -378,6 +390,9 @@ def test_each_check_finds_a_planted_seam() -> None:
     quoted = "From support:\n> the older invoices cant be downloaded"
     assert not qa_as_customer(t(reporter_type="qa", description=quoted), f())
     assert not qa_as_customer(t(reporter_type="qa", description="Step 2: task.deleted is not sent."), f())
+    tls = "Calls fail in the TLS handshake with PKIX path building failed."
+    assert response_of_no_response(t(description=tls + " Raw response body attached, saved as log-1.txt."), f())
+    assert not response_of_no_response(t(description=tls + " Our client's log is attached."), f())
     block = "could not read block 88213"
     assert title_quotes_the_log(t(title="Fails with 'could not read block'", log_excerpt=f"ERROR: {block}"), f())
     seen = t(title="Fails with 'could not read block'", description=f"It says '{block}'.", log_excerpt=block)

@@ -325,6 +325,12 @@ so pastes none of them and tries nothing inside it (another project, signing out
 _BROWSER_CALLS = re.compile(r"\bpreflight\b|\bCORS\b|\bfetch\(\)", re.I)
 """API calls a web page makes from the browser (a CORS preflight refused): no server-side client library, script or
 command-line tool sends them."""
+_NO_RESPONSE = re.compile(
+    r"\bhandshake\b|\bbefore any response\b|\bcertificate verify failed\b|\bunknown_ca\b|\bPKIX\b"
+    r"|\bconnection (?:reset|refused)\b",
+    re.I,
+)
+"""A call that fails before the server answers (a TLS handshake, a refused connection): no response body to attach."""
 _CHARGED = re.compile(r"(?<!never )\bcharged\b|\bpayment was successful\b|\bas succeeded\b", re.I)
 """A payment taken although the feature failed: every try costs the customer, so no one retries it twenty times."""
 _WEBHOOK = re.compile(r"\bwebhooks?\b", re.I)
@@ -332,6 +338,7 @@ _WEBHOOK = re.compile(r"\bwebhooks?\b", re.I)
 _HELD: dict[re.Pattern[str], tuple[str, ...]] = {
     _WEBHOOK: ("webhook",),
     _CHARGED: ("charged", "payment was", "as succeeded"),
+    _NO_RESPONSE: ("handshake", "before any", "certificate", "unknown_ca", "pkix", "connection"),
     _NO_ENTRY: ("splash", "never gets", "logo forever", "crash", "closes the"),
     _BROWSER_CALLS: ("preflight", "cors", "fetch()"),
     _SCHEDULED: ("wait for", "wait until"),
@@ -465,6 +472,7 @@ _TOLD_TAGS: tuple[tuple[re.Pattern[str], str], ...] = (
     (_BROWSER_CALLS, "browser_calls"),
     (_WEBHOOK, "webhook"),
     (_CHARGED, "charged"),
+    (_NO_RESPONSE, "no_response"),
 )
 """The tags a defect's symptom, titles and steps give, by the pattern that finds them."""
 
