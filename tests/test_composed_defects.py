@@ -172,8 +172,28 @@ def test_every_title_and_symptom_template_names_the_surface(partition: str) -> N
     """A terse writer may send only the title: it must still say what broke (`{feature}`, `{in_feature}` or
     `{action}`)."""
     templates = compose.load_parts(partition).templates  # type: ignore[arg-type]
-    for wording in (*templates.titles, *templates.display_titles, *templates.symptoms, *templates.display_symptoms):
+    wordings = (*templates.titles, *templates.display_titles, *templates.symptoms, *templates.message_symptoms)
+    for wording in (*wordings, *templates.display_symptoms):
         assert any(f"{{{field}}}" in wording for field in ("feature", "in_feature", "action")), (partition, wording)
+
+
+@pytest.mark.parametrize("partition", SPLITS)
+def test_what_comes_to_the_writer_is_never_told_as_their_try(partition: str) -> None:
+    """An email or a webhook comes to the writer: no "Whenever we get a push reminder, no reminder shows up", nor
+    "each time I try to get an email"."""
+    parts = compose.load_parts(partition)  # type: ignore[arg-type]
+    told = 0
+    for key in compose.compositions(partition):  # type: ignore[arg-type]
+        if parts.surfaces[key[0]].kind != "message":
+            continue
+        d = compose.composed(partition, key)  # type: ignore[arg-type]
+        action = parts.surfaces[key[0]].action
+        for symptom in d.symptoms:
+            told += 1
+            assert not re.search(
+                rf"\b(?:[Ww]henever we|try to|[Aa]ttempt to|[Tt]rying to) {re.escape(action)}", symptom
+            )
+    assert told
 
 
 @pytest.mark.parametrize("partition", SPLITS)

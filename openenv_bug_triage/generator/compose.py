@@ -167,6 +167,8 @@ class Templates(_Model):
     titles: Annotated[list[Line], Field(min_length=3)]
     display_titles: Annotated[list[Line], Field(min_length=3)]
     symptoms: Annotated[list[Line], Field(min_length=3)]
+    message_symptoms: Annotated[list[Line], Field(min_length=3)]
+    """`symptoms` of something that comes to the writer (an email, a webhook): no "each time I try to get an email"."""
     display_symptoms: Annotated[list[Line], Field(min_length=3)]
     final_step: Line
     log_quiet: Annotated[list[Line], Field(min_length=4)]
@@ -410,7 +412,13 @@ def composed(partition: Partition, key: Key) -> Defect:
     }
     display = f.effect == "display"
     component = f.routes or (drawn_by(s.component) if display else s.component)
-    symptoms = p.templates.display_symptoms if display else p.templates.symptoms
+    symptoms = (
+        p.templates.display_symptoms
+        if display
+        else p.templates.message_symptoms
+        if s.kind == "message"
+        else p.templates.symptoms
+    )
     titles = [_fill(t, values) for t in (p.templates.display_titles if display else p.templates.titles)]
     if loss is not None:  # a title that says the data is gone
         titles = [f"{_cap(s.feature)}: {values['loss_short']}", *titles[1:]]
