@@ -99,7 +99,7 @@ def test_the_deciding_parts_show_in_every_wording(partition: str) -> None:
         for symptom in d.symptoms:
             first = symptom.split(". ")[0]
             action = compose.action_of(s, None if ci is None else parts.conditions[ci])
-            says = compose.worded(f.says, key).replace("{code}", compose.code_of(key))
+            says = compose.worded(f.says, key, d.symptoms.index(symptom)).replace("{code}", compose.code_of(key))
             assert says in first and (action in first or s.feature.lower() in first.lower()), (d.id, symptom)
             if ci is not None:
                 assert compose.worded(parts.conditions[ci].when, key) in first, (d.id, symptom)

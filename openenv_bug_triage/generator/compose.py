@@ -334,11 +334,11 @@ def code_of(key: Key) -> str:
     return str(5001 + (si * 131 + fi * 17) % 990)
 
 
-def worded(text: str, key: Key) -> str:
+def worded(text: str, key: Key, variant: int = 0) -> str:
     """`text` with each choice of wordings (`{greys out|flashes}`; `{object}` and `{code}` are slots) settled by the
-    composition `key`: one composition always words its failure the same way, and compositions of different
-    surfaces word it differently."""
-    seed = sum((i + 1) * 7919 * (x or 0) for i, x in enumerate(key))
+    composition `key` and its symptom `variant`: one wording of a composition always words its failure the same way,
+    its other wordings (another reporter's) and compositions of different surfaces word it differently."""
+    seed = sum((i + 1) * 7919 * (x or 0) for i, x in enumerate(key)) + variant
     return CHOICE.sub(lambda m: (options := m[1].split("|"))[seed % len(options)], text)
 
 
@@ -449,7 +449,11 @@ def composed(partition: Partition, key: Key) -> Defect:
             "segment": [c.who] if c else [s.reaches] if s.reaches else [],
             "workaround": list(s.workaround) if impact in ("core", "minor") else [],
             "titles": titles,
-            "symptoms": [_fill(t, values) for t in symptoms],
+            # each wording its own words for the failure, so a duplicate told in another wording shares none of them
+            "symptoms": [
+                _fill(t, {**values, "says": worded(f.says, key, i).replace("{code}", code)})
+                for i, t in enumerate(symptoms)
+            ],
             "steps": [*(s.steps if c is None else [c.step, *s.steps]), _fill(p.templates.final_step, values)],
             "logs": ["\n".join(log_lines)],
             **({"tiers": tiers} if (tiers := _tiers(s, c)) is not None else {}),

@@ -1560,12 +1560,14 @@ class Renderer:
             others = self._unsaid(s, d.workaround)
             if others and values["workaround"] not in others:
                 values["workaround"] = self.r.choice(others)
+            if values["who"]:  # its own words for the group hit too, where the defect has others
+                values = {**values, "who": self._told_otherwise(d, str(values["who"]))}
             s.scope_values = values
         return s.scope_values
 
     def _told_otherwise(self, d: Defect, who: str) -> str:
         """The group hit in another wording than `who` where the defect has one: support describes the
-        accounts it looked at in its own words, not in an alert's."""
+        accounts it looked at in its own words, not in an alert's, and a duplicate's reporter in theirs."""
         others = [w for w in (compose(self.local(x), self.r) for x in d.segment) if w != who]
         return self.r.choice(others) if others else who
 
