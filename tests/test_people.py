@@ -277,6 +277,14 @@ RETRIED = re.compile(
 )
 
 
+FORWARDED = re.compile(r"\b(?:engineer\w*|developers?|dev)\b|\bescalat\w*|\bproduct team\b|\bowning team\b|\btracker\b")
+
+
+def own_slip_forwarded(t: Ticket, f: TicketFacts) -> bool:
+    """Support passes to engineering a report whose writer's own slip explains it (an invalid report)."""
+    return f.kind == "invalid" and any(c.role == "support" and FORWARDED.search(c.text) for c in t.comments)
+
+
 NO_RESPONSE = re.compile(r"\bhandshake\b|\bbefore any response\b|\bcertificate verify failed\b|\bunknown_ca\b|\bPKIX\b")
 RESPONSE_ATTACHED = re.compile(
     r"\bresponse body (?:we got back )?attached\b|\bbody we got back\b|\bresponse dump\b|\bRequest/response saved\b"
@@ -341,6 +349,7 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "a tester counting customers": qa_counts_customers,
     "a subject quoting the log": title_quotes_the_log,
     "a response body of a call with none": response_of_no_response,
+    "a writer's own slip passed to engineering": own_slip_forwarded,
 }
 
 
