@@ -57,8 +57,8 @@ PLANTED = re.compile(
     r"\bno longer applies\b|\bskip the (?:handbook|rules)\b"
 )
 """An instruction planted for the triager, which is no part of the writer's temper."""
-ASIDE = re.compile(r"\bon that one\b", re.I)
-"""Played down about a request attached to the report, not about the report."""
+ASIDE = re.compile(r"\bon that one\b|\bA (?:small|tiny) wish\b")
+"""Played down about a request attached to the report ("A small wish: ..."), not about the report."""
 EASED = frozenset({"cosmetic"})
 
 QA_AS_CUSTOMER = re.compile(
@@ -399,6 +399,9 @@ def test_each_check_finds_a_planted_seam() -> None:
     quoted = "From support:\n> the older invoices cant be downloaded"
     assert not qa_as_customer(t(reporter_type="qa", description=quoted), f())
     assert not qa_as_customer(t(reporter_type="qa", description="Step 2: task.deleted is not sent."), f())
+    ack = [{"author": "Percy Lam", "role": "support", "time": "2026-10-08T05:00:00Z", "text": "Passed to engineering."}]
+    assert own_slip_forwarded(t(comments=ack), f(kind="invalid"))
+    assert not own_slip_forwarded(t(comments=ack), f())
     tls = "Calls fail in the TLS handshake with PKIX path building failed."
     assert response_of_no_response(t(description=tls + " Raw response body attached, saved as log-1.txt."), f())
     assert not response_of_no_response(t(description=tls + " Our client's log is attached."), f())

@@ -679,11 +679,23 @@ def platform_of(s: Slot, variant: int | None = None) -> Platform:
     return _client_in(text, scenario.component == "push-notifications")
 
 
+_OWN_PHONE = re.compile(r"\bmy (?:work )?(iPhone|iPad|Android)\b", re.I)
+"""The writer's own phone or tablet, when a wording names a colleague's too."""
+_APPLE = re.compile(r"\b(?:iphone|ipad|ios)\b", re.I)
+
+
 @lru_cache(maxsize=4096)
 def _client_in(text: str, push: bool) -> Platform:
     """The client a server-side defect's wording names (read once per process for each wording)."""
     if push or _finds(_MOBILE, text):
-        return "android" if _finds(_ANDROID, text) else "ios"
+        if not _finds(_ANDROID, text):
+            return "ios"
+        # both named ("on my iPhone and on my colleague's Android phone"): the writer's own, else the first named
+        own = _OWN_PHONE.search(text)
+        if own is not None:
+            return "android" if own[1].lower() == "android" else "ios"
+        apple = _APPLE.search(text)
+        return "ios" if apple is not None and apple.start() < text.lower().find("android") else "android"
     if not _finds(_API, text):
         return "web"
     # a request line read in a browser's network tab ("POST /password/forgot 200 ... in two browsers") is a web report
