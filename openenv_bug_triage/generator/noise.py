@@ -164,20 +164,18 @@ NO_NOISE = Noise()
 
 
 def draw_noise(rng: random.Random, nonnative: bool, tags: frozenset[str]) -> Noise:
-    """The noise of one customer ticket; a non-native writer's phrasing shows in every ticket they write (one who
-    says English is not their first language writes as one), the other changes in some.
+    """The noise of one customer ticket; a non-native writer's phrasing shows whenever there is noise.
 
     An unfilled placeholder is one of the in-app form's own fields for the ticket's platform, so
     only a report sent through the form (`tags` has "form") can carry one.
     """
     data = load_noise()
-    phrasing = tuple(sorted(data.nonnative.items())) if nonnative else ()
     if rng.random() >= data.rate:
-        return Noise(nonnative=phrasing) if phrasing else NO_NOISE
+        return NO_NOISE
     typos = rng.sample(sorted(data.typos.items()), rng.randrange(1, 4))
     return Noise(
         typos=tuple(typos),
-        nonnative=phrasing,
+        nonnative=tuple(sorted(data.nonnative.items())) if nonnative else (),
         apostrophes=rng.random() < 0.35,
         lower_i=rng.random() < 0.4,
         run_on=rng.random() < 0.4,

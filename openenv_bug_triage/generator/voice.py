@@ -117,7 +117,7 @@ def _gerund(verb: str) -> str:
 
 _EVERY_ONE = re.compile(
     r"^(?:every|each) (?P<kind>customer|workspace|account|team|organi[sz]ation|integration|client|user|company|"
-    r"business)s? (?:(?:that|who) (?P<verb>\S+)(?P<rest>.*)|(?P<where>(?:hosted|stored|based|on|in|at|with|using|whose|still|\w+ing)\b.*))$"
+    r"business)s? (?:(?:that|who) (?P<verb>\S+)(?P<rest>.*)|(?P<where>(?:on|in|at|with|using|whose|still|\w+ing|\w+ed)\b.*))$"
 )
 """A group counted by its members: "every team that co-edits documents", "every customer hosted in Sydney"."""
 _EVERYONE_DOING = re.compile(r"^(?:everyone|everybody|anyone) (?P<doing>\w+ing\b.*)$")
@@ -135,7 +135,7 @@ def as_configuration(who: str) -> str:
     if m is not None:
         if m["where"] is None:
             return f"{_gerund(m['verb'])}{m['rest']}"
-        one = {"integration": "an integration", "client": "an integration", "user": "a user"}.get(
+        one = {"integration": "an integration", "client": "an integration", "user": "a user", "team": "a team"}.get(
             m["kind"], "a workspace"
         )
         return f"{one} {m['where']}"
@@ -454,6 +454,8 @@ class Voice:
         if self.length in ("long", "terse"):
             extra.add(self.length)  # a long report may apologise for its length; a terse one is not praised for detail
         tags = persona.tags() | frozenset(ticket_tags) | extra
+        if not self.noise.nonnative:  # one who says English is not their first language writes as one
+            tags = tags - {"nonnative"}
         if "again" in tags and persona.name not in self.named:  # their earlier ticket does not say who wrote it:
             tags = tags - {"again"}  # no word of it, nor of a history before it
         self.tags = tags
