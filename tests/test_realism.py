@@ -236,7 +236,9 @@ def test_a_retold_duplicate_keeps_every_step_of_its_defect() -> None:
             dated = [i for i, w in enumerate(words) if any(c.isdigit() for c in w)]  # (dates and counts move)
             after = words[dated[-1] + 1 :] if dated else words
             tail = " ".join(after[-2:] if len(after) >= 2 else words[: dated[-1]][-2:]).lower()  # in any style
-            assert tail in t.description.lower(), (t.ticket_id, tail)
+            # (a step told as the writer's own doing says "my own" for the catalogue's "your own")
+            told = r"\s+".join({"your": "(?:your|my)", "you": "(?:you|i)"}.get(w, re.escape(w)) for w in tail.split())
+            assert re.search(told, t.description.lower()), (t.ticket_id, tail)
             checked += 1
     assert checked >= 20, checked
 
