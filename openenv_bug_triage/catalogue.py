@@ -211,6 +211,7 @@ Tag = Literal[
     "unsupported",
     "charged",
     "no_response",
+    "past",
 ]
 """What a phrase can require of, or forbid in, its ticket and reporter.
 
@@ -271,7 +272,8 @@ in webhooks, which Larkspur sends to the customer's server, so no one tells of t
 `unsupported`: the report is from a browser or OS we no longer support and fails there only, so no colleague's login,
 laptop or other device is said to fail the same way; `charged`: the failure takes the customer's money (an upgrade
 paid for and not applied, a renewal charged twice), so no one says they retried it a dozen times; `no_response`: the
-call fails before the server answers (a TLS handshake), so no response body is attached.
+call fails before the server answers (a TLS handshake), so no response body is attached; `past`: a loss that happened
+once (a failover's lost writes), so no one says every try has failed since.
 """
 
 

@@ -23,6 +23,7 @@ import planting
 import pytest
 import sweeps
 
+from openenv_bug_triage.catalogue import load_catalogue
 from openenv_bug_triage.generator import GeneratedTask, TicketFacts
 from openenv_bug_triage.generator.personas import load_personas
 from openenv_bug_triage.models import Ticket
@@ -277,6 +278,21 @@ RETRIED = re.compile(
 )
 
 
+ONGOING = re.compile(
+    r"(?i)\bnot one try\b|\b(?:every|each) (?:try|go|time)\b|\bretried\b|\bkeeps? failing\b|\bdead for us\b|\bfails\b"
+)
+
+
+@cache
+def _past_incidents() -> frozenset[str]:
+    return frozenset(d.id for d in load_catalogue().defects if d.past)
+
+
+def past_loss_told_as_ongoing(t: Ticket, f: TicketFacts) -> bool:
+    """A loss that happened once (a failover's lost writes) told as failing on every try since."""
+    return f.scenario in _past_incidents() and t.reporter_type == "user" and bool(ONGOING.search(t.description))
+
+
 FORWARDED = re.compile(r"\b(?:engineer\w*|developers?|dev)\b|\bescalat\w*|\bproduct team\b|\bowning team\b|\btracker\b")
 
 
@@ -350,6 +366,7 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "a subject quoting the log": title_quotes_the_log,
     "a response body of a call with none": response_of_no_response,
     "a writer's own slip passed to engineering": own_slip_forwarded,
+    "a past loss told as ongoing": past_loss_told_as_ongoing,
 }
 
 

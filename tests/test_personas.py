@@ -406,6 +406,8 @@ def test_a_duplicate_never_calls_itself_another_issue(split: str) -> None:
 def test_a_subject_never_stops_at_a_bare_passive_that_says_the_opposite() -> None:
     title = "Documents containing a table are saved with an empty body"
     assert all(fitted([title], "2026.5.2", "{title}", n, None) == title for n in range(4, 12))
+    gone = "Tasks and comments created in a few minutes of work are gone"  # no "Tasks and comments created"
+    assert all(fitted([gone], "2026.5.2", "{title}", n, None) == gone for n in range(4, 12))
     cut = "Comment notifications stop arriving after the update"  # a head that says what is wrong may stand alone
     assert fitted([cut], "2026.5.2", "{title}", 5, None) == "Comment notifications stop arriving"
 

@@ -396,6 +396,8 @@ def defect_tags(d: Defect, variant: int, scope: str | None) -> set[str]:
         tags.add("one_object")
     if d.impact == "cosmetic":
         tags.add("cosmetic")
+    if d.past:  # a loss that happened once: no try fails since, nothing goes on failing
+        tags.add("past")
     if d.component in ("login", "sso", "payments", "invoicing") or _SIGN_IN.search(d.feature or ""):
         tags.add("account")  # (a glitch of the sign-in page too: no project is open there to try another)
     return tags

@@ -92,6 +92,13 @@ _BARE_PASSIVE = re.compile(r"\b(?:is|are|was|were|gets?|got)\s+\w+(?:ed|en|nt|t)
 """A head that stops at a bare passive ("Documents containing a table are saved"): what is wrong is in the rest."""
 
 
+_REDUCED_RELATIVE = re.compile(
+    r"\b(?:created|added|entered|uploaded|made|written|typed|imported|copied|posted|shared|sent|scheduled)$", re.I
+)
+"""A head that stops at what a noun had done to it ("Tasks and comments created"), before the verb that says what
+went wrong ("... in a few minutes of work are gone")."""
+
+
 _QUOTE_MARK = re.compile(r"(?<!\w)['\"‘“]|['\"’”](?!\w)")
 """A quote mark that opens or closes a quote (not an apostrophe inside a word: "doesn't")."""
 
@@ -109,6 +116,8 @@ def _clauses(title: str) -> list[str]:
         if _PAIR_OPEN.search(head):  # "on both iPhone" left without "and Android"
             continue
         if _BARE_PASSIVE.search(head):  # "are saved" without "with an empty body" says the opposite
+            continue
+        if _REDUCED_RELATIVE.search(head):  # "Tasks and comments created" without "are gone"
             continue
         if _open_quote(head):  # "Notification says 'ana commented" stops inside what it quotes
             continue
