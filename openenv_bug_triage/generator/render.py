@@ -532,7 +532,8 @@ _TESTER_VOICE = re.compile(r"(?:Expected|Actual)(?: result)?:")
 
 _CUSTOMER_CONTEXT = re.compile(
     r"\b(?:[Mm]y|[Oo]ur) (?!test\b|seeded\b|matrix\b|runs?\b|environment\b)|\b[Ww]e (?:rely|use)\b|\b(?:ours|theirs)\b"
-    r"|(?<![\w'.])i(?=['’]\w|\s)|\b[Ww]e(?:'ve| have| had)? (?!have\b|had\b)\w+ed\b|\b(?:[Uu]s|me)\b"
+    r"|(?<![\w'.])i(?=['’]\w|\s)|\b[Ww]e(?:'ve| have| had)? (?:(?!have\b|had\b)\w+ed|lost|found|saw|got|sent|wrote|made"
+    r"|kept|took|gave|ran|spent|paid)\b|\b(?:[Uu]s|me)\b"
 )
 """A sentence about the writer's own things, habits or days: context only a customer gives ("We archived two
 finished client projects on Friday", "a freelancer sent us a screenshot", "when someone @mentions me")."""
