@@ -363,3 +363,22 @@ def test_every_queue_tells_one_product_history() -> None:
     for (early, a), (late, b) in itertools.pairwise(firsts):
         if late - early > timedelta(days=4):
             assert max(int(t.ticket_id[4:]) for t in a) < min(int(t.ticket_id[4:]) for t in b), (early, late)
+
+
+def test_no_steady_glitch_in_looks_is_closed_on_a_clean_retest() -> None:
+    """A misspelt column header shows the same on every load: a clean retest on the same build does not settle it."""
+    from openenv_bug_triage.catalogue import load_catalogue
+    from openenv_bug_triage.generator import compose
+
+    defects = {d.id: d for d in load_catalogue().defects}
+    closed = 0
+    for g in queues():
+        for t in g.task.tickets:
+            if g.task.truth[t.ticket_id].disposition != "close_cannot_reproduce":
+                continue
+            f = g.facts[t.ticket_id]
+            d = defects.get(f.scenario) or compose.named(f.scenario)
+            assert d is not None, f.scenario
+            closed += 1
+            assert d.impact != "cosmetic" or d.intermittent, (t.ticket_id, f.scenario)
+    assert closed >= 10, closed

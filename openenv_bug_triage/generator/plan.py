@@ -451,8 +451,10 @@ def _paying(slots: list[Slot]) -> None:
 
 
 def _retest_settles(d: Defect) -> bool:
-    """A defect whose report a clean retest can close: no exposure, and no customer data already lost."""
-    return not d.exposure and not rules.data_lost(d.impact, d.component, "production")
+    """A defect whose report a clean retest can close: no exposure, no customer data already lost, and no glitch in
+    looks that shows the same on every load (a misspelt header does not put itself right on the same build)."""
+    steady_glitch = d.impact == "cosmetic" and not d.intermittent
+    return not d.exposure and not rules.data_lost(d.impact, d.component, "production") and not steady_glitch
 
 
 _DESKTOP_OS = re.compile(r"\b(?:macOS|Mac|MacBook|Linux|Ubuntu|ChromeOS|Chromebook)\b")
