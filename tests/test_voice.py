@@ -780,6 +780,7 @@ def test_a_tester_names_the_case_a_run_covers_not_the_customers_it_hits() -> Non
         "everyone downloading attachments through the EU servers": "downloading attachments through the EU servers",
         "all users of Microsoft Edge 120": "Microsoft Edge 120",
         "everyone who signs in with a password": "signing in with a password",
+        "everyone whose password has letters beyond ASCII": "an account whose password has letters beyond ASCII",
         "the Android app": "the Android app",
     }
     for who, case in cases.items():

@@ -120,7 +120,7 @@ _EVERY_ONE = re.compile(
     r"business)s? (?:(?:that|who) (?P<verb>\S+)(?P<rest>.*)|(?P<where>(?:on|in|at|with|using|whose|still|\w+ing|\w+ed)\b.*))$"
 )
 """A group counted by its members: "every team that co-edits documents", "every customer hosted in Sydney"."""
-_EVERYONE_DOING = re.compile(r"^(?:everyone|everybody|anyone) (?P<doing>\w+ing\b.*)$")
+_EVERYONE_DOING = re.compile(r"^(?:everyone|everybody|anyone) (?:(?P<doing>\w+ing\b.*)|(?P<whose>whose\b.*))$")
 
 
 def as_configuration(who: str) -> str:
@@ -141,7 +141,7 @@ def as_configuration(who: str) -> str:
         return f"{one} {m['where']}"
     m = _EVERYONE_DOING.match(who)
     if m is not None:
-        return m["doing"]
+        return m["doing"] or f"an account {m['whose']}"
     m = _PEOPLE_ON.match(who)
     if m is None:
         return who
