@@ -382,3 +382,9 @@ def test_no_steady_glitch_in_looks_is_closed_on_a_clean_retest() -> None:
             closed += 1
             assert d.impact != "cosmetic" or d.intermittent, (t.ticket_id, f.scenario)
     assert closed >= 10, closed
+
+
+def test_a_test_run_always_records_the_build_under_test() -> None:
+    runs = [t for g in queues() for t in g.task.tickets if t.reporter_type == "qa"]
+    assert len(runs) >= 50
+    assert all(t.version for t in runs), [t.ticket_id for t in runs if not t.version][:5]

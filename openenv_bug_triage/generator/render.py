@@ -1154,7 +1154,8 @@ class Renderer:
         if self.support_note is not None:  # support's comment, typed by support
             evidence.append((f"scope:{s.scope}", self.support_note))
         version = self.reported if r.random() < 0.7 or s.release_note is not None else None
-        if version is None and self.reported.split()[-1] in f"{title}\n{body}":
+        if version is None and (reporter == "qa" or self.reported.split()[-1] in f"{title}\n{body}"):
+            # (a test run always records the build under test)
             version = self.reported  # a build the title or text names is the ticket's build: the field says it too
         if reporter == "monitoring" and s.scenario.component not in PLATFORM_OF:
             # an alert on the service stamps the backend build live when it fired, not a client's
