@@ -164,7 +164,7 @@ def thread(
     drafts: list[tuple[str, str, str]] = []  # (author, role, text)
     roomy = _room(s) >= 4 * REPLY_GAP  # a ticket filed just before the queue is read has no time for chatter
     # (no report a writer has solved on their own, a slip of theirs, is passed to engineering)
-    forwarded = support_note is not None or "invalid" not in renderer.voice.tags
+    forwarded = support_note is not None or "invalid" not in renderer.tags
     if reporter == "user" and r.random() < rates.comment and roomy and forwarded:
         staff = r.choice(renderer.phrases.pool("comment_author", renderer.partition))
         drafts.append((staff, "support", support_note or renderer.pick("comment_ack_support")))

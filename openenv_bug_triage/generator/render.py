@@ -919,6 +919,11 @@ class Renderer:
         return self.voice.persona.reporter
 
     @property
+    def tags(self) -> frozenset[str]:
+        """What the ticket being rendered and its reporter are (`invalid`, `quiet`, ...): what its phrases fit."""
+        return self.voice.tags
+
+    @property
     def device(self) -> str | None:
         """The one kind of device the ticket's wording names ("tablet" or "phone"), if it names one."""
         return "tablet" if "tablet" in self.voice.tags else "phone" if "phone" in self.voice.tags else None
