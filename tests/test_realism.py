@@ -359,6 +359,10 @@ def test_every_queue_tells_one_product_history() -> None:
     assert len(shipped) >= 10
     for (platform, version), dates in shipped.items():
         assert max(dates) - min(dates) <= timedelta(days=62), (platform, version, min(dates), max(dates))
+    for m in made:  # and no minor version is skipped
+        for platform in ("ios", "android"):
+            minors = [int(r.version.split(".")[1]) for r in m.task.releases if r.platform == platform]
+            assert sorted(set(minors)) == list(range(min(minors), max(minors) + 1)), (platform, minors)
     firsts = sorted((min(t.created_at for t in m.task.tickets), m.task.tickets) for m in made)
     for (early, a), (late, b) in itertools.pairwise(firsts):
         if late - early > timedelta(days=4):

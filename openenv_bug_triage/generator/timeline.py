@@ -23,7 +23,7 @@ _CADENCE: dict[Platform, tuple[int, int]] = {"web": (12, 16), "api": (6, 8), "io
 _DEV_BUILD = timedelta(hours=2)
 """How often a dev build of the next version comes out."""
 APP_LINE_BEGAN = (2025, 4)
-"""The month (year, month) the apps' 5.x line began: 5.9 shipped in January 2026, 5.20 in December."""
+"""The month (year, month) the apps' 5.x line began: 5.8 or 5.9 ships in January 2026, 5.19 or 5.20 in December."""
 _PATCH_RATE = 0.35
 """Share of app releases followed by a patch release a few days later."""
 
@@ -126,7 +126,9 @@ def draw_timeline(start: datetime, end: datetime, rng: random.Random) -> Timelin
                 per_month[(at.year, at.month)] = n + 1
                 out.append(Release(platform=platform, version=f"{at.year}.{at.month}.{n}", released_at=at))
             else:  # one app history for every queue: a minor version a month since the 5.0 line began
-                minor = max(minor + 1, (at.year - APP_LINE_BEGAN[0]) * 12 + at.month - APP_LINE_BEGAN[1])
+                # (the first release named by its month, each after it the next minor: none is skipped, and at about
+                # a release a month none runs far from its month)
+                minor = minor + 1 if minor else (at.year - APP_LINE_BEGAN[0]) * 12 + at.month - APP_LINE_BEGAN[1]
                 out.append(Release(platform=platform, version=f"5.{minor}.0", released_at=at))
                 if rng.random() < _PATCH_RATE:
                     patch = _release_time(at + timedelta(days=rng.randrange(3, 9)), rng)
