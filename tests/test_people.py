@@ -278,6 +278,15 @@ RETRIED = re.compile(
 )
 
 
+def thanks_said_twice(t: Ticket, f: TicketFacts) -> bool:
+    """A sign-off that repeats the thanks the text has just given ("... Thanks for looking.\n\nThanks for looking,
+    Pieter")."""
+    *body, last = t.description.rsplit("\n\n", 1) if "\n\n" in t.description else ("", t.description)
+    thanks = last.split(",")[0].strip(" -.")
+    said = len(thanks.split()) >= 3 and thanks.lower() in "".join(body).lower()
+    return t.reporter_type == "user" and thanks.startswith(("Thank", "Many thanks")) and said
+
+
 ONGOING = re.compile(
     r"(?i)\bnot one try\b|\b(?:every|each) (?:try|go|time)\b|\bretried\b|\bkeeps? failing\b|\bdead for us\b|\bfails\b"
 )
@@ -367,6 +376,7 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "a response body of a call with none": response_of_no_response,
     "a writer's own slip passed to engineering": own_slip_forwarded,
     "a past loss told as ongoing": past_loss_told_as_ongoing,
+    "thanks said twice": thanks_said_twice,
 }
 
 
@@ -419,6 +429,9 @@ def test_each_check_finds_a_planted_seam() -> None:
     ack = [{"author": "Percy Lam", "role": "support", "time": "2026-10-08T05:00:00Z", "text": "Passed to engineering."}]
     assert own_slip_forwarded(t(comments=ack), f(kind="invalid"))
     assert not own_slip_forwarded(t(comments=ack), f())
+    twice = "They said nothing more. Thanks for looking.\n\nThanks for looking, Pieter de Vries"
+    assert thanks_said_twice(t(description=twice), f())
+    assert not thanks_said_twice(t(description=twice.replace("Thanks for looking.", "Cheers.")), f())
     tls = "Calls fail in the TLS handshake with PKIX path building failed."
     assert response_of_no_response(t(description=tls + " Raw response body attached, saved as log-1.txt."), f())
     assert not response_of_no_response(t(description=tls + " Our client's log is attached."), f())

@@ -667,7 +667,12 @@ class Voice:
         if self.noise.placeholder:
             parts.append(self.noise.placeholder)
         if r.random() < 0.7:
-            parts.append(daytime(self.pick("closer_user"), self.hour))
+            closer = daytime(self.pick("closer_user"), self.hour)
+            thanks = closer.split(",")[0].strip(
+                " -."
+            )  # "Thanks for looking, Pieter": not after "... Thanks for looking."
+            if len(thanks.split()) < 2 or thanks.lower() not in body.lower():
+                parts.append(closer)
         return "\n\n".join(parts)
 
     def checklist(self) -> str | None:
