@@ -473,7 +473,7 @@ def way_round_tried_in_vain(t: Ticket, f: TicketFacts) -> bool:
 
 
 LOG_FILES_ATTACHED = re.compile(
-    r"\blog files attached\b|\b(?:log file|runner log|test log) \S+ attached\b|\b(?:the test log|the runner's log) \S+\.",
+    r"\blog files? attached\b|\b(?:log file|runner log|test log) \S+ attached\b|\b(?:the test log|the runner's log) \S+\.",
     re.I,
 )
 
@@ -920,6 +920,8 @@ def test_the_checklist_checks_find_planted_seams() -> None:
 def test_the_log_file_check_finds_a_planted_seam() -> None:
     run = "Recording of the red run clip12.mp4 and log files attached."
     assert log_files_without_a_log(_ticket(reporter_type="qa", description=run), _facts())
+    its = "Recording of the red run clip12.mp4 and its log file attached."
+    assert log_files_without_a_log(_ticket(reporter_type="qa", description=its), _facts())
     assert not log_files_without_a_log(_ticket(reporter_type="qa", description=run, logs_present=True), _facts())
     runner = "Run video capture-4.mp4 and runner log run-17.txt attached."
     assert log_files_without_a_log(_ticket(reporter_type="qa", description=runner), _facts())
