@@ -9,10 +9,11 @@ from datetime import UTC, datetime, timedelta
 from functools import cache
 
 from openenv_bug_triage import chronology
+from openenv_bug_triage.catalogue import load_catalogue
 from openenv_bug_triage.chronology import ISO
 from openenv_bug_triage.generator import GeneratedTask, generate
 from openenv_bug_triage.generator.facts import PLATFORM_OF
-from openenv_bug_triage.generator.plan import ALERT_LAG
+from openenv_bug_triage.generator.plan import ALERT_LAG, INCIDENT_SPAN
 from openenv_bug_triage.generator.render import weekday_bound
 
 SEEDS = range(10)
@@ -54,6 +55,40 @@ def test_a_retold_duplicate_is_filed_at_least_a_day_after_its_original() -> None
                 assert t.created_at - by_id[f.duplicate_of].created_at >= timedelta(days=1), t.ticket_id
                 seen += 1
     assert seen >= len(queues())
+
+
+def test_every_report_of_an_outage_is_filed_within_its_span_and_none_is_retold() -> None:
+    """A failure of the whole service that hits everyone in production is fixed in hours: its reports all come within
+    `INCIDENT_SPAN` of the first, none re-told days later (a report two days after "won't save anything" showed the
+    disk filling up that evening, after the first report and support's reply on it)."""
+    global_ = {d.id for d in load_catalogue().defects if d.global_ and not d.past}
+    seen = 0
+    for g in queues():
+        by_id = {t.ticket_id: t for t in g.task.tickets}
+        for t in g.task.tickets:
+            f = g.facts[t.ticket_id]
+            first = g.facts.get(f.duplicate_of or "")
+            if first is None or first.scenario not in global_ or first.scope != "everyone":
+                continue
+            if first.environment == "production":
+                assert "retold" not in f.traps, t.ticket_id
+                gap = t.created_at - by_id[first.ticket_id].created_at
+                assert gap <= timedelta(minutes=INCIDENT_SPAN), (t.ticket_id, gap)
+                seen += 1
+    assert seen >= 10, seen
+
+
+def test_nobody_files_a_duplicate_of_their_own_report() -> None:
+    """A customer who has reported a failure writes again on their ticket, not in a new one that reads as someone
+    else's ("Sorry if this was already reported", signed by the reporter of the original three days before)."""
+    seen = 0
+    for g in queues():
+        for f in g.facts.values():
+            first = g.facts.get(f.duplicate_of or "")
+            if first is not None and f.person is not None and first.person is not None:
+                assert f.person[0] != first.person[0], (f.ticket_id, f.person)
+                seen += 1
+    assert seen >= 30, seen
 
 
 _PRE = re.compile(r"(?P<track>(?:web|iOS app|Android app|API v2 build) [\d.]+)-(?P<kind>rc|dev)\.(?P<n>\d+)")

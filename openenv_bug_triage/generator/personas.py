@@ -324,11 +324,17 @@ class People:
         """Tickets each person of `known` has filed in the queue, by first name."""
 
     def draw(
-        self, reporter: ReporterType, tier: Tier, technical: bool = False, seats: int = 0, plain: bool = False
+        self,
+        reporter: ReporterType,
+        tier: Tier,
+        technical: bool = False,
+        seats: int = 0,
+        plain: bool = False,
+        not_by: str | None = None,
     ) -> Persona:
         """The reporter of one ticket: a customer of plan `tier` (technical when `technical`, not technical when
         `plain`: a report that says "I'm not technical"; of an organisation of at least `seats` seats when one has
-        them), a QA engineer, or an alert."""
+        them; never the known customer of first name `not_by`), a QA engineer, or an alert."""
         data = load_personas()
         if reporter == "monitoring":
             return Persona("monitoring", "alert")
@@ -345,6 +351,7 @@ class People:
             and (p.technical or not technical)
             and not (plain and p.technical)
             and self.filed[p.first] < TICKETS_PER_PERSON
+            and p.first != not_by
         ]
         fresh, full = self.fresh, self.full
         roomy = [o for o in big if id(o) not in full]

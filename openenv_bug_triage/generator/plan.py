@@ -84,6 +84,8 @@ class Slot:
     title: str = ""
     """The ticket's title as filed (its subject dressed), which a duplicate's title must not read as."""
     """Its title before the reporter dressed it, once rendered."""
+    writer: str | None = None
+    """The first name of the customer who wrote it, once rendered: none of its duplicates is theirs."""
     onset: datetime | None = None
     """When the failure began, shortly before its first report (set on a group's first report, once rendered)."""
     first_fault: datetime | None = None
@@ -102,6 +104,9 @@ ALERT_LAG = 20
 """An alert that duplicates a user's report is filed at most this many minutes after its metric's span (`alert_span`)
 has passed since the report: the customer wrote in minutes after the failure began, the alert fired once it had
 lasted the span, and was filed a minute or two later."""
+INCIDENT_SPAN = 12 * 60
+"""Every report of an outage (a failure of the whole service that hits everyone, `is_outage`) is filed within this
+many minutes of its first: nobody is locked out of saving for days, so nobody re-tells it days later either."""
 RETEST_GAP = 4 * 60
 """Fewest minutes between a report and the retest or upgrade comment that settles it: nobody retests on
 another build five minutes after filing, so such a report is not filed in the queue's last hours."""
@@ -347,6 +352,12 @@ class Planner:
             root.minute = times[0]
             for m, t in zip(rest, times[1:], strict=True):
                 m.minute = t
+        for s in slots:  # an outage's reports come within its span: it is fixed in hours, and told the once
+            o = s.original
+            if o is not None and is_outage(o):
+                s.retold = False
+                if s.minute > o.minute + INCIDENT_SPAN:
+                    s.minute = o.minute + r.randrange(10, INCIDENT_SPAN)
         for s in slots:  # a re-told duplicate comes from another reporter, at least a day after the original
             o = s.original
             if not s.retold or o is None or s.minute >= o.minute + RETOLD_GAP:
@@ -391,6 +402,15 @@ def number_by_date(slots: list[Slot], base: datetime) -> None:
     shift = 1000 + (base - TRACKER_OPENED).days * IDS_PER_DAY + min(numbers) % IDS_PER_DAY - min(numbers)
     for s, n in zip(slots, numbers, strict=True):
         s.ticket_id = f"LRK-{n + shift}"
+
+
+def is_outage(s: Slot) -> bool:
+    """The ticket reports an outage: a failure of the whole service (`global`, not a past incident) that hits
+    everyone in production."""
+    d = s.scenario
+    return (
+        isinstance(d, Defect) and d.global_ and not d.past and s.scope == "everyone" and s.environment == "production"
+    )
 
 
 def _room_to_retest(slots: list[Slot]) -> None:

@@ -875,7 +875,12 @@ class Renderer:
         # a report that says its writer is not technical ("we don't have anyone technical left") has one writing it
         # (an API story among them: the contractor who called it has left)
         plain = isinstance(scenario, Story) and says_not_technical(" ".join(scenario.texts))
-        persona = self.people.draw(reporter, s.tier, technical=technical and not plain, seats=seats, plain=plain)
+        # nobody files a duplicate of their own report: a customer who writes again about it comments on it
+        mine = s.original.writer if s.original is not None else None
+        persona = self.people.draw(
+            reporter, s.tier, technical=technical and not plain, seats=seats, plain=plain, not_by=mine
+        )
+        s.writer = persona.first if persona.reporter == "user" else None
         if persona.reporter == "user" and (temper := self._temper(persona.name)) != persona.temper:
             persona = replace(persona, temper=temper)
         self.voice.cast(persona, tags)
