@@ -273,7 +273,8 @@ def another_plus_address_logged(t: Ticket, f: TicketFacts) -> bool:
 CHARGED = re.compile(r"(?<!never )\bcharged\b|\bpayment was successful\b|\bas succeeded\b", re.I)
 RETRIED = re.compile(
     r"\bretried\b|\b(?:a dozen|twenty or so|lots of) times\b|\bnot once has it\b|\b(?:each|every) (?:go|try)\b"
-    r"|\bover and over\b|\bagain and again\b|\btried everything\b",
+    r"|\bover and over\b|\bagain and again\b|\btried everything\b"
+    r"|\b(?:2nd|second|try 2|attempt 2)\b[^\n]{0,30}\b\d+ min(?:utes)? later\b",  # a list of tries, each charged
     re.I,
 )
 
@@ -445,6 +446,8 @@ def test_each_check_finds_a_planted_seam() -> None:
     paid = "The checkout says 'Thank you, your payment was successful', but the plan stays Pro."
     assert retried_a_charge(t(description=paid + " We have retried it twenty or so times now."), f())
     assert not retried_a_charge(t(description=paid + " Nobody here can use Enterprise features."), f())
+    tries = "\n\nTries:\n* attempt 1: broken\n* try 2, 41 min later: identical\n* third from a second machine: same"
+    assert retried_a_charge(t(description=paid + tries), f())
     reset = "reset: lookup token for email 'anna larkspur@ourcompany.com' -> none"
     said = "My address is callum+work@petreldesign.coop."
     assert another_plus_address_logged(t(description=said, log_excerpt=reset), f())
