@@ -103,6 +103,11 @@ _QUOTE_MARK = re.compile(r"(?<!\w)['\"‘“]|['\"’”](?!\w)")
 """A quote mark that opens or closes a quote (not an apostrophe inside a word: "doesn't")."""
 
 
+_OPEN_RELATIVE = re.compile(r"\b(?:that|which|who|where)(?:\s+\w+)?$", re.I)
+"""A head that stops inside a relative clause ("Hangs on 'Working...' on our workspace that lives", cut before "in
+the US West region")."""
+
+
 def _open_quote(head: str) -> bool:
     """True when `head` stops inside a quote: an odd number of quote marks."""
     return len(_QUOTE_MARK.findall(head)) % 2 == 1
@@ -118,6 +123,8 @@ def _clauses(title: str) -> list[str]:
         if _BARE_PASSIVE.search(head):  # "are saved" without "with an empty body" says the opposite
             continue
         if _REDUCED_RELATIVE.search(head):  # "Tasks and comments created" without "are gone"
+            continue
+        if _OPEN_RELATIVE.search(head):  # "... on our workspace that lives" without "in the US West region"
             continue
         if _open_quote(head):  # "Notification says 'ana commented" stops inside what it quotes
             continue
