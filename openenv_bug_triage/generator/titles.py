@@ -103,6 +103,10 @@ _QUOTE_MARK = re.compile(r"(?<!\w)['\"‘“]|['\"’”](?!\w)")
 """A quote mark that opens or closes a quote (not an apostrophe inside a word: "doesn't")."""
 
 
+_BUT = re.compile(r",?\s*but\b")
+"""A cut before "but": what comes after it is what is wrong ("Ownership transfer confirms but nothing changes")."""
+
+
 _OPEN_RELATIVE = re.compile(r"\b(?:that|which|who|where)(?:\s+\w+)?$", re.I)
 """A head that stops inside a relative clause ("Hangs on 'Working...' on our workspace that lives", cut before "in
 the US West region")."""
@@ -123,6 +127,8 @@ def _clauses(title: str) -> list[str]:
         if _BARE_PASSIVE.search(head):  # "are saved" without "with an empty body" says the opposite
             continue
         if _REDUCED_RELATIVE.search(head):  # "Tasks and comments created" without "are gone"
+            continue
+        if _BUT.match(title, m.start()):  # "Reset password email arrives" without "but its link is always expired"
             continue
         if _OPEN_RELATIVE.search(head):  # "... on our workspace that lives" without "in the US West region"
             continue
