@@ -432,3 +432,20 @@ def test_an_action_confirmed_but_not_carried_out_loses_data_only_where_something
         for s in (s for s in parts.surfaces if s.kind in f.surfaces):
             expected = "critical" if s.object is not None else ("core" if s.core else "minor")
             assert compose.impact_of(s, f, None) == expected, (s.id, f.id)
+
+
+def test_a_change_undone_to_its_old_value_is_never_composed_where_something_new_is_made() -> None:
+    """ "Snaps back to the old value" needs a value that was there before: adding a subtask has none (a reader quoted
+    "adding a subtask ... snaps back to the old value")."""
+    seen = 0
+    for partition in SPLITS:
+        parts = compose.load_parts(partition)  # type: ignore[arg-type]
+        for si, fi, _, _ in compose.compositions(partition):  # type: ignore[arg-type]
+            if parts.failures[fi].reverts:
+                assert not parts.surfaces[si].creates, (parts.surfaces[si].id, parts.failures[fi].id)
+                seen += 1
+    assert seen
+    parts = compose.load_parts("validation")
+    reverts = next(f for f in parts.failures if f.reverts)
+    made = next(s for s in parts.surfaces if s.creates and s.kind in reverts.surfaces)
+    assert not compose.fits(made, reverts, None, None)

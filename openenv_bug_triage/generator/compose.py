@@ -117,6 +117,9 @@ class Failure(_Model):
     refused: bool = False
     """The customer sees that the change did not take (an error, a 403, a value that snaps back): the handbook's
     change refused in plain sight, which loses nothing, so it fits no `Loss` (a loss would make the truth arguable)."""
+    reverts: bool = False
+    """The change is undone to what was there before ("snaps back to the old value"): it needs something that existed
+    before, so it fits no surface that `creates` (a new subtask has no old value)."""
     total: bool = False
     """The failure is told as nothing getting through at all ("has stopped coming", "never arrives"): a report of it
     counts no share of tries that fail, so a composed defect of it is never a degraded service (`Defect.intermittent`
@@ -234,7 +237,8 @@ def fits(surface: Surface, failure: Failure, condition: Condition | None, loss: 
     fits no surface where something is entered; a display glitch needs a screen to show on; data can be lost only where a
     user enters some, and only by a failure that blocks without refusing in plain sight (a display glitch leaves the
     data intact, a refused change loses nothing); an
-    older copy can take the place only of something that existed before (not of a task being created).
+    older copy can take the place of, and a change be undone to, only something that existed before (not a task being
+    created).
     """
     if surface.kind not in failure.surfaces or failure.component not in (None, surface.component):
         return False
@@ -250,7 +254,7 @@ def fits(surface: Surface, failure: Failure, condition: Condition | None, loss: 
         return False
     if condition is None and not surface.server:
         return False
-    if loss is not None and loss.replaces and surface.creates:
+    if surface.creates and ((loss is not None and loss.replaces) or failure.reverts):
         return False
     return loss is None or (surface.object is not None and failure.effect == "blocks" and not failure.refused)
 
