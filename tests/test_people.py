@@ -343,6 +343,24 @@ def qa_counts_customers(t: Ticket, f: TicketFacts) -> bool:
     return t.reporter_type == "qa" and COUNTED.search(own) is not None
 
 
+@cache
+def _seats() -> dict[str, int]:
+    return {o.name: o.seats for o in load_personas().organisations}
+
+
+def large_account_run_on_the_side(t: Ticket, f: TicketFacts) -> bool:
+    """An organisation of hundreds whose Larkspur account someone sorts out "on the side"."""
+    return "account on the side" in t.description and _seats().get(f.organisation or "", 0) >= 150
+
+
+def demands_a_reply_on_a_settled_slip(t: Ticket, f: TicketFacts) -> bool:
+    """A writer who found the fault on their side ("unarchiving fixed it") and still demands a reply today."""
+    return (
+        f.kind == "invalid"
+        and re.search(r"\bI expect a reply today\b|\bGet back to me soon\b", t.description) is not None
+    )
+
+
 def retried_a_charge(t: Ticket, f: TicketFacts) -> bool:
     """A customer who was charged for a failed upgrade or renewal says they retried it again and again."""
     return t.reporter_type == "user" and bool(CHARGED.search(t.description) and RETRIED.search(t.description))
@@ -378,6 +396,8 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "a writer's own slip passed to engineering": own_slip_forwarded,
     "a past loss told as ongoing": past_loss_told_as_ongoing,
     "thanks said twice": thanks_said_twice,
+    "a large account run on the side": large_account_run_on_the_side,
+    "a reply demanded on a settled slip": demands_a_reply_on_a_settled_slip,
 }
 
 
@@ -446,6 +466,12 @@ def test_each_check_finds_a_planted_seam() -> None:
     paid = "The checkout says 'Thank you, your payment was successful', but the plan stays Pro."
     assert retried_a_charge(t(description=paid + " We have retried it twenty or so times now."), f())
     assert not retried_a_charge(t(description=paid + " Nobody here can use Enterprise features."), f())
+    settled = "Tomasz had archived it by mistake; unarchiving fixed it.\n\nI expect a reply today. Owen"
+    assert demands_a_reply_on_a_settled_slip(t(description=settled), f(kind="invalid"))
+    assert not demands_a_reply_on_a_settled_slip(t(description=settled), f(kind="defect"))
+    side = "Solent Water Services is a water utility; I sort out our Larkspur account on the side."
+    assert large_account_run_on_the_side(t(description=side), f(organisation="Solent Water Services"))
+    assert not large_account_run_on_the_side(t(description=side), f(organisation="Amberley Tutors"))
     tries = "\n\nTries:\n* attempt 1: broken\n* try 2, 41 min later: identical\n* third from a second machine: same"
     assert retried_a_charge(t(description=paid + tries), f())
     reset = "reset: lookup token for email 'anna larkspur@ourcompany.com' -> none"
