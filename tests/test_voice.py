@@ -753,6 +753,9 @@ def test_a_greeting_and_an_aside_fit_the_hour_they_are_written_at() -> None:
     assert daytime("Good morning, a demo this afternoon.", 20) == "Good evening, a demo today."
     assert daytime("It took my morning.", 3) == "It took my day."
     assert daytime("It took my morning.", 14) == "It took my morning."
+    spent = "This has taken up more of my afternoon than I would like."
+    assert daytime(spent, 8) == "This has taken up more of my morning than I would like."  # none spent yet
+    assert daytime(spent, 15) == spent
 
 
 def test_a_customer_greets_by_the_hour_of_the_ticket() -> None:

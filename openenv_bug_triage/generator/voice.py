@@ -231,14 +231,17 @@ _FILE_NUMBER = re.compile(r"(\d+)(?=\.\w+$)")
 _GREETING = re.compile(r"\bGood (?:morning|afternoon|evening)\b")
 _AFTERNOON = re.compile(r"\b(this|all|my) afternoon\b")
 _MORNING = re.compile(r"\b(this|my) morning\b")
+_SPENT_AFTERNOON = re.compile(r"\b(my) afternoon\b")
 
 
 def daytime(text: str, hour: int) -> str:
     """`text` (a greeting or an aside, not the facts) as written at `hour` UTC: "Good morning" before noon, "Good
-    afternoon" until six, "Good evening" after, "Hello" at night; no afternoon still ahead after dark, nor a morning
-    spent before five."""
+    afternoon" until six, "Good evening" after, "Hello" at night; no afternoon still ahead after dark, nor spent in
+    the morning, nor a morning spent before five."""
     part = "morning" if 5 <= hour < 12 else "afternoon" if 12 <= hour < 18 else "evening" if 18 <= hour < 23 else ""
     text = _GREETING.sub(f"Good {part}" if part else "Hello", text)
+    if part == "morning":  # no afternoon spent yet: "more of my afternoon" at 08:52 is of my morning
+        text = _SPENT_AFTERNOON.sub(lambda m: f"{m[1]} morning", text)
     if not part or part == "evening":
         text = _AFTERNOON.sub(lambda m: "today" if m[1] == "this" else f"{m[1]} day", text)
     if not part:
