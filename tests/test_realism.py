@@ -91,6 +91,20 @@ def test_nobody_files_a_duplicate_of_their_own_report() -> None:
     assert seen >= 30, seen
 
 
+def test_a_test_build_is_never_told_or_logged_against_the_production_api() -> None:
+    """A staging or development build answers on its own host: neither its steps nor its log name the production API
+    (a local development run's log read "not mapped for host api.larkspur.app")."""
+    seen = 0
+    for g in [*queues(), generate("generated_expert", 23, "train")]:  # the last one's staging log names the host
+        for t in g.task.tickets:
+            if t.environment == "production":
+                continue
+            text = f"{t.description}\n{t.log_excerpt or ''}"
+            assert not re.search(r"(?<![\w.])api\.larkspur\.app\b", text), t.ticket_id
+            seen += "api.staging.larkspur.app" in text or "localhost:8080" in text
+    assert seen >= 5, seen
+
+
 _PRE = re.compile(r"(?P<track>(?:web|iOS app|Android app|API v2 build) [\d.]+)-(?P<kind>rc|dev)\.(?P<n>\d+)")
 
 

@@ -652,6 +652,8 @@ _LIVE_API = "https://api.larkspur.app"
 """The production API's address, as steps name it."""
 _TEST_API: dict[str, str] = {"staging": "https://api.staging.larkspur.app", "development": "http://localhost:8080"}
 """Where a staging or development build's API answers: a test of such a build never calls production."""
+_LIVE_HOST = re.compile(r"(?<![\w./-])api\.larkspur\.app\b")
+"""The production API's host named alone ("not mapped for host api.larkspur.app"), as logs name it."""
 
 
 def says_not_technical(text: str) -> bool:
@@ -1001,8 +1003,9 @@ class Renderer:
         if self.began is not None:
             text = chronology.since_onset(text, self.began, self.created)
         text = chronology.since_today(text, self.created)
-        if self.environment != "production" and _LIVE_API in text:  # a test build answers on its own host
-            text = text.replace(_LIVE_API, _TEST_API[self.environment])
+        if self.environment != "production" and "api.larkspur.app" in text:  # a test build answers on its own host
+            test_api = _TEST_API[self.environment]
+            text = _LIVE_HOST.sub(test_api.split("//", 1)[1], text.replace(_LIVE_API, test_api))
         if _timeless(text):  # most wordings
             return text
         moved = invoice_months(chronology.shift_dates(text, self.shift if shift is None else shift), self.created)
