@@ -370,7 +370,7 @@ def test_a_log_that_names_weekdays_moves_its_stamps_and_dates_by_whole_weeks_tog
 _METRIC_SPAN = re.compile(r"\b(?:over|for) (\d+) min\b|\b(\d+)-minute\b")
 _FIRED = re.compile(r"\b(\d\d):(\d\d) UTC\b")
 _CHANGE_LINE = re.compile(
-    r"^(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d:\d\d)\S* .*\b(?:deploy\w*|rolled out|rollout|migration)\b", re.M
+    r"^(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d:\d\d)\S* .*\b(?:deploy\w*|rolled out|rollout|migration|pg_restore)\b", re.M
 )
 
 
@@ -453,3 +453,24 @@ def test_a_month_named_alone_moves_with_the_dates() -> None:
     assert "from April" in shift_dates("the last invoice that shows 'Delivered' is from November", back)
     assert "since mid-April" in shift_dates("every file we attached since mid-November", back)
     assert shift_dates("We met on 12 November in the office.", back) == "We met on 26 April in the office."
+
+
+def test_the_change_behind_a_failure_is_logged_before_any_alert_on_it_fired() -> None:
+    """Every report of one failure logs the change that caused it (a deploy, a restore) at one time, before monitoring
+    alerted on it: a later report's log showed "pg_restore finished" two days after the alert on its sequences."""
+    checked = 0
+    for split in ("train", "validation", "test"):
+        for task_id in LEVELS:
+            for seed in range(30):
+                made = generate(task_id, seed, split)
+                by_id = {t.ticket_id: t for t in made.task.tickets}
+                root = {i: f.duplicate_of or i for i, f in made.facts.items()}
+                alerts = {root[t.ticket_id]: t.created_at for t in made.task.tickets if t.reporter_type == "monitoring"}
+                for i, t in by_id.items():
+                    change = _CHANGE_LINE.search(t.log_excerpt or "")
+                    if change is None or root[i] not in alerts:
+                        continue
+                    changed = datetime.fromisoformat(f"{change[1]}T{change[2]}").replace(tzinfo=UTC)
+                    assert changed <= alerts[root[i]], (i, changed, alerts[root[i]])
+                    checked += 1
+    assert checked

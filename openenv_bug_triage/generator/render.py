@@ -64,9 +64,10 @@ def _stamps(log: str, filed: datetime) -> list[tuple[re.Match[str], datetime]]:
     return out
 
 
-_CHANGE = re.compile(r"\b(?:deploy\w*|rolled out|rollout|migration)\b", re.I)
-"""A log line that records a change (a deploy, a rollout, a migration): what follows it is its effect."""
-_CHANGE_WORDS = ("deploy", "rolled out", "rollout", "migration")
+_CHANGE = re.compile(r"\b(?:deploy\w*|rolled out|rollout|migration|pg_restore)\b", re.I)
+"""A log line that records a change (a deploy, a rollout, a migration, a database restore): what follows it is its
+effect."""
+_CHANGE_WORDS = ("deploy", "rolled out", "rollout", "migration", "pg_restore")
 """Words every `_CHANGE` match holds (`ts.may_match`)."""
 _HINTS: dict[re.Pattern[str], tuple[str, ...]] = {
     _FAULT: ("E", "W", "FATAL", "CRIT", "fail", "error", "impaired", "timeout", "denied", "-> 5"),
