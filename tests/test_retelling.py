@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import random
+import re
 from functools import cache
 
 import pytest
@@ -109,3 +111,16 @@ def test_a_second_reporter_words_some_steps_their_own_way() -> None:
     assert any(t[0] != steps[0] for t in told) and any(t[0] == steps[0] for t in told)
     assert {t[1].split()[0] for t in told} >= {"Click", "Press", "Hit"}
     assert any(t[3].startswith("Notice that ") for t in told)
+
+
+def test_done_steps_told_in_prose_never_repeat_their_link_word_running() -> None:
+    """ "I set ..., after that opened ..., after that clicked ..., after that chose ..." reads as a template: people
+    vary the link, and break a long run into a second sentence."""
+    steps = ["Open a project", "Open the ... menu and choose Export", "Pick CSV and click Export", "Observe the page"]
+    split = 0
+    for seed in range(200):
+        text = told("prose", steps, "", random.Random(seed))
+        links = re.findall(r", after that |, and then |, then |; then |\. Then I ", text)
+        assert all(a != b for a, b in itertools.pairwise(links)), text
+        split += ". Then I " in text
+    assert 40 < split < 160, split

@@ -177,6 +177,19 @@ def _joined(parts: Sequence[str], joins: Sequence[str], rng: random.Random, last
     return join.join(parts[:-1]) + last + parts[-1]
 
 
+def _prose(parts: Sequence[str], joins: Sequence[str], rng: random.Random, last: str) -> str:
+    """Done steps told as people tell them: no link word twice running ("after that ..., after that ..."), and a
+    long run broken once into a second sentence ("... and clicked Export. Then I picked CSV ...")."""
+    if len(parts) < 2:
+        return "".join(parts)
+    gaps: list[str] = []
+    for _ in parts[1:-1]:
+        gaps.append(rng.choice([j for j in joins if not gaps or j != gaps[-1]]))
+    if len(parts) >= 4 and rng.random() < 0.5:
+        gaps[rng.randrange(1, len(gaps))] = ". Then I "
+    return "".join(p + g for p, g in zip(parts[:-2], gaps, strict=True)) + parts[-2] + last + parts[-1]
+
+
 def told(style: str, steps: Sequence[str], header: str, rng: random.Random) -> str:
     """`steps` as a report gives them in `style`; `header` heads a numbered list."""
     data = load_retelling()
@@ -184,7 +197,7 @@ def told(style: str, steps: Sequence[str], header: str, rng: random.Random) -> s
         return header + "\n" + "\n".join(f"{i}. {step}" for i, step in enumerate(steps, 1))
     if style == "prose":
         clauses = [past(step) for step in steps]
-        line = _joined(clauses, data.prose_joins, rng, last=rng.choice([" and ", " and finally ", ", and "]))
+        line = _prose(clauses, data.prose_joins, rng, last=rng.choice([" and ", " and finally ", ", and "]))
         return compose(rng.choice(data.prose), rng).format(steps=line)
     clauses = [lower_first(step.rstrip(". ")) for step in steps]
     return compose(rng.choice(data.inline), rng).format(steps=_joined(clauses, data.inline_joins, rng))
