@@ -33,7 +33,15 @@ from openenv_bug_triage.generator.personas import Persona, load_personas
 from openenv_bug_triage.generator.phrasing import pattern, variants
 from openenv_bug_triage.generator.render import _jargon, own_addresses, says_not_technical
 from openenv_bug_triage.generator.settings import agreeing
-from openenv_bug_triage.generator.voice import _BROWSERS, Voice, as_configuration, browsers_named, daytime, own_role
+from openenv_bug_triage.generator.voice import (
+    _BROWSERS,
+    CLOSING_ASIDE,
+    Voice,
+    as_configuration,
+    browsers_named,
+    daytime,
+    own_role,
+)
 from openenv_bug_triage.models import Ticket
 
 LEVELS = tuple(level.task_id for level in load_levels().levels)
@@ -788,3 +796,22 @@ def test_a_tester_names_the_case_a_run_covers_not_the_customers_it_hits() -> Non
     }
     for who, case in cases.items():
         assert as_configuration(who) == case
+
+
+@pytest.mark.parametrize("split", ["train", "validation", "test"])
+def test_an_aside_that_ends_a_message_comes_after_the_problem(split: str) -> None:
+    """Where to reach the writer, an offer to test or thanks in advance close a message: a long writer does not stack
+    them with greetings and apologies before the problem (readers quoted four-sentence preambles)."""
+    before = after = 0
+    for made in instances(split):
+        for t in made.task.tickets:
+            f = made.facts[t.ticket_id]
+            starts = [t.description.find(text) for _, text in f.evidence if text and text in t.description]
+            if t.reporter_type != "user" or not starts or min(starts) <= 0:
+                continue
+            for m in CLOSING_ASIDE.finditer(t.description):
+                if m.start() < min(starts):
+                    before += 1
+                else:
+                    after += 1
+    assert before == 0 and after > 20, (before, after)

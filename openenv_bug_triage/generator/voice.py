@@ -231,6 +231,13 @@ _FILE_NUMBER = re.compile(r"(\d+)(?=\.\w+$)")
 _GREETING = re.compile(r"\bGood (?:morning|afternoon|evening)\b")
 _AFTERNOON = re.compile(r"\b(this|all|my) afternoon\b")
 _MORNING = re.compile(r"\b(this|my) morning\b")
+CLOSING_ASIDE = re.compile(
+    r"\breach me\b|\b(?:jump|hop) on a call\b|\bdo a quick call\b|\bscreen-share\b|\bshare my screen\b|\banything else I\b|\btest a fix\b"
+    r"|\breply to this address\b|\bkeep an eye on my\b|\bshare more\b|\bI'm around\b|\bI'm off\b|\bat my desk\b"
+    r"|\bis copied in\b|\bThanks in advance\b|\btry something on our side\b|\bthank you for (?:reading|taking|looking)\b"
+)
+"""An aside that ends a message (where to reach the writer, an offer to test, thanks in advance): written after the
+problem, so a long writer does not stack it with the rest of their preamble before it."""
 _SPENT_AFTERNOON = re.compile(r"\b(my) afternoon\b")
 
 
@@ -596,6 +603,7 @@ class Voice:
         told = bool(self_descriptions(body))  # one writer says who they are at most once
         placed: int | None = None  # where in `head` they say it
         frames = list(head)  # what `head` says, as the frames drawn with every choice in them
+        fillers: list[str] = []  # the asides drawn to pad it out
         if opener is None and r.random() < 0.75:
             greeting = self.once_anonymous("opener_user", told) if r.random() < 0.4 else None
             head.append(greeting or self.pick("opener_user_terse"))
@@ -623,10 +631,14 @@ class Voice:
                 if filler is None:
                     break
                 head.append(filler)
+                fillers.append(filler)
                 frames.append(self.frame)
                 size += len(filler)
         # who they are is said after the problem as often as before it
         after = [head.pop(placed)] if placed is not None and not head[placed].endswith(":") and r.random() < 0.4 else []
+        # an offer, a thank-you in advance or where to reach them comes after the problem, not stacked before it
+        late = [h for h in fillers if CLOSING_ASIDE.search(h) is not None]
+        head = [h for h in head if all(h is not x for x in late)]
         # a lead-in ("Probably just me, but here it is:") leads into the problem, not into who they are
         # (none before a problem that opens with its own label, "Android: Save stays greyed out": no two colons)
         # (nor before one that opens with who writes it, "Quick one: I'm the operations lead")
@@ -638,6 +650,8 @@ class Voice:
         parts.append(" ".join([*leads, body]))  # the facts word for word, their capital kept
         if after:
             parts.append(own_role(after[0], self.persona))
+        if late:
+            parts.append(self.noise.join([own_role(daytime(h, self.hour), self.persona) for h in late]))
         if length == "long":
             # what the screen showed, once per queue where the pool allows, else words drawn anew
             values = self.paste_values(body)  # one device, one build, one session in every paste of a ticket
