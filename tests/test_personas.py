@@ -346,6 +346,16 @@ def test_only_an_organisation_big_enough_has_it_staff(split: str) -> None:
 
 
 @pytest.mark.parametrize("split", ("train", "test"))
+def test_a_group_run_by_volunteers_has_a_web_volunteer_not_a_developer(split: str) -> None:
+    """A choir or an allotment society employs no developer ("I work as a developer at Kestrel Lane Allotments"): its
+    technical contact is the volunteer who looks after its web things, and only such a group has one."""
+    volunteers = {o.name for o in load_personas().organisations if "volunteer" in site_tags(o.sector)}
+    roles = [(f.person[1], f.organisation in volunteers) for _, f, _ in tickets(split) if f.person and f.organisation]
+    assert ("web volunteer", True) in roles
+    assert ("developer", True) not in roles and ("web volunteer", False) not in roles
+
+
+@pytest.mark.parametrize("split", ("train", "test"))
 def test_an_organisation_with_it_staff_has_no_outside_it_contractor(split: str) -> None:
     """A 35-seat lab whose systems administrator files one ticket does not, in another, send it in because "our IT
     contractor is only in one day a week": only an organisation too small for IT staff has one."""

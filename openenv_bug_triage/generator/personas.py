@@ -90,6 +90,9 @@ class Role(_Model):
     title: str = Field(min_length=2)
     technical: bool
     admin: bool
+    volunteer: bool | None = None
+    """True: held only in a group run by volunteers (`volunteer`); False: never there (a choir employs no
+    developer, its web volunteer looks after Larkspur); None: anywhere."""
 
 
 class Names(_Model):
@@ -390,7 +393,11 @@ class People:
         # time a technical one, so a later report on the API has someone there who can write it
         sole = members_in_a_queue(org.seats) == 1 and r.random() < SOLE_TECHNICAL
         volunteers = "volunteer" in site_tags(org.sector)
-        fitting = [x for x in data.roles if not (volunteers and x.title in WORKPLACE_ROLES)]
+        fitting = [
+            x
+            for x in data.roles
+            if not (volunteers and x.title in WORKPLACE_ROLES) and x.volunteer in (None, volunteers)
+        ]
         roles = [
             x
             for x in fitting
