@@ -452,7 +452,7 @@ class Voice:
         extra = set()
         if persona.reporter == "user":
             x = r.random()
-            self.length = "terse" if x < 0.3 else "plain" if x < 0.61 else "long"
+            self.length = "terse" if x < 0.3 else "plain" if x < 0.63 else "long"
             first = persona.name not in self.habits
             if first:  # how a person types and their register: the same in each ticket they write
                 noise = draw_noise(r, persona.nonnative, persona.tags() | frozenset(ticket_tags))
