@@ -580,9 +580,12 @@ def _sub_day_month(text: str, days: int) -> str:
             return m[0]
         new = date(CATALOGUE_YEAR, month, day) + timedelta(days=days)
         new_name = MONTHS[new.month - 1] if len(name) > 4 else MONTHS[new.month - 1][:3]
+        after = m[0][m.end("month") - m.start() :]  # a full stop after the month stays: "on 1 December. Then"
         if m.re is DAY_MONTH:
-            return f"{new.day} {new_name}"
-        return f"{new_name}{m['month'][len(name) :]} {new.day}"
+            return f"{new.day} {new_name}{after}"
+        return (
+            f"{new_name}{m['month'][len(name) :]}{m[0][m.end('month') - m.start() : m.start('d') - m.start()]}{new.day}"
+        )
 
     out, end = [], 0
     for m in sorted([*DAY_MONTH.finditer(text), *MONTH_DAY.finditer(text)], key=lambda m: m.start()):

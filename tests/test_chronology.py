@@ -474,3 +474,14 @@ def test_the_change_behind_a_failure_is_logged_before_any_alert_on_it_fired() ->
                     assert changed <= alerts[root[i]], (i, changed, alerts[root[i]])
                     checked += 1
     assert checked
+
+
+def test_a_moved_date_keeps_the_full_stop_after_its_month() -> None:
+    """A date at the end of a sentence keeps its full stop ("... completed on 28 October Drilling into ..." ran two
+    sentences together), and an abbreviated month keeps its dot."""
+    shift = chronology.shift_dates
+    assert shift("18 tasks completed on 1 December. Drilling into it.", -34) == (
+        "18 tasks completed on 28 October. Drilling into it."
+    )
+    assert shift("Due Nov. 5, paid 3 Nov.", 5) == "Due Nov. 10, paid 8 Nov."
+    assert shift("On December 1, we saw it", 5) == "On December 6, we saw it"
