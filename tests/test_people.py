@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import sys
+import unicodedata
 from collections.abc import Callable
 from functools import cache
 
@@ -143,7 +144,7 @@ def blockage_against_ticket(t: Ticket, f: TicketFacts) -> bool:
 
 def played_down_then_pressed(t: Ticket, f: TicketFacts) -> bool:
     """A customer plays the ticket down and then presses, or claims a total blockage."""
-    if t.reporter_type != "user":
+    if t.reporter_type != "user" or "two_problems" in f.traps:  # (a second, smaller problem may be played down)
         return False
     sentences = re.split(r"(?<=[.!?])\s+|\n+", t.description)
     calm = [x for x in sentences if PLAYED_DOWN.search(x) and not ASIDE.search(x)]
@@ -178,13 +179,18 @@ def _foreign(domain: str, own: str) -> bool:
     )
 
 
+def _ascii(name: str) -> str:
+    """`name` as a mail address spells it: accents dropped."""
+    return unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+
+
 def another_organisations_address(t: Ticket, f: TicketFacts) -> bool:
     """A customer's own words carry a mail address or domain of another organisation, or an address
     named for someone else of their own ("My address is anna.berg@..." signed Carmen)."""
     if t.reporter_type != "user" or f.organisation is None or f.person is None:
         return False
     own, text = _domains()[f.organisation], _own(t)
-    first = f.person[0].split()[0].lower()
+    first = _ascii(f.person[0].split()[0].lower())  # "Chloé" writes from chloe.lambert@
     for m in ADDRESS.finditer(text):
         if _foreign(m["domain"], own):
             return True
@@ -487,6 +493,8 @@ def test_each_check_finds_a_planted_seam() -> None:
     assert another_organisations_address(t(description=f"My address is anna.berg@{own}."), carmen)
     assert another_organisations_address(t(description="Verify a subdomain such as eu.example.com first."), carmen)
     assert not another_organisations_address(t(description=f"My address is carmen.ruiz@{own}."), carmen)
+    chloe = f(organisation="Hollowell Bike Repair", person=("Chloé Lambert", "systems administrator"))
+    assert not another_organisations_address(t(description=f"My address is chloe.lambert@{own}."), chloe)
     assert free_plan_on_paid_feature(t(customer_tier="free", description="Okta sign-in fails."), f(component="sso"))
     assert free_plan_on_paid_feature(t(customer_tier="free", description="Our trial organisation."), f())
     assert not free_plan_on_paid_feature(t(customer_tier="pro", description="Okta sign-in fails."), f(component="sso"))

@@ -46,7 +46,7 @@ FAILED = re.compile(r"\b(?:ERROR|FATAL|CRIT\w*|E)\b|\b(?:fail\w*|error|impaired|
 """A log line that shows the failure itself, not a warning before it (what an alert fires on)."""
 CAUSE = re.compile(
     r"\b(?:deploy\w*|rolled out|rollout|migration \S+ (?:started|applied)|config \S+ applied"
-    r"|migration from \S+ marked complete)\b",
+    r"|migration from \S+ marked complete|pg_restore finished)\b",
     re.I,
 )
 """A log line that records a change: a deploy, a rollout, a migration."""
