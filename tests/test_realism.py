@@ -14,7 +14,7 @@ from openenv_bug_triage.chronology import ISO
 from openenv_bug_triage.generator import GeneratedTask, generate
 from openenv_bug_triage.generator.facts import PLATFORM_OF
 from openenv_bug_triage.generator.plan import ALERT_LAG, INCIDENT_SPAN
-from openenv_bug_triage.generator.render import weekday_bound
+from openenv_bug_triage.generator.render import casual_title, weekday_bound
 
 SEEDS = range(10)
 
@@ -103,6 +103,14 @@ def test_a_test_build_is_never_told_or_logged_against_the_production_api() -> No
             assert not re.search(r"(?<![\w.])api\.larkspur\.app\b", text), t.ticket_id
             seen += "api.staging.larkspur.app" in text or "localhost:8080" in text
     assert seen >= 5, seen
+
+
+def test_a_tester_files_a_subject_as_a_tester_writes_one() -> None:
+    """A tester's subject is none of a customer's typed ones ("Api sends html on errors??", "Stuck at the 2fa screen
+    forever") while its defect has a plainer one left: at most a few testers, whose defects have none, use one."""
+    qa = [t.title for g in queues() for t in g.task.tickets if t.reporter_type == "qa"]
+    casual = [x for x in qa if casual_title(x)]
+    assert len(qa) > 200 and len(casual) / len(qa) < 0.04, (len(casual), len(qa), casual[:5])
 
 
 _PRE = re.compile(r"(?P<track>(?:web|iOS app|Android app|API v2 build) [\d.]+)-(?P<kind>rc|dev)\.(?P<n>\d+)")

@@ -599,6 +599,15 @@ def _casual(wording: str) -> bool:
     return _CASUAL.search(wording) is not None
 
 
+_CASUAL_TITLE = re.compile(r"\?\?|!!|\b(?:just|forever|weird|anymore|stuff|at all)\b", re.I)
+"""A subject typed as a customer types one ("Api sends html on errors??", "Stuck at the 2fa screen forever")."""
+
+
+def casual_title(title: str) -> bool:
+    """True when `title` reads as a customer's subject line (`_casual`, `_CASUAL_TITLE`): a tester files none."""
+    return _casual(title) or _CASUAL_TITLE.search(title) is not None
+
+
 _QUOTE = re.compile(r"(?<!\w)'([^']{6,})'(?!\w)")
 """An error or a name quoted in single quotes, six characters or more."""
 _SPACES = re.compile(r" {2,}")
@@ -1271,6 +1280,7 @@ class Renderer:
                 titles,
                 key=lambda i: (
                     s.environment != "production" and _since_release(d.titles[i]),
+                    casual_title(d.titles[i]),
                     _wording_voice(d.titles[i]),
                     i != s.title_variant,
                 ),
