@@ -359,6 +359,19 @@ def large_account_run_on_the_side(t: Ticket, f: TicketFacts) -> bool:
     return "account on the side" in t.description and _seats().get(f.organisation or "", 0) >= 150
 
 
+NOTHING_CHANGED = re.compile(
+    r"\bnothing (?:has )?changed on our\b|\bdon't think we changed anything\b|\bour side has changed\b"
+)
+WE_CHANGED = re.compile(r"(?<!think )\b(?:we|I) (?:reorganised|changed|switched|turned (?:on|off)|enabled|disabled)\b")
+
+
+def nothing_changed_after_a_change(t: Ticket, f: TicketFacts) -> bool:
+    """A writer who says nothing changed on their side in a ticket that tells of what they changed ("Since we
+    reorganised the departments last month ...")."""
+    told = f.kind in ("vague", "invalid")  # (a defect's steps may change a value: "Then I changed the text")
+    return told and bool(NOTHING_CHANGED.search(t.description) and WE_CHANGED.search(t.description))
+
+
 def demands_a_reply_on_a_settled_slip(t: Ticket, f: TicketFacts) -> bool:
     """A writer who found the fault on their side ("unarchiving fixed it") and still demands a reply today."""
     return (
@@ -404,6 +417,7 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "thanks said twice": thanks_said_twice,
     "a large account run on the side": large_account_run_on_the_side,
     "a reply demanded on a settled slip": demands_a_reply_on_a_settled_slip,
+    "nothing changed after a change": nothing_changed_after_a_change,
 }
 
 
@@ -472,6 +486,9 @@ def test_each_check_finds_a_planted_seam() -> None:
     paid = "The checkout says 'Thank you, your payment was successful', but the plan stays Pro."
     assert retried_a_charge(t(description=paid + " We have retried it twenty or so times now."), f())
     assert not retried_a_charge(t(description=paid + " Nobody here can use Enterprise features."), f())
+    changed = "As far as I know, nothing changed on our end. Since we reorganised the departments it is slow."
+    assert nothing_changed_after_a_change(t(description=changed), f(kind="vague"))
+    assert not nothing_changed_after_a_change(t(description=changed.split(". ")[0]), f(kind="vague"))
     settled = "Tomasz had archived it by mistake; unarchiving fixed it.\n\nI expect a reply today. Owen"
     assert demands_a_reply_on_a_settled_slip(t(description=settled), f(kind="invalid"))
     assert not demands_a_reply_on_a_settled_slip(t(description=settled), f(kind="defect"))

@@ -303,7 +303,8 @@ def device_named(scenario: Defect | Story, variant: int = 0) -> str | None:
 _RELOGIN = re.compile(r"\b(?:sign(?:ing)? (?:in|out)|log(?:ging)? (?:in|out)|fresh login)\b", re.I)
 _RELOAD = re.compile(r"\b(?:reload\w*|refresh\w*|restart\w*|reopen\w*|force[- ]quit\w*)\b", re.I)
 _CHANGED = re.compile(
-    r"\b(?:changed|switched|turned (?:on|off)|enabled|disabled|set (?:our|the|my)|set [A-Z][\w ]* > )\b", re.I
+    r"\b(?:changed|switched|turned (?:on|off)|enabled|disabled|set (?:our|the|my)|set [A-Z][\w ]* > |reorganised)\b",
+    re.I,
 )
 """A setting changed in a wording ("set Billing > Invoice language to Français"): no one says nothing was changed."""
 _SIGN_IN = re.compile(r"\bsign[- ]?in\b|\blog[- ]?in\b", re.I)
@@ -857,6 +858,8 @@ class Renderer:
             tags.add("wish")
         elif s.kind in ("vague", "invalid"):
             tags.add(s.kind)
+            if isinstance(scenario, Story) and any(_CHANGED.search(x) for x in scenario.texts):  # "we reorganised"
+                tags.add("changed_setting")
         if isinstance(scenario, Defect):
             tags.add("bug")
             if shows_no_error(scenario):
