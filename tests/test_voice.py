@@ -753,6 +753,11 @@ def test_an_error_box_shows_the_status_its_defect_answers_with() -> None:
     # a button's name is no error message: the box of a failure "with error SSO-212" shows that code
     sso = "clicked 'Sign in with SSO' and it fails with error SSO-212"
     assert shown_message(sso, "'Sign in with SSO'") == "Something went wrong (SSO-212)."
+    # as when the wording says it "is rejected with SSO-212" or shows "the SSO-212 error"; an invoice is no code
+    rejected = "pressed 'Sign in with SSO'; the SAML response is rejected with SSO-212"
+    assert shown_message(rejected, "'Sign in with SSO'") == "Something went wrong (SSO-212)."
+    assert shown_message("pressed 'Sign in with SSO' and saw the SSO-212 error") == "Something went wrong (SSO-212)."
+    assert shown_message("the PDF with INV-2026-119002 on 'Download invoice'") == "Download invoice"
 
 
 def test_a_greeting_and_an_aside_fit_the_hour_they_are_written_at() -> None:

@@ -166,8 +166,9 @@ def shown_message(facts: str, told: str = "") -> str:
     said, known = _quotes(told), _quotes(facts)
     fitting = [k for k in known if any(q in k for q in said)] or said or known
     code = _ERROR_CODE.search(f"{facts} {told}")  # "fails with error SSO-212": the box says that code
-    if code is not None and not any(code[1] in k for k in fitting):
-        return f"Something went wrong ({code[1]})."
+    named = code and (code[1] or code[2])
+    if named and not any(named in k for k in fitting):
+        return f"Something went wrong ({named})."
     if fitting:
         return max(fitting, key=len)
     status = _STATUS.search(f"{facts} {told}")  # "it answers with a 403": the box says the status it got
@@ -177,8 +178,9 @@ def shown_message(facts: str, told: str = "") -> str:
     return "Something went wrong."
 
 
-_ERROR_CODE = re.compile(r"\b(?:[Ee]rror|code) ([A-Z]{2,}-\d+)\b")
-"""An error code a wording names as the error ("fails with error SSO-212"), not a ticket or a build."""
+_ERROR_CODE = re.compile(r"\b(?:[Ee]rror|code|with) ([A-Z]{2,}-\d+)\b(?!-)|\b([A-Z]{2,}-\d+) (?:error|rejection)\b")
+"""An error code a wording names as the error ("fails with error SSO-212", "is rejected with SSO-212", "the SSO-212
+error"), not a ticket, an invoice ("INV-2026-119002") or a build."""
 _STATUS = re.compile(
     r"\b(?:HTTP|status|returns?|returned|answers? with|gets?|got|with|an?) (?:an? |the )?([45]\d\d)\b(?! (?:members|seats|"
     r"users|people|tasks|projects|ms|MB|KB|GB|rows|items|of))"
