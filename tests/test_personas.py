@@ -242,6 +242,30 @@ def test_a_framing_sentence_appears_at_most_once_per_queue(split: str) -> None:
         assert not [s for s, n in counts.items() if n > 1], (made.task.task_id, counts.most_common(2))
 
 
+TRIES_LINE = re.compile(r"^(?:[-*] )?(?:first try|1st attempt|to begin with|1st|First|try 1|attempt 1|first): ", re.M)
+"""The first line of a pasted list of tries ("- first try: as described above", "1st: fails as above")."""
+
+
+@pytest.mark.parametrize("split", SPLITS)
+def test_a_long_report_pastes_a_few_blocks_and_one_list_of_what_was_tried(split: str) -> None:
+    """Long reports differ in what they paste (readers quoted every long one carrying a settings screen, a list of
+    tries, a list of what was ruled out and an error box): none carries both a list of tries and a list of what was
+    ruled out, none more than four blocks under a heading, and most of those with any carry one or two."""
+    partition = partition_of(split)
+    heads = [w for h in load_phrases().pool("checklist_head", partition) for w in variants(h)]
+    blocks = Counter()
+    for t, _, _ in tickets(split):
+        if t.reporter_type != "user":
+            continue
+        paragraphs = t.description.split("\n\n")
+        lists = [p for p in paragraphs if TRIES_LINE.search(p) or p.startswith(tuple(heads))]
+        assert len(lists) <= 1, (t.ticket_id, lists)
+        headed = [p for p in paragraphs if re.match(r"[^\n]*:\n(?:```\n)?\S", p)]
+        blocks[len(headed)] += 1
+        assert len(headed) <= 4, (t.ticket_id, headed)
+    assert blocks[1] + blocks[2] > 2 * (blocks[3] + blocks[4]), blocks
+
+
 # --------------------------------------------------------------------------- surface targets
 
 

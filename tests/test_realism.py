@@ -293,8 +293,10 @@ def test_a_retold_duplicate_keeps_every_step_of_its_defect() -> None:
             dated = [i for i, w in enumerate(words) if any(c.isdigit() for c in w)]  # (dates and counts move)
             after = words[dated[-1] + 1 :] if dated else words
             tail = " ".join(after[-2:] if len(after) >= 2 else words[: dated[-1]][-2:]).lower()  # in any style
-            # (a step told as the writer's own doing says "my own" for the catalogue's "your own")
-            told = r"\s+".join({"your": "(?:your|my)", "you": "(?:you|i)"}.get(w, re.escape(w)) for w in tail.split())
+            # (a step told as the writer's own doing says "my own" for the catalogue's "your own", and told in prose,
+            # "and saw" for "and see")
+            own = {"your": "(?:your|my)", "you": "(?:you|i)", "see": "(?:see|saw)"}
+            told = r"\s+".join(own.get(w, re.escape(w)) for w in tail.split())
             assert re.search(told, t.description.lower()), (t.ticket_id, tail)
             checked += 1
     assert checked >= 20, checked
@@ -449,3 +451,25 @@ def test_a_test_run_always_records_the_build_under_test() -> None:
     runs = [t for g in queues() for t in g.task.tickets if t.reporter_type == "qa"]
     assert len(runs) >= 50
     assert all(t.version for t in runs), [t.ticket_id for t in runs if not t.version][:5]
+
+
+def test_an_alert_keeps_the_letter_case_its_rule_names_it_in() -> None:
+    """An alerting tool titles its alert as the rule names it ("sso-service OIDC no_account rejections for Google"),
+    never as a person might retype it ("Sso-service OIDC no_account rejections for google", found on a duplicate)."""
+    from openenv_bug_triage.catalogue import load_catalogue
+    from openenv_bug_triage.generator import compose
+    from openenv_bug_triage.generator.titles import alert_title
+
+    defects = {d.id: d for d in load_catalogue().defects}
+    checked = 0
+    for g in queues():
+        for t in g.task.tickets:
+            if t.reporter_type != "monitoring":
+                continue
+            f = g.facts[t.ticket_id]
+            d = defects.get(f.scenario) or compose.named(f.scenario)
+            rule = alert_title(d.alert.title)
+            if t.title.lower() == rule.lower():
+                assert t.title == rule, (t.ticket_id, t.title, rule)
+                checked += 1
+    assert checked >= 20, checked

@@ -820,3 +820,23 @@ def test_an_aside_that_ends_a_message_comes_after_the_problem(split: str) -> Non
                 else:
                     after += 1
     assert before == 0 and after > 20, (before, after)
+
+
+def test_no_lead_in_with_a_colon_runs_into_a_problem_told_by_who_writes_it() -> None:
+    """A quiet opener that leads into the problem ("I could use a hand with this:") ends in a full stop when the
+    problem opens with the writer saying who they are ("I'm the workspace admin and ..."), in a terse ticket too
+    (found by the seam check `lead_into_intro`)."""
+    from openenv_bug_triage.generator.personas import Persona
+
+    body = "I'm the workspace admin and I handle our subscription, but something about our billing seems wrong."
+    terse = 0
+    for seed in range(40):
+        voice = Voice(load_phrases(), "train", random.Random(seed))
+        voice.cast(Persona(reporter="user", channel="email", name="Jens Keller", role="workspace admin"), set())
+        drawn = voice.length
+        text = voice.wrap(body, [], "I could use a hand with this:", 0)
+        assert "with this: I'm" not in text, text
+        if drawn == "terse":
+            terse += 1
+            assert text.startswith("I could use a hand with this. I'm the workspace admin"), text
+    assert terse

@@ -898,6 +898,7 @@ class Renderer:
         s.writer = persona.first if persona.reporter == "user" else None
         if persona.reporter == "user" and (temper := self._temper(persona.name)) != persona.temper:
             persona = replace(persona, temper=temper)
+        self.voice.filed = self.created
         self.voice.cast(persona, tags)
         self.voice.platform = self.platform
         app: Platform = self.platform if self.platform in INSTALLED else "ios"  # the app a phone's screen is of
@@ -1175,7 +1176,8 @@ class Renderer:
             s.said = said
         title, body = noise.apply(title), typed
         if reporter == "user" and (first := self.voice.persona.first) and re.search(rf"\b{re.escape(first)}\b", body):
-            self.voice.named.add(self.voice.persona.name)  # signed: a later ticket of theirs may say they wrote before
+            signer = self.voice.persona.name  # signed: a ticket of theirs filed later may say they wrote before
+            self.voice.named[signer] = min(self.created, self.voice.named.get(signer, self.created))
         evidence = [(rule, noise.apply(text)) for rule, text in evidence]
         if self.support_note is not None:  # support's comment, typed by support
             evidence.append((f"scope:{s.scope}", self.support_note))
@@ -1415,8 +1417,10 @@ class Renderer:
             # the tracker files an alert on the account of its first failing request, and stamps that account's plan
             org = r.choice(load_personas().organisations_of(self.partition, s.tier))
             account = self.pick("monitoring_account", account=org.name, plan=PLAN_NAMES[s.tier])
-            # an alert states what it measured; why it fails is for the log and the engineers
-            return self.local(titles.alert_title(d.alert.title)), f"{body} {scope_line} {account}"
+            # an alert states what it measured; why it fails is for the log and the engineers, in a paragraph
+            # or, as many alerting tools post, a line a field
+            joint = "\n" if "\n" in body or r.random() < 0.3 else " "
+            return self.local(titles.alert_title(d.alert.title)), joint.join([body, scope_line, account])
         symptom = self.local(d.symptoms[s.symptom_variant])
         if s.scope == "degraded" and s.environment == "production":  # some tries fail, not every one
             symptom = composing.partly(symptom, self.partition)

@@ -182,7 +182,8 @@ def dress(
             # a writer who puts the build in the subject: about one in four of those who know what a build is
             build_form = rng.choice(BUILD_FORMS) if rng.random() < BUILD_IN_TITLE and persona.technical else None
             title = fitted(subjects, version.split()[-1], affix, target, build_form)
-    title = letter_case(title, rng)
+    if persona.reporter != "monitoring":  # an alerting tool titles its alerts as its rule names them
+        title = letter_case(title, rng)
     if loud:
         title = pick("loud_title", **shouted(title, rng))
         traps.append("loud")

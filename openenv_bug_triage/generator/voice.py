@@ -17,6 +17,7 @@ import random
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from functools import lru_cache
 from http import HTTPStatus
 
@@ -309,7 +310,22 @@ _API_CLIENT = re.compile(r"^(?:User agent: |library: |client: |connector build |
 client's output (not a Go library's beside a Java wrapper's)."""
 
 
-_ONE_A_TICKET: tuple[tuple[re.Pattern[str], ...], ...] = ((_SETTINGS_SCREEN, _APP_SCREEN), (_BOX,), (_API_CLIENT,))
+_LISTED = re.compile(r"^(?:[-*] |\d\. |\{1st\|First\}: |(?:1st|First): )\S", re.M)
+"""A line of a list of what the writer tried: a ticket holds one list (of tries, or of what was ruled out)."""
+_A_LIST = "- a list"
+"""Stands for the list of what was ruled out among a ticket's pastes however it is written (`_LISTED` finds it)."""
+
+
+_COMMON_WORD = re.compile(r"^[A-Z](?=[a-z']*\b(?!-))")
+"""The capital of an item's first word, where it is no name ("A different device", not "Wi-Fi")."""
+
+
+_ONE_A_TICKET: tuple[tuple[re.Pattern[str], ...], ...] = (
+    (_SETTINGS_SCREEN, _APP_SCREEN),
+    (_BOX,),
+    (_API_CLIENT,),
+    (_LISTED,),
+)
 """Kinds of paste a ticket holds one of, each told by the lines any of its patterns finds."""
 
 
@@ -427,9 +443,12 @@ class Voice:
     """The ticket's own wording of its facts: what a pasted settings screen agrees with."""
     habits: dict[str, tuple[Noise, str]] = field(default_factory=dict)
     """Each customer's typing (noise) and register (formal or casual), by name, drawn at their first ticket."""
-    named: set[str] = field(default_factory=set)
-    """Customers who have signed a ticket of the queue with their first name: only their later tickets may say they
-    wrote before ("Apologies for writing twice in a row"), as only then can a reader tell the earlier one is theirs."""
+    named: dict[str, datetime] = field(default_factory=dict)
+    """Customers who have signed a ticket of the queue with their first name, with when the first of those was filed:
+    only their later tickets may say they wrote before ("Apologies for writing twice in a row"), as only then can a
+    reader tell the earlier one is theirs (tickets are not written in the order they are filed)."""
+    filed: datetime | None = None
+    """When the ticket being written is filed."""
     frame: str = ""
     """The phrase `once` drew last, as written in the pool (every `{a|b}` choice still in it)."""
     since: int | None = None
@@ -468,7 +487,8 @@ class Voice:
         tags = persona.tags() | frozenset(ticket_tags) | extra
         if not self.noise.nonnative:  # one who says English is not their first language writes as one
             tags = tags - {"nonnative"}
-        if "again" in tags and persona.name not in self.named:  # their earlier ticket does not say who wrote it:
+        signed = self.named.get(persona.name)
+        if "again" in tags and (signed is None or self.filed is None or signed >= self.filed):  # none signed before:
             tags = tags - {"again"}  # no word of it, nor of a history before it
         self.tags = tags
 
@@ -594,6 +614,8 @@ class Voice:
         if _OWN_ENGLISH.search(body):  # one who apologises for their English writes no fluent padding around it
             length = self.length = "terse"
         extra = [daytime(x, self.hour) for x in extra]  # a demo "this afternoon" is not ahead after dark
+        if opener and opener.endswith(":") and body.startswith(tuple(self_descriptions(body)[:1])):
+            opener = f"{opener[:-1]}."  # no lead-in ("I could use a hand with this:") into who writes
         head: list[str] = [opener] if opener else []
         if length == "terse":  # only the facts, and whatever the writer cannot keep to themselves
             sign = [self.pick("closer_terse")] if r.random() < 0.35 else []  # signed off as briefly as written
@@ -659,17 +681,20 @@ class Voice:
             values = self.paste_values(body)  # one device, one build, one session in every paste of a ticket
             written = "\n".join([self.facts, *parts])  # what the ticket says before its pastes, its writer's blurb too
             first = self.once("pasted_output", **values)
-            listed = first is None  # else a list of what was tried may follow: one list a ticket
+            listed = first is None  # else a list of what was ruled out may follow: one list a ticket
             if listed:
                 first = self.checklist()
             pastes = [agreeing(p, written) for p in [first] if p]
-            for _ in range(5):  # more while the ticket is short of a long one's length
+            # one block, two or now and then three, while the ticket is short of a long one's length: long
+            # reports differ in what they paste, not every one a settings screen, a list and an error box
+            for _ in range(r.choices((0, 1, 2), weights=(30, 50, 20))[0]):
                 if not pastes or len(" ".join([*parts, *pastes]).split()) >= 260:
                     break
                 # not two settings or device screens (the connection and storage told twice, an About screen
-                # beside a settings page), two error boxes or two API clients' logs
-                more = self._once("pasted_output", False, values, beside=pastes)
-                if more is None and not listed:
+                # beside a settings page), two error boxes, two API clients' logs or two lists of tries
+                held = [*pastes, *([_A_LIST] if listed else [])]  # a list run into one line is a list too
+                more = self._once("pasted_output", False, values, beside=held)
+                if more is None and not listed and not any(_shows((_LISTED,), p) for p in pastes):
                     more = self.checklist()
                     listed = True
                 if more:
@@ -705,9 +730,14 @@ class Voice:
             return None
         checks = r.sample(fresh, min(len(fresh), r.randrange(3, 6)))
         self.used.update(checks)
+        head = self.pick("checklist_head")
+        if r.random() < 0.45:  # as often run into one line as listed one a line
+            items = [compose(check, r) for check in checks]
+            return (
+                f"{head} {', '.join([items[0], *(_COMMON_WORD.sub(lambda m: m[0].lower(), i, 1) for i in items[1:])])}."
+            )
         marks = r.choice(["- ", "* ", "#"])
         lines = [f"{i}. " if marks == "#" else marks for i in range(1, len(checks) + 1)]
-        head = self.pick("checklist_head")
         return "\n".join([head, *(mark + compose(check, r) for mark, check in zip(lines, checks, strict=True))])
 
     def _intros(self) -> Sequence[str]:
