@@ -63,3 +63,15 @@ def test_a_writer_who_types_i_in_lower_case_still_shouts_in_capitals() -> None:
     assert noise.apply("I'm sure I know. I'M OUT OF PATIENCE. WHY DID I PAY?") == (
         "i'm sure i know. I'M OUT OF PATIENCE. WHY DID I PAY?"
     )
+
+
+def test_a_form_for_an_app_that_never_opens_leaves_no_field_read_from_the_app_unfilled() -> None:
+    """An app stuck on its splash screen has no About screen to read: its form's unfilled field is another one
+    (a generator check found "App version (Settings > About):" under such a report)."""
+    from openenv_bug_triage.generator.noise import _placeholder, load_noise
+
+    data = load_noise()
+    stuck = {_placeholder(random.Random(seed), data, frozenset({"form", "mobile", "no_entry"})) for seed in range(60)}
+    opens = {_placeholder(random.Random(seed), data, frozenset({"form", "mobile"})) for seed in range(60)}
+    assert "App version (Settings > About):" in opens
+    assert "App version (Settings > About):" not in stuck and stuck

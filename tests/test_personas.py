@@ -542,3 +542,6 @@ def test_a_subject_typed_in_lower_or_sentence_case_keeps_what_it_quotes_and_its_
     assert "ssl error calling the larkspur api: invoices show 'Ã©' and can't open 'Q3 Budget'" in typed
     assert "SSL error calling the larkspur API: invoices show 'Ã©' and can't open 'Q3 Budget'" in typed
     assert len(typed) == 3
+    # nor "Ios app throws away offline edits" or "IOS app ...": a name with a capital inside keeps it
+    typed = {letter_case("iOS app throws away edits made with OneLogin", random.Random(seed)) for seed in range(40)}
+    assert typed == {"iOS app throws away edits made with OneLogin", "ios app throws away edits made with onelogin"}

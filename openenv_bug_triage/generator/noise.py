@@ -28,6 +28,8 @@ class Placeholder(BaseModel):
 
     text: str = Field(min_length=1)
     requires: frozenset[str] = frozenset()
+    forbids: frozenset[str] = frozenset()
+    """Ticket tags it never goes with ("no_entry": an app that never opens has no About screen to read)."""
 
 
 class NoiseData(BaseModel):
@@ -186,5 +188,5 @@ def draw_noise(rng: random.Random, nonnative: bool, tags: frozenset[str]) -> Noi
 
 
 def _placeholder(rng: random.Random, data: NoiseData, tags: frozenset[str]) -> str | None:
-    fitting = [p.text for p in data.placeholders if p.requires <= tags]
+    fitting = [p.text for p in data.placeholders if p.requires <= tags and not p.forbids & tags]
     return rng.choice(fitting) if "form" in tags and fitting else None

@@ -212,10 +212,11 @@ def letter_case(title: str, rng: random.Random) -> str:
         lowered = _QUOTED_OR_WORD.sub(
             lambda m: m[0] if m["quoted"] or _ACRONYM.fullmatch(m[0]) else m[0].lower(), title
         )
-        return lowered[:1].upper() + lowered[1:]
+        return lowered if re.match(r"[a-z]+[A-Z]", lowered) else lowered[:1].upper() + lowered[1:]  # "iOS app ..."
     return title
 
 
 _QUOTED_OR_WORD = re.compile(r"(?P<quoted>(?<!\w)'[^']+'(?!\w)|\"[^\"]+\")|[^\s\"]+")
 """A quoted string (an error message or a file name, kept as it was shown) or a word."""
-_ACRONYM = re.compile(r"\W*[A-Z][A-Z0-9]+s?\W*")
+_ACRONYM = re.compile(r"\W*(?:[A-Z][A-Z0-9]+s?|[a-z]*[A-Z]\w*?[A-Z]\w*|[a-z]+[A-Z]\w*)\W*")
+"""A word typed with capitals inside it as well: an acronym ("SSL", "APIs") or a name ("iOS", "OneLogin")."""
