@@ -474,3 +474,14 @@ def test_an_alert_keeps_the_letter_case_its_rule_names_it_in() -> None:
                 assert t.title == rule, (t.ticket_id, t.title, rule)
                 checked += 1
     assert checked >= 20, checked
+
+
+def test_an_alert_on_one_group_says_the_rest_is_healthy() -> None:
+    """ "Affected: every customer who edits task descriptions in the web app" read as everyone to a blind reader
+    (sev0 for the key's sev1): an alert on one group says that the others pass, in every partition."""
+    from openenv_bug_triage.catalogue import load_phrases
+
+    rest = re.compile(r"\b(?:other|others|rest|remaining|else|confined to one)\b", re.I)
+    for split in ("train", "validation", "test"):
+        for phrase in load_phrases().texts_fitting("alert_segment", split, frozenset({"monitoring"})):
+            assert rest.search(phrase), (split, phrase)

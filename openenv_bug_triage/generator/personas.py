@@ -334,17 +334,20 @@ class People:
         seats: int = 0,
         plain: bool = False,
         not_by: str | None = None,
+        workplace: bool = False,
     ) -> Persona:
         """The reporter of one ticket: a customer of plan `tier` (technical when `technical`, not technical when
         `plain`: a report that says "I'm not technical"; of an organisation of at least `seats` seats when one has
-        them; never the known customer of first name `not_by`), a QA engineer, or an alert."""
+        them, and a workplace, not a group run by volunteers, when `workplace`: a report that speaks of clients or
+        staff; never the known customer of first name `not_by`), a QA engineer, or an alert."""
         data = load_personas()
         if reporter == "monitoring":
             return Persona("monitoring", "alert")
         if reporter == "qa":
             return Persona("qa", "qa", name=self.rng.choice(data.qa_people.of(self.partition)), role="QA engineer")
         of_tier = data.organisations_of(self.partition, tier)
-        big = [o for o in of_tier if o.seats >= seats] or list(of_tier)
+        fits = [o for o in of_tier if not (workplace and "volunteer" in site_tags(o.sector))] or list(of_tier)
+        big = [o for o in fits if o.seats >= seats] or fits
         big_ids = {id(o) for o in big}  # each organisation is one loaded object: found by identity
         again = [
             p

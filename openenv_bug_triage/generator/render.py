@@ -667,6 +667,22 @@ _LIVE_HOST = re.compile(r"(?<![\w./-])api\.larkspur\.app\b")
 """The production API's host named alone ("not mapped for host api.larkspur.app"), as logs name it."""
 
 
+_WORKPLACE = re.compile(
+    r"\b(?:our|my) (?:clients|customers'? work|staff|employees|new starters?|payroll|company|office|manager|boss)\b"
+    r"|\bclient work\b|\binvite (?:our )?clients\b|\bnew starter\b|\b(?:her|his|my|our) (?:line )?manager\b"
+    r"|\b(?:payroll|sprints?|retros?|retrospectives?|billable|by client|boss|director|office Wi-Fi|office manager"
+    r"|managing partner|senior management|board meeting|sales team|PMO|finance and ops group)\b",
+    re.I,
+)
+"""Words of a workplace: its clients, staff and managers, its office, payroll, sprints and retros. A group run by
+volunteers (a rowing club, an allotment society) has none, so no report of theirs speaks of them."""
+
+
+def of_a_workplace(text: str) -> bool:
+    """True when `text` speaks of a workplace (`_WORKPLACE`): only someone who works at one writes it."""
+    return _WORKPLACE.search(text) is not None
+
+
 def says_not_technical(text: str) -> bool:
     """True when `text` says its writer, or everyone they have, is not technical: one who is writes no such thing."""
     return _NOT_TECHNICAL.search(text) is not None
@@ -890,10 +906,21 @@ class Renderer:
         # a report that says its writer is not technical ("we don't have anyone technical left") has one writing it
         # (an API story among them: the contractor who called it has left)
         plain = isinstance(scenario, Story) and says_not_technical(" ".join(scenario.texts))
+        # a scenario told of clients, staff or a sprint is a workplace's: no club or society of volunteers has one
+        told = scenario.texts if isinstance(scenario, Story) else [facts_text, *scenario.titles, *scenario.steps]
+        if s.second is not None:  # and the second problem it tells of ("Our clients are guests in one project")
+            told = [*told, *s.second.symptoms]
+        workplace = of_a_workplace(" ".join(told))
         # nobody files a duplicate of their own report: a customer who writes again about it comments on it
         mine = s.original.writer if s.original is not None else None
         persona = self.people.draw(
-            reporter, s.tier, technical=technical and not plain, seats=seats, plain=plain, not_by=mine
+            reporter,
+            s.tier,
+            technical=technical and not plain,
+            seats=seats,
+            plain=plain,
+            not_by=mine,
+            workplace=workplace,
         )
         s.writer = persona.first if persona.reporter == "user" else None
         if persona.reporter == "user" and (temper := self._temper(persona.name)) != persona.temper:
