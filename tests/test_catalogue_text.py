@@ -180,3 +180,12 @@ def test_no_defect_prose_names_an_app_version() -> None:
 @pytest.mark.parametrize("text", ["It started with the 5.15 release.", "Since app version 5.14.0 it fails."])
 def test_a_planted_app_version_is_found(text: str) -> None:
     assert OWN_VERSION.search(text)
+
+
+def test_a_story_names_no_plan_its_reporter_may_already_be_on() -> None:
+    """A report that is no defect may come from a customer on any plan: none says it is evaluating, or would move
+    onto, "the enterprise plan" (found by a blind reader on an enterprise customer's ticket)."""
+    plan = re.compile(r"\bthe (?:free|pro|enterprise) plan\b", re.I)
+    c = load_catalogue()
+    told = [(s.id, t) for s in (*c.features, *c.invalid, *c.vague) for t in s.texts if plan.search(t)]
+    assert not told, told

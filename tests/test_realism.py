@@ -485,3 +485,97 @@ def test_an_alert_on_one_group_says_the_rest_is_healthy() -> None:
     for split in ("train", "validation", "test"):
         for phrase in load_phrases().texts_fitting("alert_segment", split, frozenset({"monitoring"})):
             assert rest.search(phrase), (split, phrase)
+
+
+def test_an_alerts_log_shows_its_first_error_by_the_onset_after_the_warnings_before_it() -> None:
+    """A customer quoted 'No space left on device' at 21:45 while the alert on it logged that error first at 21:48,
+    after a line at 21:37 that the archiver failed (found by a blind reader): an alert's log is set in time by its
+    first line logged as an error, so the failure shows by the onset and the warnings come before it."""
+    from openenv_bug_triage.generator.render import retime
+
+    log = (
+        "2026-11-02T10:00:05.237Z pg-primary-1 LOG:  archiver: archive command failed with exit code 255\n"
+        "2026-11-02T10:11:43.125Z pg-primary-1 ERROR:  could not extend file: No space left on device\n"
+        "2026-11-02T10:11:44.209Z doc-service ERROR autosave failed: SQLSTATE 53100"
+    )
+    onset = datetime(2026, 7, 19, 21, 40, tzinfo=UTC)
+    timed = retime(log, onset + timedelta(minutes=9), onset, alert=True)
+    first = datetime.fromisoformat(ISO_ERROR.search(timed)[1]).replace(tzinfo=UTC)  # type: ignore[index]
+    assert first <= onset, timed
+
+
+ISO_ERROR = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.\d+)?Z? .*\b(?:ERROR|FATAL|CRIT\w*)\b", re.M)
+
+
+def test_no_report_of_an_incident_comes_before_the_first_error_its_alert_logged() -> None:
+    """A customer quoted 'No space left on device' at 21:45 while the alert on it logged that error first at 21:48,
+    after a warning at 21:37 that the archiver failed (found by a blind reader): an alert's log shows its first
+    error by the time the first report of its failure was filed, its warnings before."""
+    checked = 0
+    for g in queues():
+        tickets = {t.ticket_id: t for t in g.task.tickets}
+        for t in g.task.tickets:
+            f = g.facts[t.ticket_id]
+            if t.reporter_type != "monitoring" or not t.log_excerpt or not (m := ISO_ERROR.search(t.log_excerpt)):
+                continue
+            group = [f.duplicate_of] if f.duplicate_of else []
+            group += [o.ticket_id for o in g.task.tickets if g.facts[o.ticket_id].duplicate_of in (t.ticket_id, *group)]
+            reports = [tickets[i] for i in group if i in tickets and tickets[i].reporter_type == "user"]
+            if not reports:
+                continue
+            first = datetime.fromisoformat(m[1]).replace(tzinfo=UTC)
+            earliest = min(r.created_at for r in reports)
+            assert first <= earliest, (t.ticket_id, first, earliest)
+            checked += 1
+    assert checked >= 10, checked
+
+
+def test_a_test_run_states_no_set_up_of_its_own_beside_a_set_up_step() -> None:
+    """ "Two test users with different roles" beside step 1 "Use a workspace with more than 500 members" (found by a
+    blind reader): a run whose steps set up its workspace states no other set-up."""
+    from openenv_bug_triage.catalogue import load_phrases
+    from openenv_bug_triage.generator.levels import partition_of
+    from openenv_bug_triage.generator.phrasing import literal_parts
+
+    probes = {
+        split: [max(literal_parts(p), key=len).strip() for p in load_phrases().pool("qa_setup", split)]
+        for split in ("train", "validation", "test")
+    }
+    checked = 0
+    for g in queues():
+        for t in g.task.tickets:
+            if t.reporter_type == "qa" and re.search(
+                r"^\d+\. (?:Use|Create) an? (?:workspace|organisation)", t.description, re.M
+            ):
+                checked += 1
+                said = [p for p in probes[partition_of(g.split)] if len(p) > 12 and p in t.description]
+                assert not said, (t.ticket_id, said)
+    assert checked >= 10, checked
+
+
+def test_a_test_build_report_names_its_build_once() -> None:
+    """ "Red check in the nightly run on web 2026.10.2-dev.146" and then "Seen in the local development setup on web
+    2026.10.2-dev.146" (found by a blind reader): a report on a staging or development build says where it ran and
+    on which build once."""
+    checked = 0
+    for g in queues():
+        for t in g.task.tickets:
+            if t.reporter_type == "qa" and t.environment != "production" and t.version:
+                checked += 1
+                assert t.description.count(t.version.split()[-1]) <= 1, (t.ticket_id, t.description)
+    assert checked >= 20, checked
+
+
+def test_a_regression_began_after_the_update_it_blames_shipped() -> None:
+    """ "We started counting at 11:21 UTC ... Before 18 October's update this worked every time" where that update
+    shipped at 11:36 (found by a blind reader in the last queue): a regression began after its reporter's build
+    shipped."""
+    checked = 0
+    for g in [*queues(), generate("generated_expert", 58, "test")]:
+        for t in g.task.tickets:
+            f = g.facts[t.ticket_id]
+            if f.case == "regression" and f.duplicate_of is None:
+                assert f.began is not None and f.shipped is not None, t.ticket_id
+                assert f.began > f.shipped, (t.ticket_id, f.began, f.shipped)
+                checked += 1
+    assert checked >= 20, checked

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Literal
 
 from .. import rules
@@ -73,6 +74,10 @@ class TicketFacts:
     """The second problem of a `two_problems` report: its component and impact class."""
     fixed_in_release: bool = False
     """The report is on a build older than a release whose notes fix its defect (`rules.fixed_by_release`)."""
+    began: datetime | None = field(default=None, compare=False)
+    """When the failure it reports began, as its wording, scope sentence and log tell it (None for no defect)."""
+    shipped: datetime | None = field(default=None, compare=False)
+    """When the build it reports on shipped (its platform's current release for one not released yet)."""
 
 
 REQUESTING_CASES: frozenset[str] = frozenset({"feature_attached", "regression"})

@@ -51,6 +51,9 @@ _FAULT = re.compile(r"\b(?:ERROR|WARN|FATAL|CRIT\w*|E|W)\b|\b(?:fail\w*|error|im
 """A log line that shows something going wrong: the first one is when the failure began."""
 _FAILED = re.compile(r"\b(?:ERROR|FATAL|CRIT\w*|E)\b|\b(?:fail\w*|error|impaired|timeout|denied)\b|-> 5\d\d\b")
 """A log line that shows the failure itself, not a warning before it: what an alert fires on."""
+_ERRORED = re.compile(r"\b(?:ERROR|FATAL|CRIT\w*|E)\b|-> 5\d\d\b")
+"""A log line logged as an error ("ERROR: could not extend file"), not a failing step logged as a warning before it
+("LOG: archiver: archive command failed"): what users meet when an alert's log shows both."""
 
 
 def _stamps(log: str, filed: datetime) -> list[tuple[re.Match[str], datetime]]:
@@ -72,6 +75,7 @@ _CHANGE_WORDS = ("deploy", "rolled out", "rollout", "migration", "pg_restore")
 _HINTS: dict[re.Pattern[str], tuple[str, ...]] = {
     _FAULT: ("E", "W", "FATAL", "CRIT", "fail", "error", "impaired", "timeout", "denied", "-> 5"),
     _FAILED: ("E", "FATAL", "CRIT", "fail", "error", "impaired", "timeout", "denied", "-> 5"),
+    _ERRORED: ("E", "FATAL", "CRIT", "-> 5"),
 }
 """Strings every match of each fault pattern holds, as written (the patterns heed case): `ERROR` and `E` hold an
 `E`, `WARN` and `W` a `W`."""
@@ -85,7 +89,8 @@ def _changes(text: str) -> bool:
 
 
 def _shows(pattern: re.Pattern[str], line: str) -> bool:
-    """True when `pattern` (`_FAULT` or `_FAILED`) finds `line`; a plain test of what every match holds first."""
+    """True when `pattern` (`_FAULT`, `_FAILED` or `_ERRORED`) finds `line`; a plain test of what every match holds
+    first."""
     return any(map(line.__contains__, _HINTS[pattern])) and pattern.search(line) is not None
 
 
@@ -170,8 +175,10 @@ def retime(
     if not stamps:
         return log
     latest = max(at for _, at in stamps)
-    # an alert's failing line is its first error, or its first warning when it shows none
-    fault = _first_fault(log, stamps, (_FAILED, _FAULT) if alert else (_FAULT,)) if onset is not None else None
+    # an alert's failing line is its first logged as an error, else its first failing one, else its first warning
+    fault = (
+        _first_fault(log, stamps, (_ERRORED, _FAILED, _FAULT) if alert else (_FAULT,)) if onset is not None else None
+    )
     delta = last.replace(microsecond=0) - latest
     if onset is not None and fault is not None:
         delta = min(delta, onset.replace(microsecond=0) - fault)
@@ -987,14 +994,18 @@ class Renderer:
         except ValueError:
             return None
 
+    def _shipped(self) -> datetime:
+        """When the build this ticket reports shipped (its platform's current release for one not released yet)."""
+        build = self.reported.split(" ")[-1]
+        live = self.timeline.live(self.platform, self.created)
+        own = next((rel for rel in reversed(live) if rel.version == build), None)
+        return (own or self.timeline.current(self.platform, self.created)).released_at
+
     def release_day(self) -> str:
         """The day the build this ticket reports shipped (its platform's current release for a build not
         released yet), as a reporter names it: the weekday within the last week (not today's, which would
         read as a week ago), else the date ("14 May"). One on iOS 5.11.0 blames the update that brought it."""
-        build = self.reported.split(" ")[-1]
-        live = self.timeline.live(self.platform, self.created)
-        own = next((rel for rel in reversed(live) if rel.version == build), None)
-        released = (own or self.timeline.current(self.platform, self.created)).released_at
+        released = self._shipped()
         if 0 < (self.created.date() - released.date()).days <= 6:
             return chronology.WEEKDAYS[released.weekday()]
         return f"{released.day} {released:%B}"
@@ -1094,6 +1105,11 @@ class Renderer:
         self.began = None
         if isinstance(scenario, Defect):
             d = scenario
+            if s.case == "regression" and s.original is None and s.onset is None:
+                # it worked before the update it blames: it began after that build shipped, not before
+                # (no "we started counting at 11:21" beside an update that shipped at 11:36)
+                shipped = self._shipped() + timedelta(minutes=r.randrange(3, 30))
+                s.onset = max(self._onset(s), min(shipped, created - timedelta(minutes=2)))
             began = self._scope_values(s, d)["onset"]  # every wording of this report tells this start
             assert isinstance(began, datetime)
             self.began = began
@@ -1276,6 +1292,8 @@ class Renderer:
             second_component=s.second.component if s.second else None,
             second_impact=s.second.impact if s.second else None,
             fixed_in_release=fixed_in_release,
+            began=self.began,
+            shipped=self._shipped() if self.reported else None,
         )
         return record, facts
 
@@ -1510,7 +1528,9 @@ class Renderer:
             if s.scope == "everyone" and "api_calls" not in self.voice.tags:  # its scope line names every client
                 self.voice.tags |= {"all_clients"}
             # the run's workspace is on a plan: the one the tracker stamps on the report (`customer_tier`)
-            how = [self._own_pick(s, "qa_setup", plan=PLAN_NAMES[s.tier])] if r.random() < 0.6 else []
+            # (none beside a set-up step that says what the run used: "Use a workspace with more than 500 members")
+            set_up = any(_SETUP.match(step) for step in steps)
+            how = [self._own_pick(s, "qa_setup", plan=PLAN_NAMES[s.tier])] if r.random() < 0.6 and not set_up else []
             if s.environment != "production":  # no customer reaches this build: the tester's own words
                 composed = composing.detail_of(d.id) is not None
                 symptom, lines = _tester_words(symptom, lines, evidence, composed)
@@ -1533,8 +1553,9 @@ class Renderer:
             # (an API suite's run is not a client matrix: its report names no web or phone client)
             opener = "opener_qa_matrix" if every and "api_calls" not in self.voice.tags else "opener_qa"
             # most testers start with what they saw; a few say first which run found it (none that quotes
-            # the customer who found it)
-            found_by_run = not theirs and r.random() < QA_OPENER_RATE
+            # the customer who found it, nor on a test build, whose own line says where it ran and on which build:
+            # no "nightly run on web 2026.10.2-dev.146" beside "seen in my local development setup on" that build)
+            found_by_run = not theirs and s.environment == "production" and r.random() < QA_OPENER_RATE
             parts = [self._own_pick(s, opener, version=self.reported)] if found_by_run else []
             parts += [f"{self.pick('qa_customer_quote')}\n{quote}"] if theirs else []
             parts += [" ".join(own)] if own else []
