@@ -61,6 +61,9 @@ class Defect(_Model):
     titles: Annotated[list[Line], Field(min_length=3)]
     symptoms: Annotated[list[Line], Field(min_length=3)]
     steps: Annotated[list[Line], Field(min_length=2, max_length=8)]
+    retold_steps: list[Line] = Field(default_factory=list)
+    """The same steps in a second reporter's words, one for one (empty: none written): a duplicate gives these, so
+    that two people's reports of one defect do not share their steps word for word."""
     logs: Annotated[list[LogExcerpt], Field(min_length=1)]
     alert: Alert | None = None
     misfiled: list[str] = Field(default_factory=list)
@@ -102,6 +105,8 @@ class Defect(_Model):
             raise ValueError("an `exposure` defect exposes customer data, so its impact must be `critical`")
         if self.component in self.misfiled:
             raise ValueError("`misfiled` must not hold the defect's own component")
+        if self.retold_steps and len(self.retold_steps) != len(self.steps):
+            raise ValueError("`retold_steps` tells `steps` one for one: give as many, or none")
         return self
 
 

@@ -229,7 +229,7 @@ def test_a_customers_reply_names_only_their_own_organisations_addresses() -> Non
 
     address = re.compile(r"[\w.+'*-]+@(?P<domain>[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,})", re.I)
     named = 0
-    for level, split, seed in itertools.product(LIVE, ("train", "validation", "test"), range(6)):
+    for level, split, seed in itertools.product(LIVE, ("train", "validation", "test"), range(12)):
         m = made(level, split, seed)
         assert m.task.live is not None
         for tid, reply in m.task.live.replies.items():

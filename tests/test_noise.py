@@ -46,6 +46,11 @@ def test_a_typo_slips_in_at_some_places_of_its_word_and_the_same_way_in_a_senten
         kept += typed.count("the ")
         for one in re.split(r"(?<=\.) ", text):
             assert noise.apply(one) in typed
+        # a sentence that ends its line, as a list of steps does: the next line's first word is not its neighbour
+        again = Noise(typos=(("again", "agian"),), salt=salt)
+        steps = "Path: open the board, then observe the prompt appears again"
+        ticket = f"It asks again and again.\n\n{steps}\n\nIn case it helps, here is more."
+        assert again.apply(steps) in again.apply(ticket)
     assert 0.2 < slipped / (slipped + kept) < 0.5, (slipped, kept)
 
 

@@ -280,7 +280,7 @@ def test_a_retold_duplicate_keeps_every_step_of_its_defect() -> None:
     from openenv_bug_triage.catalogue import load_catalogue
     from openenv_bug_triage.generator import compose
 
-    steps = {d.id: d.steps for d in load_catalogue().defects}
+    steps = {d.id: d.retold_steps or d.steps for d in load_catalogue().defects}  # (a duplicate's own words)
     checked = 0
     for g in queues():
         for t in g.task.tickets:
@@ -579,3 +579,47 @@ def test_a_regression_began_after_the_update_it_blames_shipped() -> None:
                 assert f.began > f.shipped, (t.ticket_id, f.began, f.shipped)
                 checked += 1
     assert checked >= 20, checked
+
+
+def test_support_names_the_group_hit_as_english_reads() -> None:
+    """ "Every report on this one comes from every workspace stored on database shard eu-2" and "they're all from
+    everybody on Firefox ESR 140" (found by a blind reader): the group hit is named "every workspace ..." or
+    "everybody on ...", so support's notes never put it after "from"."""
+    from openenv_bug_triage.catalogue import load_phrases
+
+    for split in ("train", "validation", "test"):
+        for phrase in load_phrases().pool("support_scope_segment", split):
+            text = phrase if isinstance(phrase, str) else phrase.text
+            assert not re.search(r"\bfrom \{who\}", text), (split, text)
+
+
+def test_a_duplicate_gives_its_steps_in_its_own_words() -> None:
+    """Two customers of one defect listed the same steps word for word ("open a project with tasks in several
+    statuses > export it as CSV > open the file and read the Status column", three times in one queue: every blind
+    realism reader quoted such pairs): a duplicate's reporter gives the catalogue's retold steps, so no run of eight
+    words of its original's steps (outside what they quote) is in it."""
+    k = 8  # (six words such as "a task in the Android app" two people write alike)
+    from openenv_bug_triage.catalogue import load_catalogue
+
+    quoted = re.compile(r"'[^']+'|\"[^\"]+\"|\S*[/>]\S*")
+
+    def runs(text: str) -> set[tuple[str, ...]]:
+        found: set[tuple[str, ...]] = set()
+        for chunk in quoted.sub(" | ", text.lower()).split("|"):
+            words = re.findall(r"[\w'-]+", chunk)
+            found |= {tuple(words[i : i + k]) for i in range(len(words) - k + 1)}
+        return found
+
+    defects = {d.id: d for d in load_catalogue().defects}
+    checked = 0
+    for g in queues():
+        for t in g.task.tickets:
+            f = g.facts[t.ticket_id]
+            d = defects.get(f.scenario)
+            if d is None or f.duplicate_of is None or not f.repro or f.noisy:
+                continue
+            own = set().union(*(runs(x) for x in (*d.retold_steps, *d.symptoms, *d.titles)))
+            copied = set().union(*(runs(step) for step in d.steps)) - own
+            checked += 1
+            assert not copied & runs(t.description), (t.ticket_id, sorted(copied & runs(t.description))[:2])
+    assert checked >= 30, checked

@@ -53,7 +53,7 @@ def load_noise() -> NoiseData:
 
 
 _ONE_WORD = re.compile(r"[\w']+")
-_NEXT_WORD = re.compile(r"\s+([\w']+)")
+_NEXT_WORD = re.compile(r"[ \t]+([\w']+)")
 SLIP_EVERY = 3
 """A typo's word is mistyped at about one of this many of its places (hashed, so the same at the same place)."""
 _UPPER_I = re.compile(r"I(?<![\w']I)(?<![A-Z][A-Z] I)(?=['’][a-z]|\b(?!['’]))")

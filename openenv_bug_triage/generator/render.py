@@ -695,6 +695,12 @@ def says_not_technical(text: str) -> bool:
     return _NOT_TECHNICAL.search(text) is not None
 
 
+def own_steps_of(s: Slot, d: Defect) -> list[str]:
+    """The steps a report of `d` gives: a duplicate's reporter tells them in their own words (`retold_steps`, where
+    the catalogue has them), not in its original's."""
+    return d.retold_steps if s.original is not None and d.retold_steps else d.steps
+
+
 _SETUP = re.compile(r"^(?:Use|Create) an? (?:workspace|organisation|account)\b|^Rename the workspace to something")
 """A tester's set-up step ("Use a workspace with more than 500 members"): a customer's workspace already is so."""
 
@@ -1522,7 +1528,7 @@ class Renderer:
             title = _neutral_title(title)
         if reporter == "qa":
             symptom = _without_detail(symptom, d.id, evidence)
-            steps = [self.local(step) for step in d.steps]
+            steps = [self.local(step) for step in own_steps_of(s, d)]
             # QA states behaviour and the run's set-up; the mechanism stays in the log
             self.voice.tags |= browsers_named(" ".join([symptom, *lines, *steps]))  # a run names no other browser
             if s.scope == "everyone" and "api_calls" not in self.voice.tags:  # its scope line names every client
@@ -1568,7 +1574,7 @@ class Renderer:
         if repro:  # a customer's steps are set in the ticket's time only when given (`local` draws nothing)
             # a customer's steps are on their own device ("on my iPad", not a tester's "on an iPhone or iPad")
             device = "my iPad" if self.device == "tablet" else "my iPhone"
-            steps = [_EITHER_APPLE.sub(device, self.local(step)) for step in _own_steps(d.steps)]
+            steps = [_EITHER_APPLE.sub(device, self.local(step)) for step in _own_steps(own_steps_of(s, d))]
             body += "\n\n" + self._steps(s, steps, "steps_header_user", qa=False, evidence=evidence)
         self.follow_up = sentence or None
         return title, self._user_wrap(body, traps, cosmetic=d.impact == "cosmetic")
