@@ -557,3 +557,13 @@ def test_a_subject_typed_in_lower_or_sentence_case_keeps_what_it_quotes_and_its_
     # nor "Ios app throws away offline edits" or "IOS app ...": a name with a capital inside keeps it
     typed = {letter_case("iOS app throws away edits made with OneLogin", random.Random(seed)) for seed in range(40)}
     assert typed == {"iOS app throws away edits made with OneLogin", "ios app throws away edits made with onelogin"}
+
+
+def test_a_defect_of_projects_of_thousands_of_tasks_needs_an_organisation_of_some_size() -> None:
+    """A choir was the first account to fail on "projects with more than 10,000 tasks" (found by a blind reader): such
+    a bulk of data needs an organisation of fifty seats or more, as a workspace of more than 500 members needs 501."""
+    from openenv_bug_triage.generator.personas import BULK_SEATS, seats_needed
+
+    assert seats_needed(["Exports of projects with more than 10,000 tasks time out"]) == BULK_SEATS
+    assert seats_needed(["over 10,000 tasks", "workspaces with more than 500 members"]) == 501
+    assert seats_needed(["a project with 40 tasks", "10,000 tasks a day across all customers"]) == 0

@@ -296,7 +296,7 @@ def test_a_retold_duplicate_keeps_every_step_of_its_defect() -> None:
             tail = " ".join(after[-2:] if len(after) >= 2 else words[: dated[-1]][-2:]).lower()  # in any style
             # (a step told as the writer's own doing says "my own" for the catalogue's "your own", and told in prose,
             # "and saw" for "and see")
-            own = {"your": "(?:your|my)", "you": "(?:you|i)", "see": "(?:see|saw)"}
+            own = {"your": "(?:your|my)", "yours": "(?:yours|mine)", "you": "(?:you|i)", "see": "(?:see|saw)"}
             told = r"\s+".join(own.get(w, re.escape(w)) for w in tail.split())
             assert re.search(told, t.description.lower()), (t.ticket_id, tail)
             checked += 1
@@ -623,3 +623,25 @@ def test_a_duplicate_gives_its_steps_in_its_own_words() -> None:
             checked += 1
             assert not copied & runs(t.description), (t.ticket_id, sorted(copied & runs(t.description))[:2])
     assert checked >= 30, checked
+
+
+def test_support_never_says_it_merged_a_report() -> None:
+    """ "I've merged your ticket into the main one for this problem" on a ticket still open, the first of its defect
+    (found by a blind reader): support's note says how far a failure reaches, never that a ticket was merged, which
+    would tell the agent a duplicate that is not one."""
+    from openenv_bug_triage.catalogue import load_phrases
+
+    for name, pool in load_phrases().pools.items():
+        if name.startswith("support"):
+            for split in ("train", "validation", "test"):
+                for phrase in pool.entries(split):
+                    text = phrase if isinstance(phrase, str) else phrase.text
+                    assert not re.search(r"\bmerg\w*|\bmain (?:one|case|ticket)\b", text, re.I), (name, text)
+
+
+def test_a_customer_tells_what_they_saw_not_what_to_observe() -> None:
+    """Six customers ended their steps with a tester's "4. Observe ..." or "> observe ..." (found by a blind
+    reader): a customer's steps say what they saw ("See the banner"); testers keep "Observe"."""
+    observe = re.compile(r"(?:^\d+\. |[>→] |^[-*] )[Oo]bserve\b", re.M)
+    told = [(t.ticket_id, t.reporter_type) for g in queues() for t in g.task.tickets if observe.search(t.description)]
+    assert told and all(reporter == "qa" for _, reporter in told), [x for x in told if x[1] != "qa"][:5]

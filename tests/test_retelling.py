@@ -80,6 +80,9 @@ def test_a_step_that_lets_a_tester_pick_is_told_as_what_was_picked() -> None:
     assert past("Open it in the iOS or Android app") == "opened it in the app"
     assert past("Observe the error before any response") == "saw the error before any response"
     assert past("Open any other task") == "opened any other task"
+    # a noun that goes on past its first word stays as it is ("for a workspace IDs" read as a slip)
+    assert past("Search the file for any workspace IDs not yours") == "searched the file for any workspace IDs not mine"
+    assert past("Open any task that has a due date") == "opened a task that has a due date"
 
 
 def test_every_style_keeps_every_step() -> None:
@@ -124,3 +127,22 @@ def test_done_steps_told_in_prose_never_repeat_their_link_word_running() -> None
         assert all(a != b for a, b in itertools.pairwise(links)), text
         split += ". Then I " in text
     assert 40 < split < 160, split
+
+
+def test_a_retold_step_told_as_done_puts_each_of_its_verbs_in_the_past() -> None:
+    """ "I ... went to Export > Full workspace (JSON) and kick off the export" (a verb of a duplicate's own steps that the
+    past tenses did not hold): every verb after "and" or "then" in a defect's retold steps is told as done."""
+    from openenv_bug_triage.catalogue import load_catalogue
+    from openenv_bug_triage.generator.retell import load_retelling
+
+    data = load_retelling()
+    changing = {verb for verb, done in data.past.items() if done != verb} - set(data.also_nouns)
+    joined = re.compile(r"\b(?:and|then) ([a-z-]+) (?:the|a|an|it|its|off|to|on|up|for|at|into|out|in)\b")
+    present = [
+        (step, m[1])
+        for d in load_catalogue().defects
+        for step in d.retold_steps
+        for m in joined.finditer(past(step))
+        if m[1] in changing or m[1] in {"kick", "hook", "snap", "tick", "navigate", "leave"}
+    ]
+    assert not present, present[:5]

@@ -42,11 +42,20 @@ _MEMBERS = re.compile(r"\b(?:more than|above|over) (\d[\d,]*) members\b|\b(\d[\d
 """A workspace size a defect needs ("workspaces with more than 500 members")."""
 
 
+_BULK = re.compile(r"\b(?:more than|above|over|of|with) (?:\d{1,3}(?:,\d{3})+|\d{4,}) (?:tasks|rows|items|documents)\b")
+"""A bulk of data a defect needs ("projects with more than 10,000 tasks"): an organisation of some size holds it."""
+BULK_SEATS = 50
+"""Fewest seats of an organisation whose projects hold thousands of tasks (not a choir or a five-person bakery)."""
+
+
 def seats_needed(texts: Iterable[str]) -> int:
     """The fewest seats a customer's organisation needs to meet a defect told by `texts` (0 for any):
-    a charity of nine cannot see what only workspaces of more than 500 members see."""
+    a charity of nine cannot see what only workspaces of more than 500 members see, nor a choir what only projects
+    of more than 10,000 tasks meet."""
     matches = [m for t in texts if " members" in t for m in _MEMBERS.finditer(t)]  # a plain test spares the pattern
     found = [int((m[1] or m[2]).replace(",", "")) + (1 if m[1] else 0) for m in matches]
+    if any(_BULK.search(t) for t in texts):
+        found.append(BULK_SEATS)
     return max(found, default=0)
 
 

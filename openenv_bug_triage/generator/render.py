@@ -19,7 +19,7 @@ from . import compose as composing
 from .binding import own_text, plus_agrees
 from .compose import quiet as shows_no_error
 from .facts import INSTALLED, PLATFORM_OF, TicketFacts, alert_span
-from .personas import PLAN_NAMES, People, Temper, defect_seats, load_personas
+from .personas import PLAN_NAMES, People, Temper, defect_seats, load_personas, site_tags
 from .phrasing import compose
 from .plan import Planner, Slot
 from .timeline import Timeline
@@ -706,9 +706,14 @@ _SETUP = re.compile(r"^(?:Use|Create) an? (?:workspace|organisation|account)\b|^
 
 
 def _own_steps(steps: list[str]) -> list[str]:
-    """A customer's steps: a tester's set-up steps left out (their own workspace is what it is), two steps at least."""
+    """A customer's steps: a tester's set-up steps left out (their own workspace is what it is), two steps at least,
+    and what they saw told as they saw it ("See the banner", not a tester's "Observe the banner")."""
     kept = [x for x in steps if not _SETUP.match(x)]
-    return kept if len(kept) >= 2 else steps
+    return [_OBSERVE.sub("See", x) for x in (kept if len(kept) >= 2 else steps)]
+
+
+_OBSERVE = re.compile(r"^Observe\b")
+"""A tester's word for what a step shows."""
 
 
 def platform_of(s: Slot, variant: int | None = None) -> Platform:
@@ -1466,7 +1471,14 @@ class Renderer:
             evidence.append((f"scope:{s.scope}", scope_line))
             evidence.append(("symptom", metric))
             # the tracker files an alert on the account of its first failing request, and stamps that account's plan
-            org = r.choice(load_personas().organisations_of(self.partition, s.tier))
+            # (one whose size fits the defect, and a workplace where the defect's words speak of one: no choir first
+            # to fail on projects of more than 10,000 tasks)
+            orgs = load_personas().organisations_of(self.partition, s.tier)
+            workplace = of_a_workplace(" ".join([*d.symptoms, *d.steps]))
+            fits = [
+                o for o in orgs if o.seats >= defect_seats(d) and not (workplace and "volunteer" in site_tags(o.sector))
+            ]
+            org = r.choice(fits or orgs)
             account = self.pick("monitoring_account", account=org.name, plan=PLAN_NAMES[s.tier])
             # an alert states what it measured; why it fails is for the log and the engineers, in a paragraph
             # or, as many alerting tools post, a line a field

@@ -95,8 +95,11 @@ _YOU_BE = re.compile(r"\b[Yy]ou (are|were)\b|\b[Yy]ou're\b")
 QUOTED = re.compile(r"((?<!\w)['‘][^'‘’]+['’](?!\w))")
 """A quoted label ("the 'You were mentioned' email"): its own words, not the writer's."""
 _OWN = re.compile(r"\b(yourself|yours|your|you)\b", re.I)
-_ANY = re.compile(r"(?<!before )\bany (?!other\b|more\b|of\b)(\w+)|\ban existing (\w+)")
-"""A step's "any project" or "an existing task", which tells a tester to pick one; told as done, one was picked."""
+_ANY = re.compile(
+    r"(?<!before )\bany (?!other\b|more\b|of\b)(\w+)\b(?! (?!is\b|was\b|has\b|does\b)\w+s\b)|\ban existing (\w+)"
+)
+"""A step's "any project" or "an existing task", which tells a tester to pick one; told as done, one was picked (not
+"any workspace IDs", whose noun goes on past its first word)."""
 _CLAUSE = re.compile(
     r"^(?:you|it|no|nothing)\b|(?<!\bon )(?<!\bthe )(?<!\ba )(?<!\bof )(?<!\bto )\b(?:is|are|stays?|shows?|opens?|closes?|fails?|appears?|ends?|jumps?|returns?|says?"
     r"|waits?|disappears?|lands?|loads?|goes|has|have|keeps?|comes?|gets?|arrives?|reads?|lists?|turns?|spins?|never)\b"
