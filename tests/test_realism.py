@@ -287,7 +287,8 @@ def test_a_retold_duplicate_keeps_every_step_of_its_defect() -> None:
             f = g.facts[t.ticket_id]
             if "retold" not in f.traps or not f.repro or f.noisy:  # (a noisy writer's typos reach the steps too)
                 continue
-            found = steps.get(f.scenario) or getattr(compose.named(f.scenario), "steps", None)
+            made = compose.named(f.scenario)
+            found = steps.get(f.scenario) or (made.retold_steps or made.steps if made else None)
             assert found, f.scenario
             last = found[-1]
             words = last.rstrip(".").split()
@@ -600,6 +601,7 @@ def test_a_duplicate_gives_its_steps_in_its_own_words() -> None:
     words of its original's steps (outside what they quote) is in it."""
     k = 8  # (six words such as "a task in the Android app" two people write alike)
     from openenv_bug_triage.catalogue import load_catalogue
+    from openenv_bug_triage.generator import compose
 
     quoted = re.compile(r"'[^']+'|\"[^\"]+\"|\S*[/>]\S*")
 
@@ -615,7 +617,7 @@ def test_a_duplicate_gives_its_steps_in_its_own_words() -> None:
     for g in queues():
         for t in g.task.tickets:
             f = g.facts[t.ticket_id]
-            d = defects.get(f.scenario)
+            d = defects.get(f.scenario) or compose.named(f.scenario)
             if d is None or f.duplicate_of is None or not f.repro or f.noisy:
                 continue
             own = set().union(*(runs(x) for x in (*d.retold_steps, *d.symptoms, *d.titles)))

@@ -68,6 +68,8 @@ class Surface(_Model):
     object: Line | None = None
     """What a user has entered there and can lose ("the changes I had typed"); None: nothing to lose."""
     steps: Annotated[list[Line], Field(min_length=2, max_length=4)]
+    retold_steps: list[Line] = []
+    """The same steps in a second reporter's words, one for one (`Defect.retold_steps`; empty: none written)."""
     request: Line
     """What the service logs when the feature is used."""
     workaround: Annotated[list[Line], Field(min_length=2)]
@@ -86,6 +88,12 @@ class Surface(_Model):
     tiers: list[Tier] | None = None
     """The plans whose customers use it when not every plan's do (a card upgrade to Enterprise is a Pro
     customer's: an Enterprise one has nothing larger to buy): `Defect.tiers`."""
+
+    @model_validator(mode="after")
+    def _one_for_one(self) -> Surface:
+        if self.retold_steps and len(self.retold_steps) != len(self.steps):
+            raise ValueError(f"surface '{self.id}': `retold_steps` tells `steps` one for one: give as many, or none")
+        return self
 
 
 class Failure(_Model):
@@ -142,6 +150,8 @@ class Condition(_Model):
     """The group hit, as the scope sentence names it: "everyone on Safari 17"."""
     step: Line
     """The step of a reproduction that sets it up."""
+    retold_step: Line | None = None
+    """The same step in a second reporter's words (None: none written)."""
     context: Line
     """How the log names it ("browser=Safari/17.4")."""
     paid: bool = False
@@ -174,6 +184,8 @@ class Templates(_Model):
     """`symptoms` of something that comes to the writer (an email, a webhook): no "each time I try to get an email"."""
     display_symptoms: Annotated[list[Line], Field(min_length=3)]
     final_step: Line
+    retold_final_step: Line | None = None
+    """`final_step` in a second reporter's words (None: none written)."""
     log_quiet: Annotated[list[Line], Field(min_length=4)]
     """A service's routine lines around a failure (`{service}`, and numbers `{n}`, `{a}`, `{b}`, `{r}`, `{ms}`, `{h}`):
     no error and no warning, so the failure's own error stays the first fault a reader or the retimer finds."""
@@ -459,10 +471,21 @@ def composed(partition: Partition, key: Key) -> Defect:
                 for i, t in enumerate(symptoms)
             ],
             "steps": [*(s.steps if c is None else [c.step, *s.steps]), _fill(p.templates.final_step, values)],
+            # the same in a second reporter's words, where every part has them (a duplicate gives these)
+            "retold_steps": _retold_steps(p, s, c, values),
             "logs": ["\n".join(log_lines)],
             **({"tiers": tiers} if (tiers := _tiers(s, c)) is not None else {}),
         }
     )
+
+
+def _retold_steps(p: Parts, s: Surface, c: Condition | None, values: dict[str, str]) -> list[str]:
+    """A composed defect's steps in a second reporter's words, one for one; none unless every part has them."""
+    final = p.templates.retold_final_step
+    lead = [] if c is None or c.retold_step is None else [c.retold_step]
+    if not s.retold_steps or final is None or (c is not None and not lead):
+        return []
+    return [*lead, *s.retold_steps, _fill(final, values)]
 
 
 def fact_group(scenario_id: str) -> str:
