@@ -254,6 +254,16 @@ SINCE_WEEKEND = re.compile(r"\b(?P<since>[Ss]ince) the weekend\b")
 """A failure's start told as the weekend, which on a Saturday or a Sunday has not ended."""
 
 
+SINCE_RECENT = re.compile(
+    r"\b(?P<since>[Ss]ince) (?:(?:about|around) )?(?P<ago>(?:a few|five|ten|fifteen|twenty|\d+) minutes ago)\b"
+    r"|\b(?P<since2>[Ss]ince) (?P<today>this morning|earlier today|last night)\b"
+)
+"""A failure's start told as minutes ago or as today ("since about ten minutes ago", "since this morning"), which a
+report filed hours or days after the onset tells otherwise."""
+RECENT_MINUTES = 45
+"""How long after the onset a report may still say it began minutes ago."""
+
+
 def since_onset(text: str, onset: datetime, filed: datetime) -> str:
     """`text` with a start told by a weekday ("since Tuesday", "since the weekend") told from when the failure began, `onset`, as a
     report `filed` then would: "since last night", "since this morning" or "since earlier today" the same day,
@@ -279,6 +289,17 @@ def since_onset(text: str, onset: datetime, filed: datetime) -> str:
             when = "last week"
         return f"{m['since']} {when}"
 
+    def recent(m: re.Match[str]) -> str:
+        if m["ago"] and filed - onset <= timedelta(minutes=RECENT_MINUTES):
+            return m[0]
+        since = m["since"] or m["since2"]
+        if days <= 0:
+            return (
+                f"{since} {'last night' if onset.hour < 5 else 'this morning' if onset.hour < 12 else 'earlier today'}"
+            )
+        return f"{since} {'yesterday' if days == 1 else WEEKDAYS[onset.weekday()] if days < 7 else 'last week'}"
+
+    text = SINCE_RECENT.sub(recent, text)
     return SINCE_WEEKEND.sub(told, SINCE_WEEKDAY.sub(told, text))
 
 

@@ -407,6 +407,16 @@ def test_a_start_told_by_weekday_is_told_from_the_failures_onset() -> None:
         "since thursday it fails"
     )
     assert since_onset(said, datetime(2026, 2, 3, 9, 0, tzinfo=UTC), filed).startswith("Since last week ")
+    # a start told as minutes ago or as today, in a report filed hours or days later (found by blind readers: "Since
+    # about ten minutes ago nothing I do sticks" ten hours after the alert on the outage fired)
+    ago = "Since about ten minutes ago nothing I do sticks."
+    assert since_onset(ago, datetime(2026, 2, 14, 9, 50, tzinfo=UTC), filed) == ago
+    assert since_onset(ago, datetime(2026, 2, 14, 0, 30, tzinfo=UTC), filed) == "Since last night nothing I do sticks."
+    assert since_onset(ago, datetime(2026, 2, 13, 9, 0, tzinfo=UTC), filed) == "Since yesterday nothing I do sticks."
+    morning = "since this morning creating tasks fails"
+    assert (
+        since_onset(morning, datetime(2026, 2, 12, 23, 0, tzinfo=UTC), filed) == "since Thursday creating tasks fails"
+    )
     release = "Ever since Friday's update it misbehaves."
     assert since_onset(release, datetime(2026, 2, 11, 9, 0, tzinfo=UTC), filed) == release
 

@@ -647,3 +647,32 @@ def test_a_customer_tells_what_they_saw_not_what_to_observe() -> None:
     observe = re.compile(r"(?:^\d+\. |[>→] |^[-*] )[Oo]bserve\b", re.M)
     told = [(t.ticket_id, t.reporter_type) for g in queues() for t in g.task.tickets if observe.search(t.description)]
     assert told and all(reporter == "qa" for _, reporter in told), [x for x in told if x[1] != "qa"][:5]
+
+
+def test_a_tester_titles_no_change_as_made_on_the_vendors_side() -> None:
+    """A test run titled "broken since a recent update on your side" (found by a blind reader): a tester works for
+    the vendor, so a customer's subject they take keeps no "on your side"."""
+    from openenv_bug_triage.generator.render import _neutral_title
+
+    assert _neutral_title("Export broken since a recent update on your side") == "Export broken since a recent update"
+    qa = [t.title for g in queues() for t in g.task.tickets if t.reporter_type == "qa"]
+    assert qa and not [x for x in qa if "your side" in x.lower()]
+
+
+def test_a_regression_names_no_day_its_failure_came_on() -> None:
+    """ "Our monthly subscription renewed on the 14th ... No trouble with this before the 27 December update" (found
+    by a blind reader): a report that blames an update tells no day of the failure, which could come before it."""
+    day = re.compile(r"\bthe \d{1,2}(?:st|nd|rd|th)\b")
+    told = []
+    for g in queues():
+        for t in g.task.tickets:
+            f = g.facts[t.ticket_id]
+            if f.case != "regression":
+                continue
+            text = t.description
+            for rule, sentence in f.evidence:
+                if rule == "case:regression":  # (the update it blames is named by its day)
+                    text = text.replace(sentence, "")
+            if day.search(text) or chronology.names_dates(text):
+                told.append(t.ticket_id)
+    assert not told, told

@@ -840,3 +840,19 @@ def test_no_lead_in_with_a_colon_runs_into_a_problem_told_by_who_writes_it() -> 
             terse += 1
             assert text.startswith("I could use a hand with this. I'm the workspace admin"), text
     assert terse
+
+
+def test_a_paste_of_api_calls_shows_the_client_library_the_ticket_names() -> None:
+    """Step 1 "Use the official Python SDK, version 3.2" beside a paste whose client was "larkspur-connector 1.7 (node
+    20)" (found by a blind reader): a paste names the library, and the version, that the ticket's words name."""
+    from openenv_bug_triage.catalogue import load_phrases
+    from openenv_bug_triage.generator.settings import client_library
+
+    rng = random.Random(0)
+    assert client_library("Use the official Python SDK, version 3.2", rng).startswith("larkspur-python 3.2.")
+    assert client_library("our Node.js service calls it", rng).startswith("larkspur-node 4.")
+    assert client_library("a shell script with curl", rng).startswith("larkspur-go 0.1")
+    for split in ("train", "validation", "test"):
+        for phrase in load_phrases().texts_fitting("pasted_output", split, frozenset({"api_calls", "bug"})):
+            clients = re.findall(r"^(?:User agent|library|client): (.*)$", phrase, re.M)
+            assert all(c == "{library}" for c in clients), (split, clients)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Protocol
 
-from .. import rules
+from .. import chronology, rules
 from ..catalogue import PAID_FEATURES, Defect, Partition, Phrases, Story, paying_only
 from ..models import Environment
 from . import retell
@@ -236,6 +236,15 @@ def blame_options(d: Defect) -> list[str]:
     return options
 
 
+_DAY_OF_MONTH = re.compile(r"\bthe \d{1,2}(?:st|nd|rd|th)\b")
+
+
+def _names_a_day(text: str) -> bool:
+    """True when `text` dates the failure to a day ("renewed on the 14th", "on 12 March"): a day no update it blames
+    can be set after."""
+    return _DAY_OF_MONTH.search(text) is not None or chronology.names_dates(text)
+
+
 def assign_cases(planner: Drawer, slots: Sequence[SlotLike], defects: list[Defect]) -> None:
     """Draw which bugs to fix are told as a hard case, and which duplicates are re-told.
 
@@ -257,6 +266,9 @@ def assign_cases(planner: Drawer, slots: Sequence[SlotLike], defects: list[Defec
             if r.random() < getattr(rates, case):
                 s.case = case
                 break
+        if s.case == "regression" and any(map(_names_a_day, d.symptoms)):
+            s.case = None  # "renewed on the 14th" beside "no trouble before the 27 December update": no start to blame
+            continue
         if s.case == "wrong_cause":
             blamed = blame_options(d)
             if not blamed:

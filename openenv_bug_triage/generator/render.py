@@ -523,7 +523,7 @@ def _neutral_title(title: str) -> str:
     )  # "the preview of our 'budget.xlsx'": of 'budget.xlsx'
     title = re.sub(r"\b(?:[Mm]y|[Oo]ur)(?: own)?\b", lambda m: "The" if m[0][0].isupper() else "the", title)
     title = _WHEN_I.sub(lambda m: f"{m[1]}hen trying to ", title)  # "when I sign in": a customer's doing
-    title = _LOWER_I.sub("I", title.replace(" for us", ""))
+    title = _LOWER_I.sub("I", title.replace(" for us", "").replace(" on your side", ""))  # (the tester's own side)
     title = _NO_APOSTROPHE.sub(r"\1n't", title)  # "doesnt" -> "doesn't"
     return _SENTENCE_START.sub(lambda m: m[0].upper(), title)  # begun in capitals, as a report is written
 

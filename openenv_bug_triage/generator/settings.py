@@ -58,9 +58,14 @@ _LIBRARIES: tuple[tuple[str, str], ...] = (("Node.js", "larkspur-node 4."), ("Py
 
 
 def client_library(text: str, rng: random.Random) -> str:
-    """The client library a paste of API calls shows: the one the ticket's facts (`text`) name, else the Go one."""
-    package = next((p for name, p in _LIBRARIES if name in text), "larkspur-go 0.1")
-    return f"{package}{rng.randrange(3, 6)}"
+    """The client library a paste of API calls shows: the one the ticket (`text`) names, at the version it names
+    ("the official Python SDK, version 3.2"), else the Go one."""
+    for name, package in _LIBRARIES:
+        if name in text:
+            if (m := re.search(rf"{re.escape(name)} SDK,? version (\d+\.\d+)", text)) is not None:
+                return f"{package.split()[0]} {m[1]}.{rng.randrange(0, 4)}"
+            return f"{package}{rng.randrange(3, 6)}"
+    return f"larkspur-go 0.1{rng.randrange(3, 6)}"
 
 
 _ZONE = re.compile(r"\b(?:Africa|America|Asia|Atlantic|Australia|Europe|Pacific)/[A-Z][A-Za-z_]+")

@@ -769,7 +769,7 @@ class Voice:
             "message": shown_message(self.facts, told),
             "gb": f"{r.randrange(2, 60)}.{r.randrange(10)}",
             **screen_settings(f"{self.facts} {told}", r),
-            "library": client_library(self.facts, r),
+            "library": client_library(f"{self.facts} {told}", r),  # (the one its steps name too)
         }
 
     def attachment_note(self, attachments: int) -> str | None:
