@@ -676,3 +676,25 @@ def test_a_regression_names_no_day_its_failure_came_on() -> None:
             if day.search(text) or chronology.names_dates(text):
                 told.append(t.ticket_id)
     assert not told, told
+
+
+def test_a_tester_words_the_way_round_without_we_where_the_defect_can() -> None:
+    """ "Downloading the file ... and putting it into Drive ourselves works" in a test run (found by a blind reader):
+    a tester gives the way round a failure in the defect's wording with the fewest first-person words."""
+    from openenv_bug_triage.generator import compose
+
+    own = re.compile(r"\b(?:we|us|our|ourselves|I|my|me)\b", re.I)
+    defects = {d.id: d for d in load_catalogue().defects}
+    checked = 0
+    for g in queues():
+        for t in g.task.tickets:
+            f = g.facts[t.ticket_id]
+            if t.reporter_type != "qa" or f.scope != "workaround":
+                continue
+            d = defects.get(f.scenario) or compose.named(f.scenario)
+            plain = [w for w in d.workaround if not own.search(w)]
+            if plain:
+                checked += 1
+                told = [w for w in d.workaround if w in t.description]
+                assert not told or told[0] in plain, (t.ticket_id, told)
+    assert checked >= 20, checked

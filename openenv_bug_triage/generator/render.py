@@ -1687,6 +1687,10 @@ class Renderer:
     def _scope_sentence(self, s: Slot, d: Defect, alert: bool) -> str:
         pool = f"alert_{s.scope}" if alert else self.voice.scope_pool(f"scope_{s.scope}")
         values = self.voice.own_counts(self._scope_values(s, d))
+        if s.scope == "workaround" and self.voice.persona.reporter == "qa" and d.workaround:
+            # a tester words the way round it as a tester would: the wording with the fewest first-person words
+            # (no "putting it into Drive ourselves works" in a test run)
+            values = {**values, "workaround": self.local(min(d.workaround, key=_wording_voice))}
         if s.scope == "workaround" and self.voice.persona.reporter == "user" and self.r.random() < BARE_WORKAROUND:
             bare = str(values["workaround"])  # the way round it, told without a verdict on it
             if s.original is None or not retell.long_sentences(bare) & set(s.original.said):
