@@ -819,6 +819,8 @@ BLOCKED = re.compile(
 TEMPER_SHOWS = 0.8
 """Share of a quiet or pressing customer's tickets that say so in a line of their own."""
 
+ENV_TOLD = 0.6
+"""Share of staging and development reports whose text says where they ran (the rest: the fields alone)."""
 LOG_SPAN = timedelta(hours=12)
 """How long before a report its log may begin: a log pulled for a report filed later than this after the
 failure began (a later duplicate) shows the failure at the report's time, unless it records the change
@@ -1510,9 +1512,12 @@ class Renderer:
             lines.append(self.pick(f"supported_{platform}"))
             traps.append("supported_platform_decoy")
         if s.environment != "production":
-            sentence = self._own_pick(s, f"env_{s.environment}", version=self.reported)
-            evidence.append(("environment", sentence))
-            lines.append(sentence)
+            # most test reports say where they ran; the rest leave it to the ticket's environment and build fields
+            # (not every one a stock "staging only, production was not involved")
+            if r.random() < ENV_TOLD:
+                sentence = self._own_pick(s, f"env_{s.environment}", version=self.reported)
+                evidence.append(("environment", sentence))
+                lines.append(sentence)
         elif s.scope is not None and not d.exposure:  # scope lines tell failures; a leak works, for the wrong people
             sentence = self._scope_sentence(s, d, alert=False)
             evidence.append((f"scope:{s.scope}", sentence))
