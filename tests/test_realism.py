@@ -710,3 +710,11 @@ def test_some_test_build_reports_leave_where_they_ran_to_the_fields() -> None:
         if t.environment != "production"
     ]
     assert len(told) > 40 and 0.45 <= sum(told) / len(told) <= 0.75, (sum(told), len(told))
+
+
+def test_releases_ship_on_working_days() -> None:
+    """21 of 66 releases of three queues were on a Saturday or a Sunday (found by a blind reader): a release ships in
+    working hours of a working day."""
+    releases = [x.released_at for g in queues() for x in g.task.releases]
+    assert len(releases) > 500
+    assert not [x for x in releases if x.weekday() >= 5 or not 8 <= x.hour < 17]

@@ -104,7 +104,10 @@ class Timeline:
 
 
 def _release_time(day: datetime, rng: random.Random) -> datetime:
-    """A working-hours moment of `day` (UTC)."""
+    """A working-hours moment of `day` (UTC), or of the Monday after when `day` falls on a weekend: nobody ships a
+    release on a Saturday or a Sunday."""
+    if day.weekday() >= 5:
+        day += timedelta(days=7 - day.weekday())
     return day.replace(hour=rng.randrange(8, 17), minute=rng.randrange(60), second=0, microsecond=0)
 
 
