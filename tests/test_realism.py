@@ -718,3 +718,23 @@ def test_releases_ship_on_working_days() -> None:
     releases = [x.released_at for g in queues() for x in g.task.releases]
     assert len(releases) > 500
     assert not [x for x in releases if x.weekday() >= 5 or not 8 <= x.hour < 17]
+
+
+def test_an_alerts_log_shows_the_site_and_addresses_of_the_account_it_is_filed_on() -> None:
+    """An alert filed under Lanternfield Festival whose first failing requests came from "origin=https://portal.
+    brightlane.co", another customer's site (found by a blind reader): a customer origin or address in an alert's log
+    is the account's own, at its mail domain."""
+    from openenv_bug_triage.generator.personas import load_personas
+
+    domains = {o.name: o.email_domain for o in load_personas().organisations}
+    site = re.compile(r"\b[Oo]rigin[=:] ?https?://(?![\w.-]*(?:larkspur|localhost|example))([\w.-]+)")
+    checked = 0
+    for g in [generate("generated_expert", seed, "test") for seed in (39, 45, 46)]:  # alerts on CORS failures
+        for t in g.task.tickets:
+            if t.reporter_type != "monitoring" or not t.log_excerpt:
+                continue
+            account = next((name for name in domains if name in t.description), None)
+            for host in site.findall(t.log_excerpt):
+                checked += 1
+                assert account and host.endswith(domains[account]), (t.ticket_id, host, account)
+    assert checked >= 3, checked

@@ -19,7 +19,7 @@ from . import compose as composing
 from .binding import own_text, plus_agrees
 from .compose import quiet as shows_no_error
 from .facts import INSTALLED, PLATFORM_OF, TicketFacts, alert_span
-from .personas import PLAN_NAMES, People, Temper, defect_seats, load_personas, site_tags
+from .personas import PLAN_NAMES, Organisation, People, Temper, defect_seats, load_personas, site_tags
 from .phrasing import compose
 from .plan import Planner, Slot
 from .timeline import Timeline
@@ -853,6 +853,8 @@ class Renderer:
         """When the failure the ticket being rendered reports began (as that report has it; None for a story)."""
         self.fired: dict[int, datetime] = {}
         """When each alert of the queue fired (`_fired`), keyed by its slot's id: its log and its text agree."""
+        self.account: Organisation | None = None
+        """The organisation the alert being rendered is filed on (the one of its first failing request)."""
         """The slots a duplicate retells: only their long sentences are read back (`Slot.said`)."""
         # the ticket being rendered: when it was filed, its platform, the build it speaks of, and by
         # how many days its scenario's dates move (set by `render`)
@@ -1170,6 +1172,11 @@ class Renderer:
             elif self.voice.length == "long":
                 repro = True  # one who writes at length gives them
             title, body = self._defect_text(s, d, reporter, repro, evidence, traps)
+            if reporter == "monitoring" and log_excerpt and self.account is not None:
+                # the first failing request the alert is filed on is its account's: a customer origin or address in
+                # its log is that organisation's, not another customer's the catalogue's example names
+                site = f"\\g<key>https://app.{self.account.email_domain}"
+                log_excerpt = own_addresses(_CUSTOMER_ORIGIN.sub(site, log_excerpt), self.account.email_domain)
             subjects = [title]
         else:
             story = scenario
@@ -1480,7 +1487,7 @@ class Renderer:
             fits = [
                 o for o in orgs if o.seats >= defect_seats(d) and not (workplace and "volunteer" in site_tags(o.sector))
             ]
-            org = r.choice(fits or orgs)
+            org = self.account = r.choice(fits or orgs)
             account = self.pick("monitoring_account", account=org.name, plan=PLAN_NAMES[s.tier])
             # an alert states what it measured; why it fails is for the log and the engineers, in a paragraph
             # or, as many alerting tools post, a line a field
