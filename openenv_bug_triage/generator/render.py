@@ -1107,6 +1107,11 @@ class Renderer:
         older = s.role in ("cannot_reproduce", "resolved", "fixed_release") or s.release_note == "similar"
         # the one build this report speaks of
         self.reported = self.timeline.reported(self.platform, created, s.environment, older, r)
+        if s.case == "regression" and s.original is None and s.onset is None:
+            # it worked before the update it blames: it began after that build shipped, not before (no "we started
+            # counting at 11:21" beside an update that shipped at 11:36); set before anything reads the onset
+            shipped = self._shipped() + timedelta(minutes=r.randrange(3, 30))
+            s.onset = max(self._onset(s), min(shipped, created - timedelta(minutes=2)))
         self.shift = self._group_shift(s) if isinstance(s.scenario, Defect) else self._shift_for(s.scenario)
         fixed_in_release = s.release_note is not None and notes.tell(self, self.timeline, s, self.notes)
         self.follow_up: str | None = None  # the retest or upgrade that settles it, told as a comment
@@ -1120,11 +1125,6 @@ class Renderer:
         self.began = None
         if isinstance(scenario, Defect):
             d = scenario
-            if s.case == "regression" and s.original is None and s.onset is None:
-                # it worked before the update it blames: it began after that build shipped, not before
-                # (no "we started counting at 11:21" beside an update that shipped at 11:36)
-                shipped = self._shipped() + timedelta(minutes=r.randrange(3, 30))
-                s.onset = max(self._onset(s), min(shipped, created - timedelta(minutes=2)))
             began = self._scope_values(s, d)["onset"]  # every wording of this report tells this start
             assert isinstance(began, datetime)
             self.began = began
@@ -1702,7 +1702,9 @@ class Renderer:
         if s.scope == "workaround" and self.voice.persona.reporter == "qa" and d.workaround:
             # a tester words the way round it as a tester would: the wording with the fewest first-person words
             # (no "putting it into Drive ourselves works" in a test run)
-            values = {**values, "workaround": self.local(min(d.workaround, key=_wording_voice))}
+            # (of those its original has not said: a duplicate never repeats it)
+            options = self._unsaid(s, d.workaround) or [self.local(w) for w in d.workaround]
+            values = {**values, "workaround": min(options, key=_wording_voice)}
         if s.scope == "workaround" and self.voice.persona.reporter == "user" and self.r.random() < BARE_WORKAROUND:
             bare = str(values["workaround"])  # the way round it, told without a verdict on it
             if s.original is None or not retell.long_sentences(bare) & set(s.original.said):

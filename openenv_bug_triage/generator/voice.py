@@ -687,7 +687,7 @@ class Voice:
             pastes = [agreeing(p, written) for p in [first] if p]
             # one block, two or now and then three, while the ticket is short of a long one's length: long
             # reports differ in what they paste, not every one a settings screen, a list and an error box
-            for _ in range(r.choices((0, 1, 2), weights=(30, 50, 20))[0]):
+            for _ in range(r.choices((0, 1, 2), weights=(10, 50, 40))[0]):
                 if not pastes or len(" ".join([*parts, *pastes]).split()) >= 260:
                     break
                 # not two settings or device screens (the connection and storage told twice, an About screen
