@@ -105,7 +105,7 @@ def test_a_feature_request_is_never_linked_as_a_duplicate():
 
 def test_the_heuristic_opens_each_suggestion_before_it_links_and_links_only_to_reports_it_triaged():
     linked = 0
-    for seed in range(5):
+    for seed in range(10):  # (duplicates tell their own steps: the heuristic finds fewer by their words)
         env, policy = BugTriageEnv(), HeuristicPolicy()
         read_before: set[str] = set()
         for step in start(env, policy, "generated_medium", seed, "validation"):
@@ -117,7 +117,7 @@ def test_the_heuristic_opens_each_suggestion_before_it_links_and_links_only_to_r
                 assert policy.settled[action["ticket_id"]] == Settlement("duplicate", original)
             read_before = set(policy.read)
         linked += any(s.disposition == "duplicate" for s in policy.settled.values())
-    assert linked >= 3, "the heuristic linked a duplicate in fewer than 3 of 5 queues"
+    assert linked >= 3, "the heuristic linked a duplicate in fewer than 3 of 10 queues"
 
 
 def test_the_heuristic_beats_the_structured_field_tree_on_the_medium_level():
