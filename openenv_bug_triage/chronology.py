@@ -274,30 +274,21 @@ def since_onset(text: str, onset: datetime, filed: datetime) -> str:
     onset, filed = _as_utc(onset), _as_utc(filed)
     days = (filed.date() - onset.date()).days
 
+    if days <= 0:
+        when = "last night" if onset.hour < 5 else "this morning" if onset.hour < 12 else "earlier today"
+    else:
+        when = "yesterday" if days == 1 else WEEKDAYS[onset.weekday()] if days < 7 else "last week"
+
     def told(m: re.Match[str]) -> str:
         if m.string.startswith(("'", "’"), m.end()):  # "since Friday's update" dates a release, not the start
             return m[0]
-        if days <= 0:
-            when = "last night" if onset.hour < 5 else "this morning" if onset.hour < 12 else "earlier today"
-        elif days == 1:
-            when = "yesterday"
-        elif days < 7:
-            when = WEEKDAYS[onset.weekday()]
-            lower = m.re is SINCE_WEEKDAY and m["weekday"][0].islower()
-            when = when.lower() if lower else when
-        else:
-            when = "last week"
-        return f"{m['since']} {when}"
+        lower = 1 < days < 7 and m.re is SINCE_WEEKDAY and m["weekday"][0].islower()  # ("since monday")
+        return f"{m['since']} {when.lower() if lower else when}"
 
     def recent(m: re.Match[str]) -> str:
         if m["ago"] and filed - onset <= timedelta(minutes=RECENT_MINUTES):
             return m[0]
-        since = m["since"] or m["since2"]
-        if days <= 0:
-            return (
-                f"{since} {'last night' if onset.hour < 5 else 'this morning' if onset.hour < 12 else 'earlier today'}"
-            )
-        return f"{since} {'yesterday' if days == 1 else WEEKDAYS[onset.weekday()] if days < 7 else 'last week'}"
+        return f"{m['since'] or m['since2']} {when}"
 
     text = SINCE_RECENT.sub(recent, text)
     return SINCE_WEEKEND.sub(told, SINCE_WEEKDAY.sub(told, text))

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache, cached_property
 from typing import Literal
@@ -293,6 +293,13 @@ def site_tags(sector: str) -> frozenset[str]:
     return frozenset(tag for tag, words in SITES.items() if words.search(sector))
 
 
+def organisations_fitting(orgs: Sequence[Organisation], seats: int = 0, workplace: bool = False) -> list[Organisation]:
+    """Those of `orgs` a report can come from: a workplace, not a group run by volunteers, when `workplace` (the
+    report speaks of clients or staff), and of at least `seats` seats; each condition dropped when none meets it."""
+    fits = [o for o in orgs if not (workplace and "volunteer" in site_tags(o.sector))] or list(orgs)
+    return [o for o in fits if o.seats >= seats] or fits
+
+
 IT_STAFF_SEATS = 15
 """Fewest seats of an organisation with an IT lead or a systems administrator (a five-person bakery has neither; its
 technical contact is a developer, often the owner's friend who set Larkspur up)."""
@@ -354,9 +361,7 @@ class People:
             return Persona("monitoring", "alert")
         if reporter == "qa":
             return Persona("qa", "qa", name=self.rng.choice(data.qa_people.of(self.partition)), role="QA engineer")
-        of_tier = data.organisations_of(self.partition, tier)
-        fits = [o for o in of_tier if not (workplace and "volunteer" in site_tags(o.sector))] or list(of_tier)
-        big = [o for o in fits if o.seats >= seats] or fits
+        big = organisations_fitting(data.organisations_of(self.partition, tier), seats, workplace)
         big_ids = {id(o) for o in big}  # each organisation is one loaded object: found by identity
         again = [
             p

@@ -19,7 +19,15 @@ from . import compose as composing
 from .binding import own_text, plus_agrees
 from .compose import quiet as shows_no_error
 from .facts import INSTALLED, PLATFORM_OF, TicketFacts, alert_span
-from .personas import PLAN_NAMES, Organisation, People, Temper, defect_seats, load_personas, site_tags
+from .personas import (
+    PLAN_NAMES,
+    Organisation,
+    People,
+    Temper,
+    defect_seats,
+    load_personas,
+    organisations_fitting,
+)
 from .phrasing import compose
 from .plan import Planner, Slot
 from .timeline import Timeline
@@ -1484,10 +1492,7 @@ class Renderer:
             # to fail on projects of more than 10,000 tasks)
             orgs = load_personas().organisations_of(self.partition, s.tier)
             workplace = of_a_workplace(" ".join([*d.symptoms, *d.steps]))
-            fits = [
-                o for o in orgs if o.seats >= defect_seats(d) and not (workplace and "volunteer" in site_tags(o.sector))
-            ]
-            org = self.account = r.choice(fits or orgs)
+            org = self.account = r.choice(organisations_fitting(orgs, defect_seats(d), workplace))
             account = self.pick("monitoring_account", account=org.name, plan=PLAN_NAMES[s.tier])
             # an alert states what it measured; why it fails is for the log and the engineers, in a paragraph
             # or, as many alerting tools post, a line a field

@@ -681,10 +681,11 @@ class Voice:
             values = self.paste_values(body)  # one device, one build, one session in every paste of a ticket
             written = "\n".join([self.facts, *parts])  # what the ticket says before its pastes, its writer's blurb too
             first = self.once("pasted_output", **values)
-            listed = first is None  # else a list of what was ruled out may follow: one list a ticket
+            listed = first is None  # the ticket holds a list (of tries, or of what was ruled out): one a ticket
             if listed:
                 first = self.checklist()
             pastes = [agreeing(p, written) for p in [first] if p]
+            listed = listed or any(_shows((_LISTED,), p) for p in pastes)
             # one block, two or now and then three, while the ticket is short of a long one's length: long
             # reports differ in what they paste, not every one a settings screen, a list and an error box
             for _ in range(r.choices((0, 1, 2), weights=(10, 50, 40))[0]):
@@ -694,9 +695,11 @@ class Voice:
                 # beside a settings page), two error boxes, two API clients' logs or two lists of tries
                 held = [*pastes, *([_A_LIST] if listed else [])]  # a list run into one line is a list too
                 more = self._once("pasted_output", False, values, beside=held)
-                if more is None and not listed and not any(_shows((_LISTED,), p) for p in pastes):
+                if more is None and not listed:
                     more = self.checklist()
-                    listed = True
+                    listed = True  # (drawn, or none left to draw: not tried again)
+                elif more is not None:
+                    listed = listed or _shows((_LISTED,), more)
                 if more:
                     pastes.append(agreeing(more, written))
             for paste in pastes:
