@@ -9,10 +9,13 @@ from datetime import UTC, datetime, timedelta
 from functools import cache
 
 from openenv_bug_triage import chronology
-from openenv_bug_triage.catalogue import load_catalogue
+from openenv_bug_triage.catalogue import load_catalogue, load_phrases
 from openenv_bug_triage.chronology import ISO
 from openenv_bug_triage.generator import GeneratedTask, generate
 from openenv_bug_triage.generator.facts import PLATFORM_OF
+from openenv_bug_triage.generator.levels import partition_of
+from openenv_bug_triage.generator.personas import load_personas
+from openenv_bug_triage.generator.phrasing import pattern
 from openenv_bug_triage.generator.plan import ALERT_LAG, INCIDENT_SPAN
 from openenv_bug_triage.generator.render import casual_title, weekday_bound
 
@@ -357,6 +360,42 @@ def test_a_writer_who_found_the_fault_on_their_side_does_not_shout_in_the_subjec
                 assert "loud" not in f.traps, (t.ticket_id, t.title)
                 slips += 1
     assert slips >= 20, slips
+
+
+def test_a_subject_shouts_only_over_a_body_that_does_and_a_request_names_no_build() -> None:
+    """ "THIS IS COSTING US TIME!!" over a body opening "FYI:" read as two writers (realism reader 42): a loud subject
+    line comes only with an outburst in the body. "Colours for code snippets on 2025.12.1" asks for something no
+    build has yet: a feature request's subject names none."""
+    loud = wishes = 0
+    for g in queues():
+        for t in g.task.tickets:
+            f = g.facts[t.ticket_id]
+            if "loud" in f.traps:
+                assert "outburst" in f.traps, (t.ticket_id, t.title, t.description)
+                loud += 1
+            if f.kind == "feature" and t.reporter_type == "user":
+                assert not _BUILD_NUMBER.search(t.title), (t.ticket_id, t.title)
+                wishes += 1
+    assert loud >= 10 and wishes >= 30, (loud, wishes)
+
+
+_BUILD_NUMBER = re.compile(r"\b\d+\.\d+\.\d+\b")
+
+
+def test_most_customers_say_nothing_of_who_they_are() -> None:
+    """A blurb of who writes and what their organisation does sat atop 34 of 61 customer tickets (realism reader 42's
+    most quoted slot); real reports mostly start with the problem. At most three in ten customer tickets carry one."""
+    personas, phrases = load_personas(), load_phrases()
+    said = customers = 0
+    for g in queues():
+        part = partition_of(g.split)
+        blurbs = [pattern(x) for x in phrases.pool("self_intro", part)]
+        blurbs += [pattern(o.about) for o in personas.organisations if o.partition == part]
+        for t in g.task.tickets:
+            if t.reporter_type == "user" and g.facts[t.ticket_id].kind not in ("spam",):
+                customers += 1
+                said += any(p.search(t.description) for p in blurbs)
+    assert customers >= 300 and said / customers <= 0.3, (said, customers)
 
 
 _PLAN_SAID = re.compile(

@@ -14,7 +14,7 @@ from .. import textstats as ts
 from ..catalogue import Defect, Partition, Story, load_catalogue, not_a_customers
 from ..chronology import display
 from ..models import Environment, Platform, ReporterType
-from . import comments, kinds, notes, retell, titles
+from . import comments, kinds, logpad, notes, retell, titles
 from . import compose as composing
 from .binding import own_text, plus_agrees
 from .compose import quiet as shows_no_error
@@ -149,7 +149,7 @@ def _plain_days(log: str, latest: datetime, delta: timedelta, filed: datetime) -
     return days - max(ahead, 0), delta
 
 
-BARE_WORKAROUND = 0.5
+BARE_WORKAROUND = 0.75
 """The share of customers who tell their way round a failure and say nothing more of it ("Fine as a stopgap")."""
 
 
@@ -824,7 +824,7 @@ BLOCKED = re.compile(
 )
 """A customer's words saying they cannot get the work done at all."""
 
-TEMPER_SHOWS = 0.8
+TEMPER_SHOWS = 0.6
 """Share of a quiet or pressing customer's tickets that say so in a line of their own."""
 
 ENV_TOLD = 0.6
@@ -1208,11 +1208,30 @@ class Renderer:
         if not_a_customers(scenario):
             title = subjects[0]  # a spammer's or a tester's subject line, undressed
         else:
-            slip = "invalid" in self.voice.tags
-            title = titles.dress(subjects, self.reported, self.voice.persona, r, self.pick, lv.rates, traps, slip)
+            tags = self.voice.tags
+            title = titles.dress(
+                subjects,
+                self.reported,
+                self.voice.persona,
+                r,
+                self.pick,
+                lv.rates,
+                traps,
+                "invalid" in tags,
+                body_loud="shouted" in tags,
+                wish="wish" in tags,
+            )
         if s.original is not None and ts.titled_alike(s.original.title, title):  # dressing cut what told them apart
             title = titles.dress(
-                self._feature_title(s), self.reported, self.voice.persona, r, self.pick, lv.rates, traps
+                self._feature_title(s),
+                self.reported,
+                self.voice.persona,
+                r,
+                self.pick,
+                lv.rates,
+                traps,
+                body_loud="shouted" in self.voice.tags,
+                wish="wish" in self.voice.tags,
             )
         if reporter == "qa":  # a subject re-drawn to tell a duplicate apart is a customer's wording too
             title = _neutral_title(title)
@@ -1463,11 +1482,14 @@ class Renderer:
             root.first_fault = self._onset(s) - timedelta(seconds=r.randrange(15, 100))
         began: datetime | None = root.first_fault
         log = self.local(d.logs[i])
+        # among the lines a service or client logs all the while: a log's length says nothing of its failure
+        alert = reporter == "monitoring"
+        routine = self.phrases.pool(f"log_routine_{comments.log_source(log)}", self.partition)
+        # (an alert's excerpt ends when it fired, its routine lines close before its first error)
+        log = logpad.pad(log, routine, logpad.extra_lines(r), r, after=not alert, spread_ms=2000 if alert else 8000)
         if reporter != "monitoring" and began is not None and self.created - began > LOG_SPAN and not _changes(log):
             began = None  # a report days after the onset carries lines from its own hour, not the onset's
-        return retime(
-            log, last, began, alert=reporter == "monitoring", jitter_ms=r.randrange(1, 1000), filed=self.created
-        )
+        return retime(log, last, began, alert=alert, jitter_ms=r.randrange(1, 1000), filed=self.created)
 
     def _defect_text(
         self,
@@ -1740,8 +1762,10 @@ class Renderer:
         if hedged:
             traps.append("hedged")  # no loud subject line either
         outburst = not cosmetic and not hedged and self.voice.tags.isdisjoint({"wish", "invalid"})
-        if temper == "loud" and outburst and r.random() < TEMPER_SHOWS / 2:
+        if temper == "loud" and outburst and r.random() < TEMPER_SHOWS:
             extra.append(self.pick("loud_sentence"))  # anger at a fault: a request, or a slip of their own, has none
+            self.voice.tags |= {"shouted"}  # and only one who shouted in the body shouts in the subject
+            traps.append("outburst")
         if r.random() < rates.injection:
             extra.append(self.pick("injection"))
             traps.append("injection")

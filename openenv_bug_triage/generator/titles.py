@@ -155,6 +155,8 @@ def dress(
     rates: Rates,
     traps: list[str],
     own_slip: bool = False,
+    body_loud: bool = False,
+    wish: bool = False,
 ) -> str:
     """The subject line in one style: the reporter's channel's, or a loud writer's; then letter case.
 
@@ -170,7 +172,11 @@ def dress(
     # one register: only a writer of a loud temper shouts in the subject, and not when they opened quietly
     # nor one who found the fault on their own side (`own_slip`: "nothing is wrong on your side")
     loud = (
-        persona.temper == "loud" and rng.random() < LOUD_TITLE and not {"quiet", "hedged"} & set(traps) and not own_slip
+        body_loud
+        and persona.temper == "loud"
+        and rng.random() < LOUD_TITLE
+        and not {"quiet", "hedged"} & set(traps)
+        and not own_slip
     )
     if persona.reporter == "user":
         target = rng.randrange(5, 12)
@@ -180,7 +186,9 @@ def dress(
             channel_affix = "title_template" if persona.channel == "portal" else "title_affix"
             affix = "{title}" if loud else pick(channel_affix, title="{title}")
             # a writer who puts the build in the subject: about one in four of those who know what a build is
+            # (a request is for something not built yet: "Colours for code snippets on 2025.12.1" names none)
             build_form = rng.choice(BUILD_FORMS) if rng.random() < BUILD_IN_TITLE and persona.technical else None
+            build_form = None if wish else build_form
             title = fitted(subjects, version.split()[-1], affix, target, build_form)
     if persona.reporter != "monitoring":  # an alerting tool titles its alerts as its rule names them
         title = letter_case(title, rng)

@@ -234,6 +234,9 @@ _FILE_NUMBER = re.compile(r"(\d+)(?=\.\w+$)")
 _GREETING = re.compile(r"\bGood (?:morning|afternoon|evening)\b")
 _AFTERNOON = re.compile(r"\b(this|all|my) afternoon\b")
 _MORNING = re.compile(r"\b(this|my) morning\b")
+INTRO_SHARE = {"padded": 0.4, "long": 0.7}
+"""The share of padded and of long customer tickets that say who writes and for whom, when the writer has not."""
+
 CLOSING_ASIDE = re.compile(
     r"\breach me\b|\b(?:jump|hop) on a call\b|\bdo a quick call\b|\bscreen-share\b|\bshare my screen\b|\banything else I\b|\btest a fix\b"
     r"|\breply to this address\b|\bkeep an eye on my\b|\bshare more\b|\bI'm around\b|\bI'm off\b|\bat my desk\b"
@@ -644,7 +647,9 @@ class Voice:
             intro = compose(frame, r).format(**self.signature)
             if org is not None and r.random() < 0.5:
                 intro = org.about  # who they are, in one sentence of one kind or the other
-            if intro not in self.used and not told:  # told once per queue by each reporter, and once in a ticket
+            # told once per queue by each reporter, and once in a ticket; most who pad a ticket out tell no
+            # one who they are (a blurb atop half the customer tickets was the queue's most quoted slot)
+            if intro not in self.used and not told and r.random() < INTRO_SHARE[length]:
                 self.used |= {intro, frame}
                 placed = len(head)
                 head.append(intro)

@@ -1,0 +1,117 @@
+"""Routine lines around a log excerpt: what a service or a client logs all the while, saying nothing of a fault.
+
+An excerpt looked up or pasted for a ticket runs longer than the lines that show its failure: health checks,
+heartbeats, pool and cache figures come before and after them. `pad` sets such lines around a log in the log's own
+format (its stamp, its service or process, its level word), drawn from the partition's pools of routine messages
+(`log_routine_<source>` in `data/generator/phrases.json`), so a log's length says nothing of the truth and its
+failing lines are not all it holds.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+MOST_LINES = 30
+"""No padded log runs longer than this."""
+
+_STAMP = (
+    r"(?P<pre>\[[\w-]+\] )?"
+    r"(?P<stamp>(?:(?P<y>20\d\d)-)?(?P<m>[01]\d)-(?P<d>[0-3]\d)[T ](?P<H>[0-2]\d):(?P<M>[0-5]\d):(?P<S>[0-5]\d)"
+    r"(?P<frac>\.\d{1,6})?(?P<z>Z)?)"
+)
+_STAMPED = re.compile(f"^{_STAMP}")
+"""A line that starts with a stamp (ISO, or logcat's without a year), after a process tag (`[web-app] `) if any."""
+_LINE = re.compile(
+    f"^{_STAMP}"
+    r"(?P<mid> (?:\S+ )*?)"
+    r"(?P<level>(?:INFO|DEBUG|I|D) {1,2}|\[(?:info|debug)\] |<(?:Notice|Info|Debug)> )"
+    r"(?P<rest>\S.*)$"
+)
+"""A stamped log line at a routine level (info or debug): the service or process ids, the level word, the message."""
+_ENDED = re.compile(r"FATAL|<Fault>|\bSIG(?:SEGV|ABRT|TRAP|KILL)\b|SIG: 9|[Cc]rash", re.M)
+"""A process that died in the excerpt (a crash, a fatal exception, a kill signal): it logs nothing after."""
+_VERBS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"})
+
+
+def extra_lines(r: random.Random) -> int:
+    """How many routine lines a log gains: none half the time, a few often, a screenful now and then."""
+    x = r.random()
+    if x < 0.5:
+        return 0
+    if x < 0.8:
+        return r.randint(1, 4)
+    if x < 0.95:
+        return r.randint(5, 12)
+    return r.randint(13, 24)
+
+
+def _instant(m: re.Match[str]) -> datetime:
+    """The instant a stamp names (a logcat stamp, which has no year, in a leap year so 29 February exists)."""
+    year = int(m["y"]) if m["y"] else 2024
+    micro = int((m["frac"] or ".0")[1:].ljust(6, "0")[:6])
+    return datetime(year, int(m["m"]), int(m["d"]), int(m["H"]), int(m["M"]), int(m["S"]), micro)
+
+
+def _stamp_like(m: re.Match[str], at: datetime) -> str:
+    """`at` written as the stamp of `m` is: the same fields, separator, fraction digits and zone."""
+    stamp = m["stamp"]
+    sep = stamp[10] if m["y"] else stamp[5]
+    day = f"{at:%Y-%m-%d}" if m["y"] else f"{at:%m-%d}"
+    frac = f".{at.microsecond:06d}"[: len(m["frac"])] if m["frac"] else ""
+    return f"{day}{sep}{at:%H:%M:%S}{frac}{m['z'] or ''}"
+
+
+def _filled(message: str, h: str, r: random.Random) -> str:
+    """A routine message with its hash `h` and its numbers drawn (none in the 400s or 500s, which read as HTTP
+    errors)."""
+    numbers = {"n": r.randrange(200, 9000), "a": r.randrange(2, 90), "b": r.randrange(2, 40)}
+    numbers |= {"r": r.randrange(10, 900), "ms": r.randrange(3, 400)}
+    plain = {k: v + 200 if 400 <= v < 600 else v for k, v in numbers.items()}
+    return message.format(h=h, **plain)
+
+
+def pad(
+    log: str, messages: Sequence[str], extra: int, r: random.Random, after: bool = True, spread_ms: int = 8000
+) -> str:
+    """`log` with `extra` routine lines (at most `MOST_LINES` in all) drawn from `messages`, some before its first
+    line and (with `after`, and when no process died in it) some after its last, each up to `spread_ms` from the
+    next, written as one of its own routine lines is. A log with no line at a routine level, or whose first or last
+    line has no stamp (a crash report, a trace), is returned as it is."""
+    lines = log.split("\n")
+    extra = min(extra, MOST_LINES - len(lines))
+    templates = [m for line in lines if (m := _LINE.match(line))]
+    if extra <= 0 or not templates or not messages:
+        return log
+    head, tail = _STAMPED.match(lines[0]), _STAMPED.match(lines[-1])
+    if head is None or tail is None:
+        return log
+    begin, end = _instant(head), _instant(tail)
+    before = extra if not after or _ENDED.search(log) else r.randint(0, extra)
+    # each routine message once before any comes again, and one that repeats keeps its hash ("revision 04bc02
+    # unchanged" is the same revision the next time)
+    order = r.sample(list(messages), len(messages))
+    hashes = {m: f"{r.getrandbits(24):06x}" for m in order}
+    drawn = [order[i % len(order)] for i in range(extra)]
+    ahead, behind = [], []
+    at = begin
+    for message in drawn[:before]:
+        at -= timedelta(milliseconds=r.randrange(50, spread_ms))
+        ahead.append(_line(r.choice(templates), at, _filled(message, hashes[message], r)))
+    at = end
+    for message in drawn[before:]:
+        at += timedelta(milliseconds=r.randrange(50, spread_ms))
+        behind.append(_line(r.choice(templates), at, _filled(message, hashes[message], r)))
+    return "\n".join([*reversed(ahead), *lines, *behind])
+
+
+def _line(like: re.Match[str], at: datetime, message: str) -> str:
+    """A routine line written as `like` is: its tag, a stamp at `at`, its ids and level word, then `message`; a
+    service named after the level word (`INFO  data POST /exports`) stays."""
+    kept = ""
+    word, _, _ = like["rest"].partition(" ")
+    if like["mid"] == " " and not like["pre"] and word not in _VERBS and not word.endswith(":"):
+        kept = f"{word} "
+    return f"{like['pre'] or ''}{_stamp_like(like, at)}{like['mid']}{like['level']}{kept}{message}"

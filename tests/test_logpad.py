@@ -1,0 +1,90 @@
+"""Routine lines around a log excerpt (`generator.logpad`): in the log's own format, never a fault, and a log's
+length spread from a few lines to a screenful."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+import sweeps
+
+from openenv_bug_triage.catalogue import load_phrases
+from openenv_bug_triage.generator import logpad
+from openenv_bug_triage.generator.render import _CHANGE, _ERRORED, _FAILED, _FAULT
+
+SERVER = """2026-11-26 08:02:11.550 upload-service INFO  POST /uploads/sign name="PO #88-B.xlsx" size=40211
+2026-11-26 08:02:12.004 storage-gw WARN  PUT /uploads/ws_0933/f3c1 400 SignatureDoesNotMatch
+2026-11-26 08:02:13.118 upload-service INFO  uploads last 1h: 9,410 ok, 38 failed"""
+COMPOSED = """2026-11-03T09:41:12.108Z INFO  data POST /exports
+2026-11-03T09:41:13.108Z ERROR data export failed"""
+LOGCAT = """11-12 10:20:03.118 22817 22817 I TaskDetailFragment: open TSK-2290 attachments=2
+11-12 10:20:03.204 22817 22817 E AndroidRuntime: FATAL EXCEPTION: main"""
+CRASH_REPORT = """Incident Identifier: 3F1A92C4
+Exception Type: EXC_BAD_ACCESS (SIGSEGV)"""
+MESSAGES = ["heartbeat ok seq={r}", "config revision {h} unchanged", "pool active={a} idle={b}"]
+_STAMP = re.compile(r"^(?:\d{4}-)?\d\d-\d\d[T ]\d\d:\d\d:\d\d\.\d+")
+
+
+def _added(padded: str, log: str) -> list[str]:
+    lines = padded.split("\n")
+    start = lines.index(log.split("\n")[0])
+    assert lines[start : start + len(log.split("\n"))] == log.split("\n")  # the log itself, whole and in order
+    return lines[:start] + lines[start + len(log.split("\n")) :]
+
+
+@pytest.mark.parametrize("log", [SERVER, COMPOSED, LOGCAT])
+def test_padding_keeps_the_log_and_writes_its_lines_as_the_log_does(log: str) -> None:
+    r = random.Random(5)
+    padded = logpad.pad(log, MESSAGES, 9, r)
+    added = _added(padded, log)
+    assert len(added) == 9
+    stamps = [_STAMP.match(line)[0] for line in padded.split("\n")]  # type: ignore[index]
+    assert stamps == sorted(stamps)  # in time order, the log's own stamp format throughout
+    prefix = log.split("\n")[0].split(" ")[0]
+    for line in added:
+        assert len(line.split(" ")[0]) == len(prefix), line
+        assert not _FAULT.search(line) and not _FAILED.search(line), line
+    revisions = {m[1] for line in added if (m := re.search(r"revision (\w+)", line))}
+    assert len(revisions) <= 1  # a revision said unchanged is the same one each time
+
+
+def test_a_service_named_after_the_level_word_stays_in_its_lines() -> None:
+    added = _added(logpad.pad(COMPOSED, MESSAGES, 4, random.Random(1)), COMPOSED)
+    assert all(" INFO  data " in line for line in added), added
+
+
+def test_nothing_is_logged_after_a_process_died_nor_around_a_log_without_stamps() -> None:
+    padded = logpad.pad(LOGCAT, MESSAGES, 6, random.Random(2))
+    assert padded.endswith(LOGCAT)  # every routine line before the crash
+    assert logpad.pad(CRASH_REPORT, MESSAGES, 6, random.Random(2)) == CRASH_REPORT
+    assert logpad.pad(SERVER, MESSAGES, 0, random.Random(2)) == SERVER
+
+
+def test_a_padded_log_holds_thirty_lines_at_most() -> None:
+    padded = logpad.pad(SERVER, MESSAGES, 100, random.Random(3))
+    assert len(padded.split("\n")) == logpad.MOST_LINES
+
+
+@pytest.mark.parametrize("source", ["server", "browser", "android", "ios"])
+def test_routine_messages_never_read_as_a_fault_or_a_change(source: str) -> None:
+    phrases = load_phrases()
+    for partition in ("train", "validation", "test"):
+        pool = phrases.pool(f"log_routine_{source}", partition)
+        assert len(pool) >= 8, (source, partition)
+        for message in pool:
+            for pattern in (_FAULT, _FAILED, _ERRORED, _CHANGE):
+                assert not pattern.search(message), (partition, message)
+            assert not re.search(r"\b[45]\d\d\b", message), message  # no status that reads as an HTTP error
+
+
+def test_generated_logs_run_from_a_few_lines_to_a_screenful() -> None:
+    lengths = [
+        len(t.log_excerpt.split("\n"))
+        for g in sweeps.instances("test", 20)
+        for t in g.task.tickets
+        if t.log_excerpt and _STAMP.match(t.log_excerpt)
+    ]
+    assert max(lengths) <= logpad.MOST_LINES
+    assert sum(n >= 10 for n in lengths) >= len(lengths) / 10, sorted(lengths)
+    assert sum(n <= 6 for n in lengths) >= len(lengths) / 3, sorted(lengths)
