@@ -217,6 +217,7 @@ Tag = Literal[
     "charged",
     "no_response",
     "past",
+    "doing",
 ]
 """What a phrase can require of, or forbid in, its ticket and reporter.
 
@@ -278,8 +279,8 @@ in webhooks, which Larkspur sends to the customer's server, so no one tells of t
 laptop or other device is said to fail the same way; `charged`: the failure takes the customer's money (an upgrade
 paid for and not applied, a renewal charged twice), so no one says they retried it a dozen times; `no_response`: the
 call fails before the server answers (a TLS handshake), so no response body is attached; `past`: a loss that happened
-once (a failover's lost writes), so no one says every try has failed since.
-"""
+once (a failover's lost writes), so no one says every try has failed since. `doing`: the defect's feature is named by what
+someone does ("adding subtasks to a task"), so no phrase wraps it as a thing ("can't get {feature} to work")."""
 
 
 class Phrase(_Model):

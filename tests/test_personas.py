@@ -451,6 +451,26 @@ def test_a_subject_never_stops_before_what_says_what_is_wrong() -> None:
         assert all(fitted([contrast], "2026.5.2", "{title}", n, None) == contrast for n in range(4, 12))
     cut = "Comment notifications stop arriving after the update"  # a head that says what is wrong may stand alone
     assert fitted([cut], "2026.5.2", "{title}", 5, None) == "Comment notifications stop arriving"
+    signed = "Difficulty with staying signed in for a whole day"  # no "Difficulty with staying signed"
+    assert not any(fitted([signed], "2026.5.2", "{title}", n, None).endswith("signed") for n in range(4, 12))
+
+
+_AS_A_THING = re.compile(r"\b(?:get|do) \{feature\}")
+
+
+def test_no_phrase_wraps_a_feature_named_by_a_doing_as_a_thing() -> None:
+    """ "can't get adding subtasks to a task to work", "Our code can't get connecting to the API over TLS done": a
+    phrase that treats `{feature}` as a thing forbids the `doing` tag of a feature named by what someone does."""
+    phrases = load_phrases()
+    wrapped = 0
+    for name, pool in phrases.pools.items():
+        for partition in ("train", "validation", "test"):
+            for phrase in getattr(pool, partition):
+                text = phrase if isinstance(phrase, str) else phrase.text
+                if _AS_A_THING.search(text):
+                    assert not isinstance(phrase, str) and "doing" in phrase.forbids, (name, text)
+                    wrapped += 1
+    assert wrapped >= 1
 
 
 PLACES = {

@@ -619,6 +619,10 @@ _CASUAL_TITLE = re.compile(r"\?\?|!!|\b(?:just|forever|weird|anymore|stuff|at al
 """A subject typed as a customer types one ("Api sends html on errors??", "Stuck at the 2fa screen forever")."""
 
 
+_DOING = re.compile(r"[a-z]+ing\b(?<!thing)(?<!\bstring)(?<!\bspring)(?<!\bbilling)(?<!\bsetting)(?<!\bheading)")
+"""A feature named by what someone does ("adding subtasks to a task"), not by a thing ("billing emails")."""
+
+
 def casual_title(title: str) -> bool:
     """True when `title` reads as a customer's subject line (`_casual`, `_CASUAL_TITLE`): a tester files none."""
     return _casual(title) or _CASUAL_TITLE.search(title) is not None
@@ -908,6 +912,8 @@ class Renderer:
                 tags.add("changed_setting")
         if isinstance(scenario, Defect):
             tags.add("bug")
+            if _DOING.match(scenario.feature):  # "adding subtasks": no "can't get adding subtasks to work"
+                tags.add("doing")
             if shows_no_error(scenario):
                 tags.add("quiet")
             if scenario.error_box:

@@ -112,6 +112,12 @@ _OPEN_RELATIVE = re.compile(r"\b(?:that|which|who|where)(?:\s+\w+)?$", re.I)
 the US West region")."""
 
 
+_PARTICLE_VERB = re.compile(
+    r"\b(?:sign|log|check|opt|plug|turn|switch|zoom|fill|carry|go)(?:s|ed|ged|ing|ging)?$", re.I
+)
+"""A head that stops before the particle its verb needs ("Difficulty with staying signed", cut before "in")."""
+
+
 def _open_quote(head: str) -> bool:
     """True when `head` stops inside a quote: an odd number of quote marks."""
     return len(_QUOTE_MARK.findall(head)) % 2 == 1
@@ -133,6 +139,8 @@ def _clauses(title: str) -> list[str]:
         if _OPEN_RELATIVE.search(head):  # "... on our workspace that lives" without "in the US West region"
             continue
         if _open_quote(head):  # "Notification says 'ana commented" stops inside what it quotes
+            continue
+        if m[0].strip() in ("in", "on") and _PARTICLE_VERB.search(head):  # "staying signed" without "in"
             continue
         if len(head.split()) >= 4:  # "iOS app crashes" says too little (and two partitions' titles cut alike)
             out.append(head)
