@@ -54,6 +54,21 @@ def test_a_service_named_after_the_level_word_stays_in_its_lines() -> None:
     assert all(" INFO  data " in line for line in added), added
 
 
+def test_each_service_logs_its_own_few_routine_messages_in_every_log() -> None:
+    """A Go service's goroutine count beside a Node service's event loop in one job (realism reader 44): each service
+    logs a few routine messages of its own, the same few in every log of it."""
+    many = [f"routine message {word} {{a}}" for word in "abcdefghijklmn"]
+    two = SERVER.replace("storage-gw WARN ", "storage-gw INFO ")
+    seen: dict[str, set[str]] = {}
+    for seed in range(6):
+        for line in _added(logpad.pad(two, many, 20, random.Random(seed)), two):
+            service = line.split(" ")[2]
+            seen.setdefault(service, set()).add(line.split("routine message ")[1].split(" ")[0])
+    assert set(seen) == {"upload-service", "storage-gw"}
+    assert all(len(words) == logpad.REPERTOIRE for words in seen.values()), seen
+    assert seen["upload-service"] != seen["storage-gw"]
+
+
 def test_nothing_is_logged_after_a_process_died_nor_around_a_log_without_stamps() -> None:
     padded = logpad.pad(LOGCAT, MESSAGES, 6, random.Random(2))
     assert padded.endswith(LOGCAT)  # every routine line before the crash

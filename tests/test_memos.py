@@ -10,7 +10,7 @@ import pytest
 
 from openenv_bug_triage.catalogue import Tag, _text, load_phrases
 from openenv_bug_triage.generator.phrasing import CHOICE, compose
-from openenv_bug_triage.generator.timeline import draw_timeline
+from openenv_bug_triage.generator.timeline import calendar_for
 
 PARTITIONS = ("train", "validation", "test")
 
@@ -43,7 +43,7 @@ def test_compose_draws_as_substituting_each_choice_in_turn() -> None:
 
 def test_timeline_lookups_match_a_scan_of_the_calendar() -> None:
     start = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
-    timeline = draw_timeline(start, start + timedelta(days=3), random.Random(3))
+    timeline = calendar_for(start, start + timedelta(days=3))
     for hours in range(-24 * 40, 24 * 4, 7):
         at = start + timedelta(hours=hours)
         for platform in ("web", "ios", "android", "api"):

@@ -362,24 +362,18 @@ def test_a_writer_who_found_the_fault_on_their_side_does_not_shout_in_the_subjec
     assert slips >= 20, slips
 
 
-def test_a_subject_shouts_only_over_a_body_that_does_and_a_request_names_no_build() -> None:
+def test_a_subject_shouts_over_a_fault_only_with_a_body_that_does() -> None:
     """ "THIS IS COSTING US TIME!!" over a body opening "FYI:" read as two writers (realism reader 42): a loud subject
-    line comes only with an outburst in the body. "Colours for code snippets on 2025.12.1" asks for something no
-    build has yet: a feature request's subject names none."""
-    loud = wishes = 0
+    line over a fault comes only with an outburst in the body (a request or a glitch in looks, which draws no anger in
+    its body, may still be shouted in its subject, as often: a loud subject says nothing of what the ticket is)."""
+    loud = 0
     for g in queues():
         for t in g.task.tickets:
             f = g.facts[t.ticket_id]
-            if "loud" in f.traps:
+            if "loud" in f.traps and f.kind != "feature" and f.impact != "cosmetic":
                 assert "outburst" in f.traps, (t.ticket_id, t.title, t.description)
                 loud += 1
-            if f.kind == "feature" and t.reporter_type == "user":
-                assert not _BUILD_NUMBER.search(t.title), (t.ticket_id, t.title)
-                wishes += 1
-    assert loud >= 10 and wishes >= 30, (loud, wishes)
-
-
-_BUILD_NUMBER = re.compile(r"\b\d+\.\d+\.\d+\b")
+    assert loud >= 10, loud
 
 
 def test_most_customers_say_nothing_of_who_they_are() -> None:
@@ -777,3 +771,19 @@ def test_an_alerts_log_shows_the_site_and_addresses_of_the_account_it_is_filed_o
                 checked += 1
                 assert account and host.endswith(domains[account]), (t.ticket_id, host, account)
     assert checked >= 3, checked
+
+
+def test_every_queue_dates_a_release_as_every_other_does() -> None:
+    """Ticket numbers rise with time across queues, so a reader compares them as one tracker: ios 5.12.0 came out on
+    16, 23 and 27 April in three queues (realism reader 44). Every queue's calendar is a stretch of one product
+    history, so a release named by two queues has one date."""
+    dated: dict[tuple[str, str], datetime] = {}
+    compared = 0
+    for g in queues():
+        for r in g.task.releases:
+            key = (r.platform, r.version)
+            if key in dated:
+                assert dated[key] == r.released_at, (key, dated[key], r.released_at)
+                compared += 1
+            dated[key] = r.released_at
+    assert compared >= 100, compared

@@ -31,7 +31,7 @@ from .live import Static, draw_live, reserve_replies
 from .notes import annotate
 from .plan import Planner, number_by_date
 from .render import Renderer
-from .timeline import draw_timeline
+from .timeline import calendar_for
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,7 @@ def generate(task_id: str, seed: int, split: str = "train") -> GeneratedTask:
     base = datetime(2026, 1, 5, 6, 0, tzinfo=UTC) + timedelta(days=rng.randrange(320), minutes=rng.randrange(600))
     end = base + timedelta(minutes=max(s.minute for s in slots))
     number_by_date(slots, base)
-    timeline = draw_timeline(base, end, rng)
+    timeline = calendar_for(base, end)
     renderer = Renderer(planner, timeline, base, slots)
     records, facts, personas = [], {}, {}  # rendered first: the release notes hold lines placed while rendering
     world = planner.world

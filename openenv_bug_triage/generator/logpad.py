@@ -13,9 +13,12 @@ import random
 import re
 from collections.abc import Sequence
 from datetime import datetime, timedelta
+from functools import cache
 
 MOST_LINES = 30
 """No padded log runs longer than this."""
+REPERTOIRE = 5
+"""How many routine messages one service or process logs."""
 
 _STAMP = (
     r"(?P<pre>\[[\w-]+\] )?"
@@ -90,28 +93,52 @@ def pad(
         return log
     begin, end = _instant(head), _instant(tail)
     before = extra if not after or _ENDED.search(log) else r.randint(0, extra)
-    # each routine message once before any comes again, and one that repeats keeps its hash ("revision 04bc02
-    # unchanged" is the same revision the next time)
-    order = r.sample(list(messages), len(messages))
-    hashes = {m: f"{r.getrandbits(24):06x}" for m in order}
-    drawn = [order[i % len(order)] for i in range(extra)]
+    # each service or process logs its own few routine messages (the same ones in every log of it), each once
+    # before any comes again; one that repeats keeps its hash ("revision 04bc02 unchanged" the next time too)
+    hashes = {m: f"{r.getrandbits(24):06x}" for m in messages}
+    queued: dict[str, list[str]] = {}
+
+    def next_line(at: datetime) -> str:
+        like = r.choice(templates)
+        who = _who(like)
+        if not queued.get(who):
+            own = _repertoire(who, tuple(messages))
+            queued[who] = r.sample(own, len(own))
+        message = queued[who].pop()
+        return _line(like, at, _filled(message, hashes[message], r))
+
     ahead, behind = [], []
     at = begin
-    for message in drawn[:before]:
+    for _ in range(before):
         at -= timedelta(milliseconds=r.randrange(50, spread_ms))
-        ahead.append(_line(r.choice(templates), at, _filled(message, hashes[message], r)))
+        ahead.append(next_line(at))
     at = end
-    for message in drawn[before:]:
+    for _ in range(extra - before):
         at += timedelta(milliseconds=r.randrange(50, spread_ms))
-        behind.append(_line(r.choice(templates), at, _filled(message, hashes[message], r)))
+        behind.append(next_line(at))
     return "\n".join([*reversed(ahead), *lines, *behind])
+
+
+def _who(like: re.Match[str]) -> str:
+    """Who logs a line: its process tag, its ids and service (the words between its stamp and its message)."""
+    return f"{like['pre'] or ''}{like['mid']}{_kept(like)}"
+
+
+@cache
+def _repertoire(who: str, messages: tuple[str, ...]) -> tuple[str, ...]:
+    """The routine messages `who` logs: a few of `messages`, the same few in every log of it (drawn from its name)."""
+    return tuple(random.Random(f"routine {who}").sample(sorted(messages), min(REPERTOIRE, len(messages))))
+
+
+def _kept(like: re.Match[str]) -> str:
+    """A service named after the level word (`INFO  data POST /exports`): it names every line of its service."""
+    word, _, _ = like["rest"].partition(" ")
+    if like["mid"] == " " and not like["pre"] and word not in _VERBS and not word.endswith(":"):
+        return f"{word} "
+    return ""
 
 
 def _line(like: re.Match[str], at: datetime, message: str) -> str:
     """A routine line written as `like` is: its tag, a stamp at `at`, its ids and level word, then `message`; a
     service named after the level word (`INFO  data POST /exports`) stays."""
-    kept = ""
-    word, _, _ = like["rest"].partition(" ")
-    if like["mid"] == " " and not like["pre"] and word not in _VERBS and not word.endswith(":"):
-        kept = f"{word} "
-    return f"{like['pre'] or ''}{_stamp_like(like, at)}{like['mid']}{like['level']}{kept}{message}"
+    return f"{like['pre'] or ''}{_stamp_like(like, at)}{like['mid']}{like['level']}{_kept(like)}{message}"

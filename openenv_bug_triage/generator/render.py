@@ -1225,7 +1225,6 @@ class Renderer:
                 traps,
                 "invalid" in tags,
                 body_loud="shouted" in tags,
-                wish="wish" in tags,
             )
         if s.original is not None and ts.titled_alike(s.original.title, title):  # dressing cut what told them apart
             title = titles.dress(
@@ -1237,7 +1236,6 @@ class Renderer:
                 lv.rates,
                 traps,
                 body_loud="shouted" in self.voice.tags,
-                wish="wish" in self.voice.tags,
             )
         if reporter == "qa":  # a subject re-drawn to tell a duplicate apart is a customer's wording too
             title = _neutral_title(title)
@@ -1768,10 +1766,14 @@ class Renderer:
         if hedged:
             traps.append("hedged")  # no loud subject line either
         outburst = not cosmetic and not hedged and self.voice.tags.isdisjoint({"wish", "invalid"})
-        if temper == "loud" and outburst and r.random() < TEMPER_SHOWS:
-            extra.append(self.pick("loud_sentence"))  # anger at a fault: a request, or a slip of their own, has none
-            self.voice.tags |= {"shouted"}  # and only one who shouted in the body shouts in the subject
-            traps.append("outburst")
+        if temper == "loud" and not hedged and "invalid" not in self.voice.tags and r.random() < TEMPER_SHOWS:
+            # a loud writer's temper shows: anger at a fault in the body and the subject alike (never over a calm
+            # body); a request or a glitch in looks has no anger in its body, and shouts in its subject line only
+            # (as often as a fault does, so that a loud subject says nothing of what the ticket is)
+            self.voice.tags |= {"shouted"}
+            if outburst:
+                extra.append(self.pick("loud_sentence"))
+                traps.append("outburst")
         if r.random() < rates.injection:
             extra.append(self.pick("injection"))
             traps.append("injection")

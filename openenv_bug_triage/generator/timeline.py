@@ -1,10 +1,13 @@
-"""One timeline per queue: the release calendar every ticket of the queue speaks of.
+"""One product history, and each queue's calendar from it: the releases every ticket of a queue speaks of.
 
 The web app ships about every two weeks, the iOS and Android apps about monthly (sometimes
-with a patch release a few days later) and the API in weekly builds. The calendar is drawn
-from the queue's RNG around the queue's dates, so a ticket can name only releases out when it
-was filed: the build it was seen on, "the current release" (the latest one then), and, in
-staging or development, a pre-release of the next version, ahead of production.
+with a patch release a few days later) and the API in weekly builds. The history is drawn once,
+from a fixed seed, so every queue that names a release names it with the same date (ticket
+numbers rise with time across queues too, and a reader who compares two queues reads one
+product); a queue's calendar is the stretch of it around the queue's dates, so a ticket can name
+only releases out when it was filed: the build it was seen on, "the current release" (the
+latest one then), and, in staging or development, a pre-release of the next version, ahead of
+production. Release notes are the queue's own (`notes`).
 """
 
 from __future__ import annotations
@@ -12,7 +15,8 @@ from __future__ import annotations
 import random
 from bisect import bisect_right
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
+from functools import cache
 
 from ..chronology import display
 from ..models import Environment, Platform, Release
@@ -22,10 +26,16 @@ _CADENCE: dict[Platform, tuple[int, int]] = {"web": (12, 16), "api": (6, 8), "io
 """Days between two releases of each platform, drawn uniformly from the range."""
 _DEV_BUILD = timedelta(hours=2)
 """How often a dev build of the next version comes out."""
-APP_LINE_BEGAN = (2025, 4)
-"""The month (year, month) the apps' 5.x line began: 5.8 or 5.9 ships in January 2026, 5.19 or 5.20 in December."""
 _PATCH_RATE = 0.35
 """Share of app releases followed by a patch release a few days later."""
+HISTORY = (datetime(2025, 4, 1, tzinfo=UTC), datetime(2027, 6, 1, tzinfo=UTC))
+"""The stretch the product history covers: from the month the apps' 5.x line began to well after the last queue."""
+_BEFORE = 3.5
+"""How far before a queue its calendar reaches, in each platform's longest gap between releases: three releases or
+more of every platform are out by its start."""
+_AFTER = 2
+"""How far after a queue its calendar reaches, in the same gaps: each platform's next release after it, and the one
+after that."""
 
 
 @dataclass(frozen=True)
@@ -111,31 +121,42 @@ def _release_time(day: datetime, rng: random.Random) -> datetime:
     return day.replace(hour=rng.randrange(8, 17), minute=rng.randrange(60), second=0, microsecond=0)
 
 
-def draw_timeline(start: datetime, end: datetime, rng: random.Random) -> Timeline:
-    """Releases of every platform from before `start` to after `end`, drawn from `rng`.
-
-    Every platform has at least three releases out by `start` and one after `end`.
-    """
+@cache
+def product_history() -> tuple[Release, ...]:
+    """Every release of every platform over `HISTORY`, oldest first, drawn once from a fixed seed."""
+    rng = random.Random("larkspur product history")
+    start, end = HISTORY
     out: list[Release] = []
     for platform, (low, high) in _CADENCE.items():
-        day = start - timedelta(days=3 * high + rng.randrange(high))
-        rng.randrange(9, 14)  # drawn as before (the queue's other draws stay where they were), not used
-        minor = 0
+        day = start + timedelta(days=rng.randrange(low))
+        minor = 0  # the apps' 5.x line: a minor version a release, 5.0 in the month the line began
         per_month: dict[tuple[int, int], int] = {}
-        while day <= end + timedelta(days=2 * high):
+        while day <= end:
             at = _release_time(day, rng)
             if platform in ("web", "api"):
                 n = per_month.get((at.year, at.month), 0)
                 per_month[(at.year, at.month)] = n + 1
                 out.append(Release(platform=platform, version=f"{at.year}.{at.month}.{n}", released_at=at))
-            else:  # one app history for every queue: a minor version a month since the 5.0 line began
-                # (the first release named by its month, each after it the next minor: none is skipped, and at about
-                # a release a month none runs far from its month)
-                minor = minor + 1 if minor else (at.year - APP_LINE_BEGAN[0]) * 12 + at.month - APP_LINE_BEGAN[1]
+            else:
                 out.append(Release(platform=platform, version=f"5.{minor}.0", released_at=at))
                 if rng.random() < _PATCH_RATE:
                     patch = _release_time(at + timedelta(days=rng.randrange(3, 9)), rng)
                     out.append(Release(platform=platform, version=f"5.{minor}.1", released_at=patch))
+                minor += 1
             day += timedelta(days=rng.randrange(low, high + 1))
     out.sort(key=lambda r: (r.released_at, r.platform))
-    return Timeline(tuple(out))
+    return tuple(out)
+
+
+def calendar_for(start: datetime, end: datetime) -> Timeline:
+    """The releases of the product history from well before `start` to well after `end`: every platform has at
+    least three releases out by `start` and one after `end`."""
+    reach = {
+        p: (start - timedelta(days=_BEFORE * high), end + timedelta(days=_AFTER * high))
+        for p, (_, high) in _CADENCE.items()
+    }
+    if min(lo for lo, _ in reach.values()) < HISTORY[0] or max(hi for _, hi in reach.values()) > HISTORY[1]:
+        raise ValueError(f"a queue from {start} to {end} lies outside the product history {HISTORY}")
+    return Timeline(
+        tuple(r for r in product_history() if reach[r.platform][0] <= r.released_at <= reach[r.platform][1])
+    )

@@ -164,7 +164,6 @@ def dress(
     traps: list[str],
     own_slip: bool = False,
     body_loud: bool = False,
-    wish: bool = False,
 ) -> str:
     """The subject line in one style: the reporter's channel's, or a loud writer's; then letter case.
 
@@ -194,9 +193,7 @@ def dress(
             channel_affix = "title_template" if persona.channel == "portal" else "title_affix"
             affix = "{title}" if loud else pick(channel_affix, title="{title}")
             # a writer who puts the build in the subject: about one in four of those who know what a build is
-            # (a request is for something not built yet: "Colours for code snippets on 2025.12.1" names none)
             build_form = rng.choice(BUILD_FORMS) if rng.random() < BUILD_IN_TITLE and persona.technical else None
-            build_form = None if wish else build_form
             title = fitted(subjects, version.split()[-1], affix, target, build_form)
     if persona.reporter != "monitoring":  # an alerting tool titles its alerts as its rule names them
         title = letter_case(title, rng)
