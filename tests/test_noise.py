@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 import re
 
+import sweeps
+
 from openenv_bug_triage.generator.noise import Noise, draw_noise, load_noise
 
 PLATFORMS = ("web", "mobile", "api")
@@ -80,3 +82,17 @@ def test_a_form_for_an_app_that_never_opens_leaves_no_field_read_from_the_app_un
     opens = {_placeholder(random.Random(seed), data, frozenset({"form", "mobile"})) for seed in range(60)}
     assert "App version (Settings > About):" in opens
     assert "App version (Settings > About):" not in stuck and stuck
+
+
+_EMPTY_FENCE = re.compile(r"```\n\s*\n?```")
+
+
+def test_a_markdown_writer_fences_no_empty_block() -> None:
+    """An error box of one line was fenced as "```" over nothing (realism reader 44): only lines under a paste's
+    heading are fenced, and a paste of one line is not."""
+    fenced = 0
+    for made in sweeps.instances("validation", 20) + sweeps.instances("test", 20):
+        for t in made.task.tickets:
+            assert not _EMPTY_FENCE.search(t.description), (t.ticket_id, t.description)
+            fenced += "```" in t.description
+    assert fenced >= 5, fenced

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import random
+import re
 import string
 from collections import Counter
 
 from openenv_bug_triage.catalogue import load_phrases
-from openenv_bug_triage.generator.phrasing import CHOICE, compose, literal_parts, pattern, variants
+from openenv_bug_triage.generator.phrasing import CHOICE, compose, literal_parts, pattern, variants, whole_quotes
 
 FRAME = "I {checked|went over} this {twice|a couple of times} before {title}{| today}."
 
@@ -57,3 +58,45 @@ def test_texts_fitting_answers_as_fitting_does() -> None:
                 found = phrases.texts_fitting(name, partition, tags)
                 assert list(found) == phrases.fitting(name, partition, tags) == pool.fitting(partition, tags)
                 assert phrases.texts_fitting(name, partition, frozenset(tags)) is found
+
+
+def test_a_sentence_split_keeps_a_quote_whole() -> None:
+    parts = ["The page says 'This link has expired.", "Request a new one.' I tried five times.", "It fails."]
+    assert whole_quotes(parts) == [f"{parts[0]} {parts[1]}", parts[2]]
+    assert whole_quotes(["It doesn't work.", "I'm stuck."]) == ["It doesn't work.", "I'm stuck."]
+
+
+_BEGUN_IN_A_QUOTE = re.compile(r"^[^'\"‘“’”\n]*?[.!?]['’\"”](?!\w)")
+"""A paragraph whose first quote mark closes a quote: it begins inside what it quotes ("Request a new one.' I tried")."""
+
+
+def test_no_sentence_of_a_wording_begins_inside_a_quote() -> None:
+    """A tester's wording dropped the sentence that opened a quote and kept the rest: "Request a new one.' I tried five
+    times with fresh links" (realism reader 44). Split into sentences, no wording of the catalogue leaves one that
+    begins inside what it quotes."""
+    from openenv_bug_triage.catalogue import load_catalogue
+    from openenv_bug_triage.generator.render import _sentences
+
+    quoted = 0
+    for d in load_catalogue().defects:
+        for symptom in d.symptoms:
+            for sentence in _sentences(symptom):
+                assert not _BEGUN_IN_A_QUOTE.match(sentence), (d.id, sentence)
+            quoted += "'" in symptom
+    assert quoted >= 20
+
+
+_NAME_AFTER_A_SENTENCE = re.compile(r"[.!?] \{(?:first|name)\}")
+
+
+def test_a_sign_off_puts_the_name_under_its_last_sentence() -> None:
+    """ "I want this resolved, not just acknowledged. Hiroshi Sato" on one line (realism reader 44, ten tickets): a
+    writer who ends on a sentence signs on the line below it."""
+    phrases = load_phrases()
+    signed = 0
+    for name, pool in phrases.pools.items():
+        for partition in ("train", "validation", "test"):
+            for text in pool.of(partition):
+                assert not _NAME_AFTER_A_SENTENCE.search(text), (name, text)
+                signed += "\n{first}" in text or "\n{name}" in text
+    assert signed >= 10

@@ -70,3 +70,24 @@ def pattern(frame: str) -> re.Pattern[str]:
         else:
             out.append(re.escape(part))
     return re.compile("".join(out))
+
+
+_QUOTE_MARK = re.compile(r"(?<!\w)['\"‘“]|['\"’”](?!\w)")
+"""A quote mark that opens or closes a quote (not an apostrophe inside a word: "doesn't")."""
+
+
+def open_quote(text: str) -> bool:
+    """True when `text` stops inside a quote: an odd number of quote marks."""
+    return len(_QUOTE_MARK.findall(text)) % 2 == 1
+
+
+def whole_quotes(parts: list[str]) -> list[str]:
+    """`parts` of a text split at sentence ends, with every part that begins inside a quote joined to the one before
+    ("The page says 'This link has expired." and "Request a new one.' I tried five times." are one sentence)."""
+    out: list[str] = []
+    for part in parts:
+        if out and open_quote(out[-1]):
+            out[-1] = f"{out[-1]} {part}"
+        else:
+            out.append(part)
+    return out

@@ -28,7 +28,7 @@ from .personas import (
     load_personas,
     organisations_fitting,
 )
-from .phrasing import compose
+from .phrasing import compose, whole_quotes
 from .plan import Planner, Slot
 from .timeline import Timeline
 from .voice import Voice, browsers_named, client_tags, own_role
@@ -564,6 +564,12 @@ _SENTENCE = re.compile(r"(?<=[.!?])(?<!\?\?)\s+(?=[A-Za-z'])")
 """A sentence's end ("??" stands for characters a screen lost: "?? in front" goes on)."""
 
 
+def _sentences(text: str) -> list[str]:
+    """The sentences of `text`, a quote kept whole in its sentence ("The page says 'This link has expired. Request a
+    new one.' I tried five times." is two, not three: none begins inside what it quotes)."""
+    return whole_quotes(_SENTENCE.split(text))
+
+
 def _tester_words(
     symptom: str, lines: list[str], evidence: list[tuple[str, str]], composed: bool
 ) -> tuple[str, list[str]]:
@@ -572,7 +578,7 @@ def _tester_words(
     all, as its only such sentence has gone with `_without_detail` and "our" there names the
     condition, "our Sydney-hosted workspace"), and "my" and "our" as "the"; the evidence records
     the words the ticket then holds."""
-    sentences = _SENTENCE.split(symptom)
+    sentences = _sentences(symptom)
     kept = " ".join(
         (sentences if composed else [])
         or _tester_core(sentences)
@@ -602,7 +608,7 @@ def _tester_core(sentences: list[str]) -> list[str]:
 @lru_cache(maxsize=4096)
 def _has_tester_core(wording: str) -> bool:
     """True when a tester could tell `wording` in part (`_tester_core`), in six words at least."""
-    return len(" ".join(_tester_core(_SENTENCE.split(wording))).split()) >= 6
+    return len(" ".join(_tester_core(_sentences(wording))).split()) >= 6
 
 
 _CASUAL = re.compile(r"^[a-z]|(?<![\w'’.])i(?=['’]\w|\s)|(?<=[a-z]{3}[.!?] )[a-z]|\b(?:cant|dont|doesnt|wont)\b")

@@ -14,6 +14,7 @@ from ..catalogue import Defect
 from ..models import ReporterType
 from .levels import Rates
 from .personas import Persona
+from .phrasing import open_quote
 
 Pick = Callable[..., str]
 """`pick(pool, **values)`: one phrase of the named pool, formatted with `values`."""
@@ -99,10 +100,6 @@ _REDUCED_RELATIVE = re.compile(
 went wrong ("... in a few minutes of work are gone")."""
 
 
-_QUOTE_MARK = re.compile(r"(?<!\w)['\"‘“]|['\"’”](?!\w)")
-"""A quote mark that opens or closes a quote (not an apostrophe inside a word: "doesn't")."""
-
-
 _BUT = re.compile(r",?\s*but\b")
 """A cut before "but": what comes after it is what is wrong ("Ownership transfer confirms but nothing changes")."""
 
@@ -116,11 +113,6 @@ _PARTICLE_VERB = re.compile(
     r"\b(?:sign|log|check|opt|plug|turn|switch|zoom|fill|carry|go)(?:s|ed|ged|ing|ging)?$", re.I
 )
 """A head that stops before the particle its verb needs ("Difficulty with staying signed", cut before "in")."""
-
-
-def _open_quote(head: str) -> bool:
-    """True when `head` stops inside a quote: an odd number of quote marks."""
-    return len(_QUOTE_MARK.findall(head)) % 2 == 1
 
 
 def _clauses(title: str) -> list[str]:
@@ -138,7 +130,7 @@ def _clauses(title: str) -> list[str]:
             continue
         if _OPEN_RELATIVE.search(head):  # "... on our workspace that lives" without "in the US West region"
             continue
-        if _open_quote(head):  # "Notification says 'ana commented" stops inside what it quotes
+        if open_quote(head):  # "Notification says 'ana commented" stops inside what it quotes
             continue
         if m[0].strip() in ("in", "on") and _PARTICLE_VERB.search(head):  # "staying signed" without "in"
             continue

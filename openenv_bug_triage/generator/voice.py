@@ -26,7 +26,7 @@ from ..errors import FixtureError
 from ..textstats import may_hold, self_descriptions
 from .noise import NO_NOISE, Noise, draw_noise
 from .personas import Persona
-from .phrasing import CHOICE, compose
+from .phrasing import CHOICE, compose, whole_quotes
 from .settings import agreeing, client_library, screen_settings
 
 _CLIENT_WORDS: dict[str, re.Pattern[str]] = {
@@ -564,7 +564,7 @@ class Voice:
         the sentences up to the first that tells of what the headline names."""
         if self.length != "terse":
             return symptom
-        said = _SENTENCE_END.split(symptom)
+        said = whole_quotes(_SENTENCE_END.split(symptom))
         first = said[0]
         if headline and len(headline.split()) < len(first.split()):
             # a subject's "Webhook delivery: has stopped coming" is written as a sentence; one whose label heads a
@@ -583,7 +583,7 @@ class Voice:
         text when none plainly does), so the request itself is never cut away."""
         if self.length != "terse":
             return text
-        for sentence in _SENTENCE_END.split(text):
+        for sentence in whole_quotes(_SENTENCE_END.split(text)):
             if _REQUEST.search(sentence):
                 return sentence
         return text
@@ -708,8 +708,8 @@ class Voice:
                 if more:
                     pastes.append(agreeing(more, written))
             for paste in pastes:
-                if self.noise.markdown:
-                    intro, _, rest = paste.partition("\n")
+                intro, _, rest = paste.partition("\n")
+                if self.noise.markdown and rest.strip():  # (a paste of one line is fenced by nobody)
                     paste = f"{intro}\n```\n{rest}\n```"
                 parts.append(paste)
         note = self.attachment_note(attachments)  # what is attached, before a closing claim or a planted line
