@@ -12,6 +12,7 @@ from openenv_bug_triage import chronology
 from openenv_bug_triage.catalogue import load_catalogue, load_phrases
 from openenv_bug_triage.chronology import ISO
 from openenv_bug_triage.generator import GeneratedTask, generate
+from openenv_bug_triage.generator.comments import LOG_NOTE_WITHIN
 from openenv_bug_triage.generator.facts import PLATFORM_OF
 from openenv_bug_triage.generator.levels import partition_of
 from openenv_bug_triage.generator.personas import load_personas
@@ -787,3 +788,18 @@ def test_every_queue_dates_a_release_as_every_other_does() -> None:
                 compared += 1
             dated[key] = r.released_at
     assert compared >= 100, compared
+
+
+def test_support_notes_the_log_a_report_carries_minutes_after_it_was_filed() -> None:
+    """Support "attached" a log hours or days after the ticket showed it (realism reader 44, eight tickets): support
+    files a customer's report with the log, and its note on it is the thread's first comment, minutes after filing."""
+    phrases, noted = load_phrases(), 0
+    for g in queues():
+        part = partition_of(g.split)
+        notes = [pattern(x) for pool in ("comment_log_support", "comment_log_client") for x in phrases.pool(pool, part)]
+        for t in g.task.tickets:
+            for i, c in enumerate(t.comments):
+                if c.role == "support" and any(p.search(c.text) for p in notes):
+                    assert i == 0 and c.time - t.created_at <= timedelta(minutes=LOG_NOTE_WITHIN), (t.ticket_id, c)
+                    noted += 1
+    assert noted >= 50, noted

@@ -23,6 +23,9 @@ from .plan import QUEUE_MINUTES, RETEST_GAP
 
 STILL_RATE = 0.15
 """Chance that the reporter of a bug to fix comments that it still happens."""
+LOG_NOTE_WITHIN = 4
+"""Support's note on the log a customer's ticket carries comes this many minutes after filing at most: support filed
+the customer's report with it (a log "attached" hours after it was on the ticket read as two timelines)."""
 
 
 _IOS_LOG = re.compile(r"^\S+ \S+ \w+\[\d+\] <\w+>|^Incident Identifier:", re.M)
@@ -163,6 +166,9 @@ def thread(
     reporter_name = reporter_name or drawn
     drafts: list[tuple[str, str, str]] = []  # (author, role, text)
     roomy = _room(s) >= 4 * REPLY_GAP  # a ticket filed just before the queue is read has no time for chatter
+    if log_from is not None:  # the log support filed the ticket with: its note comes first, minutes after filing
+        staff = r.choice(renderer.phrases.pool("comment_author", renderer.partition))
+        drafts.append((staff, "support", _log_comment(renderer, log_from)))
     # (no report a writer has solved on their own, a slip of theirs, is passed to engineering)
     forwarded = support_note is not None or "invalid" not in renderer.tags
     if reporter == "user" and r.random() < rates.comment and roomy and forwarded:
@@ -171,9 +177,6 @@ def thread(
     elif support_note is not None:
         staff = r.choice(renderer.phrases.pool("comment_author", renderer.partition))
         drafts.append((staff, "support", support_note))
-    if log_from is not None:
-        staff = r.choice(renderer.phrases.pool("comment_author", renderer.partition))
-        drafts.append((staff, "support", _log_comment(renderer, log_from)))
     if (
         reporter == "user"
         and follow_up is None
@@ -186,6 +189,8 @@ def thread(
     if follow_up is not None:
         drafts.append((reporter_name, "qa" if reporter == "qa" else "reporter", follow_up))
     times = _times(renderer, s, created, len(drafts)) if drafts else []
+    if log_from is not None:  # (not hours later: the excerpt is on the ticket from the start)
+        times[0] = min(times[0], created + timedelta(minutes=r.randint(1, LOG_NOTE_WITHIN)))
     if follow_up is not None:  # the last comment: hours after the report, after every other comment
         times[-1] = max(times[-1], created + timedelta(minutes=min(RETEST_GAP, _room(s, len(drafts)))))
         n = len(times)
