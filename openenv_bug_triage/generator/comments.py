@@ -155,7 +155,7 @@ def thread(
     last, from QA when QA filed the ticket and from the reporter otherwise. `reporter_name`
     is the reporter's own name when the ticket has one (else one is drawn). `log_from`: where the
     log a customer's ticket carries was captured (`log_source`); support says it added it, naming that
-    source (a customer cannot see the server's logs, and a device log came from them on request).
+    source (a customer cannot see the server's logs, and a device log came with their report).
     `support_note`: how far the defect reaches beyond the reporter's workspace, which only support
     can tell (a customer speaks for their own workspace); it takes the place of an acknowledgement.
     `before`: the follow-up comes before this time (the next deploy of a hosted client, after which nobody can
