@@ -1,6 +1,6 @@
 """Print how much structured fields alone give away: a decision tree's gain from non-causal fields, and a field-only policy.
 
-    python scripts/surface_audit.py --instances 200
+    python scripts/surface_audit.py --instances 400
 
 Trains on train-split tickets of every generated level and scores on test-split tickets.
 """
@@ -29,7 +29,7 @@ def tickets(split: str, instances: int) -> list:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--instances", type=int, default=200, help="instances per level and split (default 200)")
+    parser.add_argument("--instances", type=int, default=400, help="instances per level and split (default 400)")
     parser.add_argument("--write", action="store_true", help="also write the report into its figure block in the docs")
     args = parser.parse_args()
     start = time.perf_counter()
