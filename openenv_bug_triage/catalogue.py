@@ -444,6 +444,9 @@ REQUIRED_POOLS: tuple[str, ...] = (
     "comment_author",
     "comment_ack_support",
     "comment_still_reporter",
+    "support_scope_everyone",
+    "support_scope_segment",
+    "support_workaround",
 )
 """Pools the generator reads; `load_phrases` refuses a file that lacks one."""
 

@@ -214,3 +214,30 @@ def test_no_two_reporters_of_a_queue_bump_their_tickets_word_for_word() -> None:
             bumps += len(said)
             assert len(said) == len(set(said)), (split, seed, sorted(said))
     assert bumps >= 30, bumps
+
+
+def test_support_tells_some_ways_round_and_who_is_hit_where_the_customer_does_not() -> None:
+    """A customer's report of a fault with a way round it often leaves the way to support's comment (a refund, an
+    admin setting: what support knows), told in no one's own words; and one of a fault support finds hits a group
+    or everyone often tells the fault alone ("it fails and we have no other way" beside every such note read as a
+    slot), support's note saying who is hit. Either way the deciding fact is in the ticket, once."""
+    from openenv_bug_triage.generator.render import _OWN_VOICE
+
+    handed = told = untold = 0
+    for seed in range(12):
+        made = generate("generated_expert", seed, "train")
+        for t in made.task.tickets:
+            f = made.facts[t.ticket_id]
+            if t.reporter_type != "user" or f.kind != "defect" or f.environment != "production":
+                continue
+            scoped = [text for rule, text in f.evidence if rule.startswith("scope:")]
+            support = [c.text for c in t.comments if c.role == "support" and c.text in scoped]
+            if f.scope == "workaround" and support:
+                handed += 1
+                way = support[0].rsplit(": ", 1)[-1]  # after support's own words ("We've logged it. For now: ...")
+                assert not _OWN_VOICE.search(way), (t.ticket_id, support[0])
+                assert len(scoped) == 1 and scoped[0] not in t.description, t.ticket_id
+            if f.scope in ("everyone", "segment") and support:
+                told += len(scoped) == 2
+                untold += len(scoped) == 1
+    assert handed >= 5 and told >= 3 and untold >= 5, (handed, told, untold)

@@ -379,10 +379,13 @@ def test_every_deciding_fact_is_visible_in_the_ticket() -> None:
 
 def test_traps_appear_above_easy_and_not_in_easy() -> None:
     traps: dict[str, Counter] = {level: Counter() for level in LEVELS}
-    for made in sample("train", 10):
+    # (20 queues a level: a temper is drawn once per person, so a trap of one temper comes in clumps, and 10 medium
+    # queues of 15 tickets held no quiet opener after a change that only moved the draws)
+    for made in sample("train", 20):
         for facts in made.facts.values():
             traps[made.task.task_id].update(facts.traps)
-    assert not any(k != "supported_platform_decoy" for k in traps["generated_easy"])
+    # (a wording that plays itself down, "Small thing but...", is its own, not a planted trap)
+    assert not any(k not in ("supported_platform_decoy", "hedged") for k in traps["generated_easy"])
     for level in LEVELS[1:]:
         assert {"loud", "quiet", "urgency_claim"} <= set(traps[level]), level
     for level in ("generated_hard", "generated_expert"):
@@ -397,8 +400,9 @@ def test_about_a_fifth_of_tickets_above_easy_are_duplicates() -> None:
 
 
 def test_descriptions_rarely_repeat() -> None:
-    descriptions = [t.description for made in sample("train", 11) for t in made.task.tickets][:1000]
-    assert len(descriptions) == 1000
+    # (2,000 descriptions: at 1,000, changes that only moved the draws read 0, 6 and 10 repeats on one code)
+    descriptions = [t.description for made in sample("train", 22) for t in made.task.tickets][:2000]
+    assert len(descriptions) == 2000
     repeated = sum(n for n in Counter(descriptions).values() if n > 1)
     assert repeated / len(descriptions) < 0.01
 

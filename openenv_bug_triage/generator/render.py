@@ -529,6 +529,7 @@ def _neutral_title(title: str) -> str:
     title = re.sub(
         r"(?<=[a-z] )(?:my|our) (?=['‘\"“])", "", title
     )  # "the preview of our 'budget.xlsx'": of 'budget.xlsx'
+    title = re.sub(r"\b(?:my|our)(?: local)? time\b", "local time", title)  # "09:00 my time": not "the time"
     title = re.sub(r"\b(?:[Mm]y|[Oo]ur)(?: own)?\b", lambda m: "The" if m[0][0].isupper() else "the", title)
     title = _WHEN_I.sub(lambda m: f"{m[1]}hen trying to ", title)  # "when I sign in": a customer's doing
     title = _LOWER_I.sub("I", title.replace(" for us", "").replace(" on your side", ""))  # (the tester's own side)
@@ -839,6 +840,14 @@ TEMPER_SHOWS = 0.6
 
 ENV_TOLD = 0.6
 """Share of staging and development reports whose text says where they ran (the rest: the fields alone)."""
+SCOPE_TOLD = 0.4
+"""Share of a customer's reports of a fault that support finds hits a group or everyone whose text also says it
+fails every time and they have no other way: the rest tell the fault and leave it there (the handbook counts a
+workaround only where the ticket names one), and support's note on the ticket says who is hit."""
+SUPPORT_WORKAROUND = 0.4
+"""Share of a customer's reports of a fault with a way round it where support, not the customer, tells the way
+round it in its comment (many are ways only support or an admin would know: a refund, a setting, another route);
+only a way told in no one's own words ("our sync", "we") can be support's."""
 LOG_SPAN = timedelta(hours=12)
 """How long before a report its log may begin: a log pulled for a report filed later than this after the
 failure began (a later duplicate) shows the failure at the report's time, unless it records the change
@@ -941,7 +950,7 @@ class Renderer:
         if s.environment == "development":
             tags.add("development")
         if isinstance(scenario, Defect) and s.environment == "production" and s.scope in ("everyone", "segment"):
-            tags.add("blocked")  # its scope sentence says there is no way round it
+            tags.add("blocked")  # no way round it, whether or not its text says so
         # an API is called by technical people; a defect of large workspaces is met in one
         seats = defect_seats(scenario) if isinstance(scenario, Defect) else 0
         technical = "api" in tags or _jargon(facts_text)  # a wording in an engineer's terms has one writing it
@@ -1563,10 +1572,16 @@ class Renderer:
                 evidence.append(("environment", sentence))
                 lines.append(sentence)
         elif s.scope is not None and not d.exposure:  # scope lines tell failures; a leak works, for the wrong people
-            sentence = self._scope_sentence(s, d, alert=False)
-            evidence.append((f"scope:{s.scope}", sentence))
-            lines.append(sentence)
-            if reporter == "user" and s.scope in ("everyone", "segment"):  # only support sees past one workspace
+            noted = reporter == "user" and s.scope in ("everyone", "segment")  # only support sees past one workspace
+            way = str(self._scope_values(s, d)["workaround"]) if s.scope == "workaround" else ""
+            if reporter == "user" and way and not _wording_voice(way) and r.random() < SUPPORT_WORKAROUND:
+                self.support_note = self._own_pick(s, "support_workaround", workaround=way)
+            # (a fault that fails on and off says so and how often; one that fails each time may go unsaid)
+            elif not noted or d.intermittent or r.random() < SCOPE_TOLD:
+                sentence = self._scope_sentence(s, d, alert=False)
+                evidence.append((f"scope:{s.scope}", sentence))
+                lines.append(sentence)
+            if noted:
                 values = self._scope_values(s, d)
                 who = self._told_otherwise(d, str(values["who"]))
                 self.support_note = self._own_pick(s, f"support_scope_{s.scope}", **{**values, "who": who})
