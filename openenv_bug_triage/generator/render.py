@@ -671,6 +671,12 @@ _HEDGED = re.compile(
     re.I,
 )
 """A customer's own words that play the problem down: no outburst or shouted subject in the same ticket."""
+_HEDGED_WORDS = (
+    *("end of the world", "no rush", "no urgency", "can wait", "not urgent", "bother", "take it or leave it"),
+    *("no big deal", "nothing serious", "nothing dramatic", "low priority", "no hurry"),
+    *(f"{size} {what}" for size in ("small", "tiny", "minor") for what in ("wish", "thing")),
+)
+"""Words (lower case) every `_HEDGED` match holds (`ts.may_match`): few bodies hold any."""
 _EITHER_APPLE = re.compile(r"\ban iPhone or iPad\b")
 """A tester's step for either Apple device: a customer does it on the one they have."""
 _NOT_TECHNICAL = re.compile(
@@ -679,6 +685,8 @@ _NOT_TECHNICAL = re.compile(
     re.I,
 )
 """A writer's word that they (or everyone they have) are not technical ("I've no idea what it does exactly")."""
+_NOT_TECHNICAL_WORDS = ("technical", "no idea what it does", "not an expert")
+"""Words (lower case) every `_NOT_TECHNICAL` match holds (`ts.may_match`)."""
 
 
 _MAC = re.compile(r"\b(?:iMac|MacBook|macOS|Mac mini|on (?:a|my) Mac)\b")
@@ -702,16 +710,23 @@ _WORKPLACE = re.compile(
 )
 """Words of a workplace: its clients, staff and managers, its office, payroll, sprints and retros. A group run by
 volunteers (a rowing club, an allotment society) has none, so no report of theirs speaks of them."""
+_WORKPLACE_WORDS = (
+    *("client", "customer", "staff", "employee", "starter", "payroll", "company", "office", "manag", "boss"),
+    *("sprint", "retro", "billable", "director", "board meeting", "sales team", "pmo", "finance and ops"),
+)
+"""Words (lower case) every `_WORKPLACE` match holds (`ts.may_match`): most wordings hold none."""
 
 
+@lru_cache(maxsize=4096)  # asked of a scenario's joined texts, which repeat from ticket to ticket
 def of_a_workplace(text: str) -> bool:
     """True when `text` speaks of a workplace (`_WORKPLACE`): only someone who works at one writes it."""
-    return _WORKPLACE.search(text) is not None
+    return ts.may_match(text, _WORKPLACE_WORDS) and _WORKPLACE.search(text) is not None
 
 
+@lru_cache(maxsize=4096)
 def says_not_technical(text: str) -> bool:
     """True when `text` says its writer, or everyone they have, is not technical: one who is writes no such thing."""
-    return _NOT_TECHNICAL.search(text) is not None
+    return ts.may_match(text, _NOT_TECHNICAL_WORDS) and _NOT_TECHNICAL.search(text) is not None
 
 
 def own_steps_of(s: Slot, d: Defect) -> list[str]:
@@ -1779,7 +1794,7 @@ class Renderer:
         extra: list[str] = []
         # no demand for a P0 on a report whose writer works out that the fault is on their side, nor after the
         # writer's own words play it down ("It's nothing dramatic"): one voice a ticket
-        hedged = _HEDGED.search(body) is not None
+        hedged = ts.may_match(body, _HEDGED_WORDS) and _HEDGED.search(body) is not None
         pressing = temper == "pressing" and "invalid" not in self.voice.tags and r.random() < TEMPER_SHOWS
         if pressing and not hedged:
             extra.append(self.pick("urgency_claim"))

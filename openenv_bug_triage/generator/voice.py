@@ -23,7 +23,7 @@ from http import HTTPStatus
 
 from ..catalogue import Partition, Phrases
 from ..errors import FixtureError
-from ..textstats import may_hold, self_descriptions
+from ..textstats import may_hold, may_match, self_descriptions
 from .noise import NO_NOISE, Noise, draw_noise
 from .personas import Persona
 from .phrasing import CHOICE, compose, whole_quotes
@@ -272,6 +272,8 @@ _UNNAMED_LOG = re.compile(r"\b(?:log files?|test log|runner log|run log)\b(?! \S
 """A log an attachment note tells of without its file name ("the failing run's video and log files attached")."""
 _OWN_ENGLISH = re.compile(r"\b(?:sorry for|excuse) my english\b|\bmy english is (?:not|bad)\b", re.I)
 """A writer's apology for their English: the report around it is as brief as their English."""
+_OWN_ENGLISH_WORDS = ("my english",)
+"""What every `_OWN_ENGLISH` match holds (`may_match`): a plain test spares nearly every body the pattern."""
 _LABELLED = re.compile(r"[^\s:.!?]+(?: [^\s:.!?]+){0,2}: ")
 """A text that opens with a label of up to three words and a colon ("Android: ...", "Small wish: ...")."""
 
@@ -614,7 +616,8 @@ class Voice:
             self.habits[self.persona.name] = (replace(noise, lower_i=True), register)
         if _fresh(body):  # a failure of this morning was not put off for days before writing in
             self.tags |= {"fresh"}
-        if _OWN_ENGLISH.search(body):  # one who apologises for their English writes no fluent padding around it
+        # one who apologises for their English writes no fluent padding around it
+        if may_match(body, _OWN_ENGLISH_WORDS) and _OWN_ENGLISH.search(body):
             length = self.length = "terse"
         extra = [daytime(x, self.hour) for x in extra]  # a demo "this afternoon" is not ahead after dark
         if opener and opener.endswith(":") and body.startswith(tuple(self_descriptions(body)[:1])):
