@@ -729,6 +729,18 @@ def says_not_technical(text: str) -> bool:
     return ts.may_match(text, _NOT_TECHNICAL_WORDS) and _NOT_TECHNICAL.search(text) is not None
 
 
+@lru_cache(maxsize=1024)
+def _name_pattern(first: str) -> re.Pattern[str]:
+    """`first` as a whole word (compiled once per first name, not looked up in `re`'s cache per ticket)."""
+    return re.compile(rf"\b{re.escape(first)}\b")
+
+
+def _signed_by(first: str, body: str) -> bool:
+    """True when `body` names `first` as a whole word (a signature, "- Priya"); a body without the name is spared
+    the pattern."""
+    return first in body and _name_pattern(first).search(body) is not None
+
+
 def own_steps_of(s: Slot, d: Defect) -> list[str]:
     """The steps a report of `d` gives: a duplicate's reporter tells them in their own words (`retold_steps`, where
     the catalogue has them), not in its original's."""
@@ -1299,7 +1311,7 @@ class Renderer:
                 said |= retell.long_sentences(typed)
             s.said = said
         title, body = noise.apply(title), typed
-        if reporter == "user" and (first := self.voice.persona.first) and re.search(rf"\b{re.escape(first)}\b", body):
+        if reporter == "user" and (first := self.voice.persona.first) and _signed_by(first, body):
             signer = self.voice.persona.name  # signed: a ticket of theirs filed later may say they wrote before
             self.voice.named[signer] = min(self.created, self.voice.named.get(signer, self.created))
         evidence = [(rule, noise.apply(text)) for rule, text in evidence]
