@@ -234,7 +234,7 @@ def test_support_tells_some_ways_round_and_who_is_hit_where_the_customer_does_no
             support = [c.text for c in t.comments if c.role == "support" and c.text in scoped]
             if f.scope == "workaround" and support:
                 handed += 1
-                way = support[0].rsplit(": ", 1)[-1]  # after support's own words ("We've logged it. For now: ...")
+                way = support[0].rsplit(". ", 1)[-1]  # after support's own words ("We've logged it. For now, ... .")
                 assert not _OWN_VOICE.search(way), (t.ticket_id, support[0])
                 assert len(scoped) == 1 and scoped[0] not in t.description, t.ticket_id
             if f.scope in ("everyone", "segment") and support:

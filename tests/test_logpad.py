@@ -103,3 +103,15 @@ def test_generated_logs_run_from_a_few_lines_to_a_screenful() -> None:
     assert max(lengths) <= logpad.MOST_LINES
     assert sum(n >= 10 for n in lengths) >= len(lengths) / 10, sorted(lengths)
     assert sum(n <= 6 for n in lengths) >= len(lengths) / 3, sorted(lengths)
+
+
+@pytest.mark.parametrize("source", ("server", "browser", "android", "ios"))
+def test_a_routine_pool_figure_never_exceeds_its_stated_maximum(source: str) -> None:
+    """ "connection pool in_use=86 idle=19 max=50" (blind reader 48): the figures a routine message draws stay within
+    the maximum it states, at their largest draws."""
+    largest = {"n": 8999, "a": 89, "b": 39, "r": 899, "ms": 399}
+    for split in ("train", "validation", "test"):
+        for message in load_phrases().pool(f"log_routine_{source}", split):
+            if (cap := re.search(r"\bmax=(\d+)", message)) is not None:
+                used = sum(largest[k] for k in re.findall(r"\{(\w+)\}", message[: cap.start()]) if k in largest)
+                assert used <= int(cap[1]), (split, message)

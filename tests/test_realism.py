@@ -402,24 +402,26 @@ _PLAN_SAID = re.compile(
 
 def test_an_alert_or_a_test_run_says_whose_plan_the_tracker_stamped() -> None:
     """The same QA workspace stamped free, pro and enterprise, or an alert on a whole region stamped free, read as
-    random (found by a blind reader): an alert names the account of its first failing request and its plan, a test
-    run that names its workspace names its plan, and either is the ticket's `customer_tier`."""
+    random (found by a blind reader): an alert that names the account of its first failing request names its plan
+    too (half do; reader 48 read every alert naming it as the handbook's filing rule told), a test run that names its
+    workspace names its plan, and either is the ticket's `customer_tier`."""
     from openenv_bug_triage.generator.personas import PLAN_NAMES, load_personas
 
     orgs = {o.name: o.tier for o in load_personas().organisations}
-    alerts = runs = 0
+    alerts = unnamed = runs = 0
     for g in queues():
         for t in g.task.tickets:
             if t.reporter_type == "monitoring" and g.facts[t.ticket_id].kind == "defect":
                 named = [name for name in orgs if name in t.description]
-                assert named and all(orgs[n] == t.customer_tier for n in named), (t.ticket_id, named, t.customer_tier)
-                alerts += 1
+                assert all(orgs[n] == t.customer_tier for n in named), (t.ticket_id, named, t.customer_tier)
+                alerts += bool(named)
+                unnamed += not named
             if t.reporter_type == "qa":
                 said = {next(x for x in m.groups() if x) for m in _PLAN_SAID.finditer(t.description)}
                 if said:
                     assert said == {PLAN_NAMES[t.customer_tier]}, (t.ticket_id, said, t.customer_tier)
                     runs += 1
-    assert alerts >= 20 and runs >= 20, (alerts, runs)
+    assert alerts >= 10 and unnamed >= 10 and runs >= 20, (alerts, unnamed, runs)
 
 
 _FILE_NAME = re.compile(r"\b[\w.-]+\.(?:png|mp4|har|txt|mov|jpg)\b")
@@ -767,7 +769,7 @@ def test_an_alerts_log_shows_the_site_and_addresses_of_the_account_it_is_filed_o
         for t in g.task.tickets:
             if t.reporter_type != "monitoring" or not t.log_excerpt:
                 continue
-            account = next((name for name in domains if name in t.description), None)
+            account = g.facts[t.ticket_id].organisation  # (named in its text or not)
             for host in site.findall(t.log_excerpt):
                 checked += 1
                 assert account and host.endswith(domains[account]), (t.ticket_id, host, account)
@@ -803,3 +805,41 @@ def test_support_notes_the_log_a_report_carries_minutes_after_it_was_filed() -> 
                     assert i == 0 and c.time - t.created_at <= timedelta(minutes=LOG_NOTE_WITHIN), (t.ticket_id, c)
                     noted += 1
     assert noted >= 50, noted
+
+
+def test_a_customer_who_saw_another_companys_data_reports_that_alone_and_does_not_play_it_down() -> None:
+    """ "Unrelated: any chance of a Gantt view?" after another organisation's data in a backup file, "Probably
+    something I'm doing, but here it is:" before a workspace of another company (blind reader 46): one who saw
+    what was not theirs tells that alone, without a wish or a second glitch beside it, and is not offhand."""
+    exposures = 0
+    for g in queues():
+        for t in g.task.tickets:
+            f = g.facts[t.ticket_id]
+            if f.exposure and t.reporter_type == "user":
+                exposures += 1
+                assert f.case is None, (t.ticket_id, f.case)
+                assert "quiet" not in f.traps, t.ticket_id
+    assert exposures >= 20
+
+
+def test_a_problem_run_on_after_a_lead_in_keeps_no_sentence_capital() -> None:
+    """ "Nothing urgent on our end: The iOS app removes..." (blind reader 48): after a lead-in's colon the problem runs
+    on in lower case where it opens with a common word ("Heads up: the export..."); a name keeps its capital."""
+    phrases = load_phrases()
+    lowered = 0
+    for part in ("train", "validation", "test"):
+        leads = [
+            pattern(x)
+            for pool in ("quiet_opener", "opener_user", "opener_user_terse")
+            for x in phrases.pool(pool, part)
+            if x.endswith(":")
+        ]
+        for g in queues():
+            if partition_of(g.split) != part:
+                continue
+            for t in g.task.tickets:
+                for lead in leads:
+                    for m in re.finditer(lead.pattern + r" (\w+) ", t.description):
+                        assert m[1] not in ("The", "A", "My", "Our", "Every", "When", "This", "It"), (t.ticket_id, m[0])
+                        lowered += m[1] in ("the", "a", "my", "our", "every", "when", "this", "it")
+    assert lowered >= 10, lowered

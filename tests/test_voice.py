@@ -171,6 +171,15 @@ def customer_in_qa_voice(t: Ticket, f: TicketFacts) -> bool:
     return t.reporter_type == "user" and bool(QA_VOICE.search(t.description))
 
 
+APP_BUILD_PASTED = re.compile(r"^(?:Installed version|App version|Version|Build number|Version string|App): ", re.M)
+
+
+def app_build_on_an_unsupported_os(t: Ticket, f: TicketFacts) -> bool:
+    """A report from an OS or browser Larkspur no longer supports that pastes a current app build's screen ("My iPhone
+    8 is still on iOS 15.1" over "Installed version: 5.17.1"): the store installs no current build there."""
+    return f.unsupported and APP_BUILD_PASTED.search(t.description) is not None
+
+
 def two_identities(t: Ticket, f: TicketFacts) -> bool:
     """A customer says who they are twice: two people's introductions spliced into one ticket."""
     return t.reporter_type == "user" and len(ts.self_descriptions(t.description)) > 1
@@ -350,6 +359,7 @@ TICKET_CHECKS: dict[str, Callable[[Ticket, TicketFacts], bool]] = {
     "QA ticket in a customer's voice": qa_in_customer_voice,
     "customer ticket in QA's voice": customer_in_qa_voice,
     "two people's introductions in one ticket": two_identities,
+    "a current app build pasted from an unsupported OS": app_build_on_an_unsupported_os,
     "quiet and insistent in one ticket": two_tempers,
     '"i" and "I" in one ticket': i_typed_two_ways,
     "a job claimed that is not the writer's": claims_another_role,
@@ -798,6 +808,7 @@ def test_a_tester_names_the_case_a_run_covers_not_the_customers_it_hits() -> Non
         "everyone who signs in with a password": "signing in with a password",
         "everyone whose password has letters beyond ASCII": "an account whose password has letters beyond ASCII",
         "the Android app": "the Android app",
+        "every customer on a Mac who works in Safari": "a user on a Mac who works in Safari",  # (a person, reader 48)
     }
     for who, case in cases.items():
         assert as_configuration(who) == case
@@ -856,3 +867,31 @@ def test_a_paste_of_api_calls_shows_the_client_library_the_ticket_names() -> Non
         for phrase in load_phrases().texts_fitting("pasted_output", split, frozenset({"api_calls", "bug"})):
             clients = re.findall(r"^(?:User agent|library|client): (.*)$", phrase, re.M)
             assert all(c == "{library}" for c in clients), (split, clients)
+
+
+def test_no_paste_of_a_current_app_build_on_an_unsupported_os() -> None:
+    """ "My iPhone 8 is still on iOS 15.1" over "Installed version: 5.17.1 (#4137)" (blind reader 46): a report from
+    an OS the app no longer supports pastes no screen of a current build, whatever else its ticket is."""
+    from openenv_bug_triage.catalogue import load_phrases
+
+    tags = frozenset({"bug", "customer", "mobile", "phone_app", "unsupported", "long", "technical", "admin"})
+    for split in ("train", "validation", "test"):
+        for phrase in load_phrases().texts_fitting("pasted_output", split, tags):
+            assert "{app_version}" not in phrase and "{build}" not in phrase, (split, phrase[:60])
+
+
+def test_one_app_release_shows_one_build_number_in_every_paste() -> None:
+    """iOS 5.18.0 as "App version 5.18.0 (4564)" in one ticket and "Build 4368 of 5.18.0" in another (blind reader
+    48): an app's screen shows one build number per release, growing with the release."""
+    from openenv_bug_triage.generator.voice import store_build
+
+    shown = re.compile(r"\b(\d\.\d+\.\d+)\D{1,12}?\b(4\d{3})\b|\bBuild (4\d{3}) of (\d\.\d+\.\d+)")
+    builds: dict[str, set[str]] = {}
+    for split in SPLITS:
+        for t, _ in items(instances(split)):
+            for m in shown.finditer(t.description):
+                version, build = (m[1], m[2]) if m[1] else (m[4], m[3])
+                builds.setdefault(version, set()).add(build)
+    assert len(builds) >= 5, builds
+    assert all(len(b) == 1 for b in builds.values()), {v: b for v, b in builds.items() if len(b) > 1}
+    assert store_build("5.18.0", 0) < store_build("5.18.1", 0) < store_build("5.19.0", 0) < store_build("6.0.0", 0)

@@ -35,6 +35,7 @@ from ..models import Tier
 from ..rules import drawn_by
 from ..world import DATA_DIR, load_world
 from .facts import PLATFORM_OF
+from .logpad import routine_numbers
 from .phrasing import CHOICE
 
 Effect = Literal["blocks", "display"]
@@ -378,11 +379,8 @@ def _with_routine(t: Templates, service: str, key: Key, lines: list[tuple[dateti
     (sent, request), (failed, error) = lines
 
     def routine(frame: str) -> str:
-        numbers = {"n": r.randrange(200, 9000), "a": r.randrange(2, 90), "b": r.randrange(2, 40)}
-        numbers |= {"r": r.randrange(10, 900), "ms": r.randrange(3, 400)}
-        # no routine number that reads as an HTTP error ("lru evicted 429 entries" is not a rate limit)
-        plain = {k: v + 200 if 400 <= v < 600 else v for k, v in numbers.items()}
-        return frame.format(service=service, h=f"{r.getrandbits(24):06x}", **plain)
+        numbers = routine_numbers(r)  # (drawn before the hash)
+        return frame.format(service=service, h=f"{r.getrandbits(24):06x}", **numbers)
 
     quiet = r.sample(t.log_quiet, len(t.log_quiet))
     before = sorted(r.sample(range(3, 50), r.randrange(2, 4)), reverse=True)

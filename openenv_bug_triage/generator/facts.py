@@ -58,7 +58,7 @@ class TicketFacts:
     reporter_tags: frozenset[str] = field(default=frozenset(), compare=False)
     """What the reporter and the ticket are, as phrase tags (`catalogue.Tag`): every phrase fits them."""
     organisation: str | None = field(default=None, compare=False)
-    """The customer's organisation (None for QA and alerts)."""
+    """The customer's organisation, or the account an alert is filed on (None for QA)."""
     person: tuple[str, str] | None = field(default=None, compare=False)
     """The customer's name and role (None for QA and alerts)."""
     length: str = field(default="", compare=False)

@@ -249,7 +249,7 @@ def assign_cases(planner: Drawer, slots: Sequence[SlotLike], defects: list[Defec
     """Draw which bugs to fix are told as a hard case, and which duplicates are re-told.
 
     Only a customer's own report of a bug to fix (no alert, no near-duplicate, no exposure
-    trap) becomes a case; a second problem is a cosmetic defect of another component taken
+    trap, no exposure of customer data) becomes a case; a second problem is a cosmetic defect of another component taken
     from the planner's remaining `defects`, so the reported defect is always the more severe.
     """
     r, rates = planner.rng, planner.level.rates
@@ -259,6 +259,8 @@ def assign_cases(planner: Drawer, slots: Sequence[SlotLike], defects: list[Defec
             s.retold = r.random() < rates.retold and not s.monitoring
             continue
         if not isinstance(d, Defect) or s.role != "fix" or s.monitoring or s.exposure_trap is not None:
+            continue
+        if d.exposure:  # one who saw another company's data reports that alone: no wish or second glitch beside it
             continue
         if s.environment != "production":  # a staging or development build is reported by a tester, not a customer
             continue

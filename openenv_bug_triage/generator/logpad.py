@@ -67,13 +67,17 @@ def _stamp_like(m: re.Match[str], at: datetime) -> str:
     return f"{day}{sep}{at:%H:%M:%S}{frac}{m['z'] or ''}"
 
 
-def _filled(message: str, h: str, r: random.Random) -> str:
-    """A routine message with its hash `h` and its numbers drawn (none in the 400s or 500s, which read as HTTP
-    errors)."""
+def routine_numbers(r: random.Random) -> dict[str, int]:
+    """The numbers a routine message holds (`{n}`, `{a}`, `{b}`, `{r}`, `{ms}`), none in the 400s or 500s: "lru
+    evicted 429 entries" reads as an HTTP error."""
     numbers = {"n": r.randrange(200, 9000), "a": r.randrange(2, 90), "b": r.randrange(2, 40)}
     numbers |= {"r": r.randrange(10, 900), "ms": r.randrange(3, 400)}
-    plain = {k: v + 200 if 400 <= v < 600 else v for k, v in numbers.items()}
-    return message.format(h=h, **plain)
+    return {k: v + 200 if 400 <= v < 600 else v for k, v in numbers.items()}
+
+
+def _filled(message: str, h: str, r: random.Random) -> str:
+    """A routine message with its hash `h` and its numbers drawn."""
+    return message.format(h=h, **routine_numbers(r))
 
 
 def pad(

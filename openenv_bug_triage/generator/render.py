@@ -523,6 +523,14 @@ _LOWER_I = re.compile(r"i(?<![\w'.]i)(?=['’]\w|\s)")
 regex engine scans for the letter (a pattern that starts with a look-behind is tried at every position)."""
 
 
+def _as_held(text: str, body: str) -> str:
+    """`text` as `body` holds it: run on in lower case after a lead-in ("Heads up: the export fails ...")."""
+    if not text or text in body:
+        return text
+    lowered = text[:1].lower() + text[1:]
+    return lowered if lowered in body else text
+
+
 def _neutral_title(title: str) -> str:
     """A customer's title as a tester files it: "after renaming our workspace" -> "after renaming the workspace",
     "when I change" -> "when trying to change"."""
@@ -871,6 +879,8 @@ SCOPE_TOLD = 0.4
 """Share of a customer's reports of a fault that support finds hits a group or everyone whose text also says it
 fails every time and they have no other way: the rest tell the fault and leave it there (the handbook counts a
 workaround only where the ticket names one), and support's note on the ticket says who is hit."""
+ALERT_ACCOUNT = 0.5
+"""Share of alerts whose text names the account of the first failing request (all are filed on it)."""
 SUPPORT_WORKAROUND = 0.4
 """Share of a customer's reports of a fault with a way round it where support, not the customer, tells the way
 round it in its comment (many are ways only support or an admin would know: a refund, a setting, another route);
@@ -1314,7 +1324,7 @@ class Renderer:
         if reporter == "user" and (first := self.voice.persona.first) and _signed_by(first, body):
             signer = self.voice.persona.name  # signed: a ticket of theirs filed later may say they wrote before
             self.voice.named[signer] = min(self.created, self.voice.named.get(signer, self.created))
-        evidence = [(rule, noise.apply(text)) for rule, text in evidence]
+        evidence = [(rule, _as_held(noise.apply(text), body)) for rule, text in evidence]
         if self.support_note is not None:  # support's comment, typed by support
             evidence.append((f"scope:{s.scope}", self.support_note))
         version = self.reported if r.random() < 0.7 or s.release_note is not None else None
@@ -1378,7 +1388,7 @@ class Renderer:
             reporter_tags=self.voice.tags,
             noisy=noise.any,
             length=self.voice.length if reporter == "user" else "",
-            organisation=org.name if (org := self.voice.persona.organisation) else None,
+            organisation=org.name if (org := self.voice.persona.organisation) else self._filed_on(reporter),
             person=(self.voice.persona.name, self.voice.persona.role) if org else None,
             exposure=isinstance(scenario, Defect) and scenario.exposure,
             case=s.case,
@@ -1565,7 +1575,9 @@ class Renderer:
             # an alert states what it measured; why it fails is for the log and the engineers, in a paragraph
             # or, as many alerting tools post, a line a field
             joint = "\n" if "\n" in body or r.random() < 0.3 else " "
-            return self.local(titles.alert_title(d.alert.title)), joint.join([body, scope_line, account])
+            # (the account's name half the time: the tracker's account and plan fields already say it)
+            named = [account] if r.random() < ALERT_ACCOUNT else []
+            return self.local(titles.alert_title(d.alert.title)), joint.join([body, scope_line, *named])
         symptom = self.local(d.symptoms[s.symptom_variant])
         if s.scope == "degraded" and s.environment == "production":  # some tries fail, not every one
             symptom = composing.partly(symptom, self.partition)
@@ -1681,6 +1693,10 @@ class Renderer:
             body += "\n\n" + self._steps(s, steps, "steps_header_user", qa=False, evidence=evidence)
         self.follow_up = sentence or None
         return title, self._user_wrap(body, traps, cosmetic=d.impact == "cosmetic")
+
+    def _filed_on(self, reporter: ReporterType) -> str | None:
+        """The account an alert is filed on (its first failing request's), whether or not its text names it."""
+        return self.account.name if reporter == "monitoring" and self.account is not None else None
 
     def _own_pick(self, s: Slot, pool: str, **values: object) -> str:
         """`pick`, but for a duplicate a phrase that repeats no long sentence of its original (up to eight tries)."""
@@ -1798,7 +1814,8 @@ class Renderer:
         r, rates = self.r, self.b.level.rates
         temper = self.voice.persona.temper  # one temper per person: the claims below never pull two ways
         opener = None
-        if temper == "quiet" and r.random() < TEMPER_SHOWS:
+        # (not one who saw another company's data: alarmed, not offhand about it)
+        if temper == "quiet" and r.random() < TEMPER_SHOWS and "exposure" not in self.voice.tags:
             if BLOCKED.search(body):  # a writer who cannot work at all is polite about it, not dismissive
                 self.voice.tags |= {"blocked"}
             opener = self.pick("quiet_opener")

@@ -139,6 +139,10 @@ def as_configuration(who: str) -> str:
         one = {"integration": "an integration", "client": "an integration", "user": "a user", "team": "a team"}.get(
             m["kind"], "a workspace"
         )
+        if re.search(
+            r"\bwho\b", m["where"]
+        ):  # "every customer on a Mac who works in Safari": a person, not a workspace
+            one = "a user"
         return f"{one} {m['where']}"
     m = _EVERYONE_DOING.match(who)
     if m is not None:
@@ -323,6 +327,30 @@ _A_LIST = "- a list"
 
 _COMMON_WORD = re.compile(r"^[A-Z](?=[a-z']*\b(?!-))")
 """The capital of an item's first word, where it is no name ("A different device", not "Wi-Fi")."""
+_LEAD_ON = re.compile(
+    r"^(?:A|An|The|My|Our|Every|Each|Some|All|Any|Most|This|That|These|It|There|Nothing|None|No|When|Whenever|"
+    r"After|Since|If|On|In|Today|Yesterday|Sometimes|Clicking|Opening|Tapping|Trying)(?= )"
+)
+"""A sentence's first word that runs on in lower case after a lead-in's colon ("Heads up: the export..."); a name,
+"I" or a label ("Android:") keeps its capital."""
+
+
+_VERSION = re.compile(r"^(\d+)\.(\d+)\.(\d+)")
+
+
+def store_build(version: str, drawn: int) -> int:
+    """The build number an app's screen shows beside `version` ("5.18.0 (4545)"): one per version, growing with it,
+    so two tickets on one release show one build (`drawn` for a version that is no app's: a web build's date)."""
+    m = _VERSION.match(version)
+    if m is None or int(m[1]) > 50:  # (a web release is numbered by its year)
+        return drawn
+    major, minor, patch = (int(x) for x in m.groups())
+    return 4000 + (major - 5) * 600 + minor * 30 + patch * 5
+
+
+def _run_on(body: str) -> str:
+    """`body` run on after a lead-in's colon: its first word in lower case where it is a common word (`_LEAD_ON`)."""
+    return _LEAD_ON.sub(lambda m: m[0].lower(), body, 1)
 
 
 _ONE_A_TICKET: tuple[tuple[re.Pattern[str], ...], ...] = (
@@ -627,6 +655,8 @@ class Voice:
             sign = [self.pick("closer_terse")] if r.random() < 0.35 else []  # signed off as briefly as written
             if not sign and self.persona.channel == "email" and self.persona.first:
                 sign = [f"- {self.persona.first}"]  # a short email still carries its sender's name
+            if head and head[-1].endswith(":"):  # a lead-in: the problem runs on after its colon
+                body = _run_on(body)
             return "\n\n".join([" ".join([*head, body]), *([" ".join(extra)] if extra else []), *sign])
         if length == "plain" and len(body) < r.randrange(100, 480):
             length = self.length = "padded"  # towards a length drawn apart from the truth: length says nothing of it
@@ -679,7 +709,8 @@ class Voice:
         head = [h for h in head if not h.endswith(":")]
         head = [daytime(h, self.hour) for h in head]
         parts = [self.noise.join([own_role(h, self.persona) for h in head])] if head else []
-        parts.append(" ".join([*leads, body]))  # the facts word for word, their capital kept
+        # the facts word for word, after a lead-in ("Heads up:") in lower case where they open with a common word
+        parts.append(" ".join([*leads, _run_on(body) if leads else body]))
         if after:
             parts.append(own_role(after[0], self.persona))
         if late:
@@ -775,7 +806,7 @@ class Voice:
             "s": r.randrange(11, 59),
             # a second try minutes after the first, both after the failure began
             "later": r.randrange(2, max(3, min(59, self.since))) if self.since is not None else r.randrange(11, 59),
-            "build": r.randrange(4100, 4700),
+            "build": store_build(self.build, r.randrange(4100, 4700)),
             "app_version": self.build,
             "message": shown_message(self.facts, told),
             "gb": f"{r.randrange(2, 60)}.{r.randrange(10)}",
