@@ -75,7 +75,7 @@ CASUAL = re.compile(
 such as "stuff", which a vague reporter uses in a formal email too)."""
 CUSTOMER_VOICE = re.compile(
     r"\b(?:my|our) (?:phone|computer|laptop|team|workspace|company|office|staff|colleagues?|clients|intern|director|boss)\b"
-    r"|\bI reinstalled\b|\bwe rely\b|\bwe use\b",
+    r"|\bI reinstalled\b|\bwe rely\b|\bwe use\b|\bmy (?:screen|browser)\b|\bthe picture I took\b|\bI took a screenshot\b",
     re.I,
 )
 """What only a customer says: their own device, workplace or colleagues."""

@@ -890,6 +890,8 @@ LOG_SPAN = timedelta(hours=12)
 failure began (a later duplicate) shows the failure at the report's time, unless it records the change
 that caused it."""
 
+QA_SETUP = 0.35
+"""Share of QA reports that say what the run used ("Setup: ...", "Data: ..."): reader 48 counted 16 of 31 with one."""
 QA_OPENER_RATE = 0.3
 """Share of QA reports that open with the run that found the fault (most start with the fault itself)."""
 
@@ -1315,6 +1317,7 @@ class Renderer:
             evidence = [(rule, text.replace("Ctrl+", "Cmd+")) for rule, text in evidence]
         noise = self.voice.noise
         typed = noise.apply(body)
+        untyped = body
         if id(s) in self.retold or not self.slots:  # a ticket no duplicate retells keeps `said` empty
             said = retell.long_sentences(body)
             if typed != body:  # most tickets have no word changes: their sentences are read once
@@ -1324,7 +1327,7 @@ class Renderer:
         if reporter == "user" and (first := self.voice.persona.first) and _signed_by(first, body):
             signer = self.voice.persona.name  # signed: a ticket of theirs filed later may say they wrote before
             self.voice.named[signer] = min(self.created, self.voice.named.get(signer, self.created))
-        evidence = [(rule, _as_held(noise.apply(text), body)) for rule, text in evidence]
+        evidence = [(rule, noise.apply(_as_held(text, untyped))) for rule, text in evidence]
         if self.support_note is not None:  # support's comment, typed by support
             evidence.append((f"scope:{s.scope}", self.support_note))
         version = self.reported if r.random() < 0.7 or s.release_note is not None else None
@@ -1582,7 +1585,10 @@ class Renderer:
         if s.scope == "degraded" and s.environment == "production":  # some tries fail, not every one
             symptom = composing.partly(symptom, self.partition)
         if d.impact != "critical":  # a terse customer writes only the first sentence
-            symptom = self.voice.shorten(symptom, self.local(d.titles[s.title_variant]))
+            # (against a wording of its headline other than its subject's: a body that is its subject again reads
+            # as a form's echo)
+            other = d.titles[(s.title_variant + 1) % len(d.titles)] if len(d.titles) > 1 else ""
+            symptom = self.voice.shorten(symptom, self.local(other))
         if s.original is not None:  # a duplicate's reporter gives the context their own way
             symptom = retell.drop_said(symptom, set(s.original.said))
         symptom = kinds.closed(symptom)  # a casual wording without a full stop, before the next sentence
@@ -1651,7 +1657,9 @@ class Renderer:
             # the run's workspace is on a plan: the one the tracker stamps on the report (`customer_tier`)
             # (none beside a set-up step that says what the run used: "Use a workspace with more than 500 members")
             set_up = any(_SETUP.match(step) for step in steps)
-            how = [self._own_pick(s, "qa_setup", plan=PLAN_NAMES[s.tier])] if r.random() < 0.6 and not set_up else []
+            how = (
+                [self._own_pick(s, "qa_setup", plan=PLAN_NAMES[s.tier])] if r.random() < QA_SETUP and not set_up else []
+            )
             if s.environment != "production":  # no customer reaches this build: the tester's own words
                 composed = composing.detail_of(d.id) is not None
                 symptom, lines = _tester_words(symptom, lines, evidence, composed)
