@@ -189,3 +189,12 @@ def test_a_story_names_no_plan_its_reporter_may_already_be_on() -> None:
     c = load_catalogue()
     told = [(s.id, t) for s in (*c.features, *c.invalid, *c.vague) for t in s.texts if plan.search(t)]
     assert not told, told
+
+
+def test_every_story_offers_a_subject_as_long_as_a_bugs() -> None:
+    """A request, an invalid or a vague report may be titled at length as a bug is ("Paying in rupees would spare us
+    a foreign exchange fee every month"): with subjects of four to six words only, a subject's word count told a
+    surface tree which tickets are not bugs (the decision-tree audit's disposition gain)."""
+    cat = load_catalogue()
+    short = [s.id for s in (*cat.features, *cat.invalid, *cat.vague) if max(len(t.split()) for t in s.titles) < 8]
+    assert not short, short

@@ -34,6 +34,7 @@ from openenv_bug_triage.generator.personas import (
 from openenv_bug_triage.generator.phrasing import literal_parts, pattern, variants
 from openenv_bug_triage.generator.titles import fitted, letter_case
 from openenv_bug_triage.models import Ticket
+from openenv_bug_triage.surface import features
 
 LEVELS = tuple(level.task_id for level in load_levels().levels)
 SPLITS = ("train", "validation", "test")
@@ -283,6 +284,17 @@ def test_customer_lengths_are_long_tailed_and_half_carry_no_padding(split: str) 
     assert words[-tenth] >= 180, words[-tenth:]
     unpadded = sum(f.length in ("terse", "plain") for _, f in customers) / len(customers)
     assert 0.45 <= unpadded <= 0.6
+
+
+@pytest.mark.parametrize("split", ("train", "test"))
+def test_a_terse_customer_greets_as_often_as_one_who_writes_more(split: str) -> None:
+    """ "Hi," above two lines as above twenty: a greeting only above a longer report told the surface audit's tree
+    which reports give no steps (every request and vague report, few bugs): disposition +0.018 of its 0.02 bound."""
+    greeted: dict[bool, list[bool]] = {True: [], False: []}
+    for t, f in _customer(split):
+        greeted[f.length == "terse"].append(bool(features(t)["greeting"]))
+    terse, others = statistics.fmean(greeted[True]), statistics.fmean(greeted[False])
+    assert len(greeted[True]) > 100 and abs(terse - others) < 0.12, (terse, others)
 
 
 @pytest.mark.parametrize("split", ("train", "test"))

@@ -238,6 +238,10 @@ _FILE_NUMBER = re.compile(r"(\d+)(?=\.\w+$)")
 _GREETING = re.compile(r"\bGood (?:morning|afternoon|evening)\b")
 _AFTERNOON = re.compile(r"\b(this|all|my) afternoon\b")
 _MORNING = re.compile(r"\b(this|my) morning\b")
+OPENED = 0.75
+"""The share of customers with no opener of their own who open with a greeting or a short lead-in ("Hi,", "Quick
+one:"), at any length: one who writes two lines greets as often as one who writes twenty (a greeting only above
+steps told a tree which reports have no steps to give)."""
 INTRO_SHARE = {"padded": 0.4, "long": 0.7}
 """The share of padded and of long customer tickets that say who writes and for whom, when the writer has not."""
 
@@ -652,6 +656,13 @@ class Voice:
             opener = f"{opener[:-1]}."  # no lead-in ("I could use a hand with this:") into who writes
         head: list[str] = [opener] if opener else []
         if length == "terse":  # only the facts, and whatever the writer cannot keep to themselves
+            greeting = (
+                daytime(self.pick("opener_user_terse"), self.hour) if opener is None and r.random() < OPENED else None
+            )
+            if greeting is not None and greeting.endswith(":"):  # "Quick one:", the problem runs on after it
+                head.append(greeting)
+            elif greeting is not None:  # "Hi," before two lines as before twenty, on a line of its own
+                body = f"{greeting}\n{body}"
             sign = [self.pick("closer_terse")] if r.random() < 0.35 else []  # signed off as briefly as written
             if not sign and self.persona.channel == "email" and self.persona.first:
                 sign = [f"- {self.persona.first}"]  # a short email still carries its sender's name
@@ -664,7 +675,7 @@ class Voice:
         placed: int | None = None  # where in `head` they say it
         frames = list(head)  # what `head` says, as the frames drawn with every choice in them
         fillers: list[str] = []  # the asides drawn to pad it out
-        if opener is None and r.random() < 0.75:
+        if opener is None and r.random() < OPENED:
             greeting = self.once_anonymous("opener_user", told) if r.random() < 0.4 else None
             head.append(greeting or self.pick("opener_user_terse"))
             frames.append(self.frame if greeting else head[-1])
