@@ -92,7 +92,9 @@ def test_a_report_read_before_that_it_re_tells_is_its_original_without_a_suggest
     assert original_of(t, read, settled) == earlier.ticket_id
     later = earlier.model_copy(update={"created_at": t.created_at.replace(year=t.created_at.year + 1)})
     assert original_of(t, {earlier.ticket_id: later}, settled) is None, "a later report is never the original"
-    other = earlier.model_copy(update={"title": "Cannot log in", "description": "Password sign-in fails."})
+    other = earlier.model_copy(  # another report altogether: its own words and no log of the same fault
+        update={"title": "Cannot log in", "description": "Password sign-in fails.", "log_excerpt": None}
+    )
     assert not retold(t, other)
     assert original_of(t, {earlier.ticket_id: other}, settled) is None
 
