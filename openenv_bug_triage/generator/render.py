@@ -1317,17 +1317,16 @@ class Renderer:
             evidence = [(rule, text.replace("Ctrl+", "Cmd+")) for rule, text in evidence]
         noise = self.voice.noise
         typed = noise.apply(body)
-        untyped = body
         if id(s) in self.retold or not self.slots:  # a ticket no duplicate retells keeps `said` empty
             said = retell.long_sentences(body)
             if typed != body:  # most tickets have no word changes: their sentences are read once
                 said |= retell.long_sentences(typed)
             s.said = said
+        evidence = [(rule, noise.apply(_as_held(text, body))) for rule, text in evidence]  # as held, then typed
         title, body = noise.apply(title), typed
         if reporter == "user" and (first := self.voice.persona.first) and _signed_by(first, body):
             signer = self.voice.persona.name  # signed: a ticket of theirs filed later may say they wrote before
             self.voice.named[signer] = min(self.created, self.voice.named.get(signer, self.created))
-        evidence = [(rule, noise.apply(_as_held(text, untyped))) for rule, text in evidence]
         if self.support_note is not None:  # support's comment, typed by support
             evidence.append((f"scope:{s.scope}", self.support_note))
         version = self.reported if r.random() < 0.7 or s.release_note is not None else None
