@@ -115,3 +115,22 @@ def test_a_routine_pool_figure_never_exceeds_its_stated_maximum(source: str) -> 
             if (cap := re.search(r"\bmax=(\d+)", message)) is not None:
                 used = sum(largest[k] for k in re.findall(r"\{(\w+)\}", message[: cap.start()]) if k in largest)
                 assert used <= int(cap[1]), (split, message)
+
+
+def test_a_process_uptime_runs_on_with_the_clock_and_its_disk_stays_as_full() -> None:
+    """ "uptime 690m" and then "uptime 612m" from one host 25 seconds later (blind reader 50): within one excerpt a
+    process's uptime never runs backwards, and its disk is as full on every line."""
+    messages = ["uptime {u}m, build info unchanged", "filesystem usage {b}% of quota"]
+    for seed in range(40):
+        padded = logpad.pad(SERVER, messages, 24, random.Random(seed), spread_ms=60_000)
+        seen: dict[str, list[tuple[str, int]]] = {}
+        for line in padded.split("\n"):
+            if m := re.search(r"^(\S+ \S+) (\S+) INFO  (uptime|filesystem usage) (\d+)", line):
+                seen.setdefault(f"{m[2]} {m[3]}", []).append((m[1], int(m[4])))
+        for who, values in seen.items():
+            numbers = [n for _, n in sorted(values)]
+            if who.endswith("filesystem usage"):
+                assert len(set(numbers)) == 1, (who, values)
+            else:
+                assert numbers == sorted(numbers), (who, values)
+        assert seen

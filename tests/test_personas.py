@@ -14,6 +14,7 @@ import random
 import re
 import statistics
 from collections import Counter
+from datetime import datetime, timedelta
 from functools import cache
 
 import pytest
@@ -33,6 +34,7 @@ from openenv_bug_triage.generator.personas import (
 )
 from openenv_bug_triage.generator.phrasing import literal_parts, pattern, variants
 from openenv_bug_triage.generator.titles import fitted, letter_case
+from openenv_bug_triage.generator.voice import own_message
 from openenv_bug_triage.models import Ticket
 from openenv_bug_triage.surface import features
 
@@ -259,7 +261,7 @@ def test_a_long_report_pastes_a_few_blocks_and_one_list_of_what_was_tried(split:
     for t, _, _ in tickets(split):
         if t.reporter_type != "user":
             continue
-        paragraphs = t.description.split("\n\n")
+        paragraphs = own_message(t.description).split("\n\n")  # (an old thread quoted below is no paste)
         lists = [p for p in paragraphs if TRIES_LINE.search(p) or p.startswith(tuple(heads))]
         assert len(lists) <= 1, (t.ticket_id, lists)
         headed = [p for p in paragraphs if re.match(r"[^\n]*:\n(?:```\n)?\S", p)]
@@ -322,7 +324,8 @@ def test_most_tickets_with_attachments_say_what_is_attached(split: str) -> None:
     # a note that names fewer files than are attached says the others in the same sentence (", plus two more files",
     # " (and two more files)", "; two more files attached as well")
     told = {t.ticket_id: MORE_FILES.sub("", t.description) for t in attached}
-    said = sum(any(n.search(told[t.ticket_id]) for n in notes) for t in attached)
+    inline = re.compile(r"^\[image: ", re.M)  # screenshots pasted into an email, shown where they were pasted
+    said = sum(any(n.search(told[t.ticket_id]) for n in notes) or bool(inline.search(t.description)) for t in attached)
     assert said / len(attached) >= 0.5
     unattached = [t for t, _, _ in tickets(split) if t.attachments_count == 0]
     assert not [t.ticket_id for t in unattached if any(n.search(t.description) for n in notes)]
@@ -600,3 +603,45 @@ def test_a_defect_of_projects_of_thousands_of_tasks_needs_an_organisation_of_som
     assert seats_needed(["Exports of projects with more than 10,000 tasks time out"]) == BULK_SEATS
     assert seats_needed(["over 10,000 tasks", "workspaces with more than 500 members"]) == 501
     assert seats_needed(["a project with 40 tasks", "10,000 tasks a day across all customers"]) == 0
+
+
+QUOTED_HEADER = re.compile(
+    r"^On (?P<a>\w{3}), (?P<d>\d+) (?P<b>\w{3}) (?P<y>\d{4}) at (?P<t>\d\d:\d\d), Larkspur Support <support@larkspur\.io> wrote:$"
+    r"|^Sent: (?P<A>\w+), (?P<D>\d+) (?P<B>\w+) (?P<Y>\d{4}) (?P<T>\d\d:\d\d)$",
+    re.M,
+)
+
+
+def test_a_returning_customer_who_answers_an_old_thread_quotes_supports_last_reply_weeks_before() -> None:
+    """No report quoted a mail chain (blind readers 48 and 50): some returning customers who write by email answer an
+    old support thread, so support's last reply is quoted below their message, sent on a working day weeks before."""
+    quoted = 0
+    for t, f in _customer("test"):
+        m = QUOTED_HEADER.search(t.description)
+        if m is None:
+            continue
+        quoted += 1
+        assert "email" in f.reporter_tags and f.reporter_tags & {"again", "returning"}, t.ticket_id
+        if m["a"]:
+            sent = datetime.strptime(f"{m['a']} {m['d']} {m['b']} {m['y']} {m['t']}", "%a %d %b %Y %H:%M")
+        else:
+            sent = datetime.strptime(f"{m['A']} {m['D']} {m['B']} {m['Y']} {m['T']}", "%A %d %B %Y %H:%M")
+        assert m[0].count(sent.strftime("%a" if m["a"] else "%A")) == 1, (t.ticket_id, m[0])  # the date's own weekday
+        assert sent.weekday() < 5, (t.ticket_id, sent)
+        assert timedelta(days=10) <= t.created_at.replace(tzinfo=None) - sent <= timedelta(days=160), t.ticket_id
+        assert t.description.index(m[0]) > 0 and t.description.endswith("Larkspur Support"), t.ticket_id  # below it
+    assert quoted >= 5, quoted
+
+
+def test_screenshots_pasted_into_an_email_show_where_they_were_pasted() -> None:
+    """A mail client sends a pasted screenshot inline, which the tracker shows as `[image: IMG_4821.PNG]`: only an
+    email has them, one line each, never more than the files the ticket has."""
+    inline = 0
+    for t, f in _customer("test"):
+        images = re.findall(r"^\[image: ([^\]\n]+)\]$", t.description, re.M)
+        if not images:
+            continue
+        inline += 1
+        assert "email" in f.reporter_tags, t.ticket_id
+        assert len(images) <= t.attachments_count, (t.ticket_id, images)
+    assert inline >= 5, inline

@@ -14,11 +14,13 @@ from openenv_bug_triage.chronology import ISO
 from openenv_bug_triage.generator import GeneratedTask, generate
 from openenv_bug_triage.generator.comments import LOG_NOTE_WITHIN
 from openenv_bug_triage.generator.facts import PLATFORM_OF
+from openenv_bug_triage.generator.files import FILE_NAME
 from openenv_bug_triage.generator.levels import partition_of
 from openenv_bug_triage.generator.personas import load_personas
 from openenv_bug_triage.generator.phrasing import pattern
 from openenv_bug_triage.generator.plan import ALERT_LAG, INCIDENT_SPAN
 from openenv_bug_triage.generator.render import casual_title, weekday_bound
+from openenv_bug_triage.generator.voice import own_message
 
 SEEDS = range(10)
 
@@ -424,23 +426,40 @@ def test_an_alert_or_a_test_run_says_whose_plan_the_tracker_stamped() -> None:
     assert alerts >= 10 and unnamed >= 10 and runs >= 20, (alerts, unnamed, runs)
 
 
-_FILE_NAME = re.compile(r"\b[\w.-]+\.(?:png|mp4|har|txt|mov|jpg)\b")
+def _series(a: str, b: str) -> bool:
+    """True when `b` is a file taken after `a` on the same device: the same name with a later time or number."""
+    return (re.sub(r"\d", "#", a) == re.sub(r"\d", "#", b) and a < b) or b == re.sub(r"(\.\w+)$", r" (1)\1", a)
 
 
 def test_the_files_a_report_names_are_its_attachments_and_a_second_is_named_off_the_same_device() -> None:
     """ "Screenshot: IMG_2305.png (and one more file)" in eleven tickets read as padding (found by a blind reader):
-    the next files are often named as the device numbered them ("IMG_2305.png and IMG_2306.png"), and a report never
+    the next files are often named as the device named them ("IMG_2305.png and IMG_2306.png"), and a report never
     names more files than it has attached."""
     following = 0
     for g in queues():
         for t in g.task.tickets:
             if t.reporter_type != "user":
                 continue
-            names = list(dict.fromkeys(_FILE_NAME.findall(t.description)))
+            names = list(dict.fromkeys(FILE_NAME.findall(t.description)))
             assert len(names) <= t.attachments_count, (t.ticket_id, names, t.attachments_count)
-            numbers = [int(m[1]) for n in names if (m := re.search(r"(\d+)\.\w+$", n))]
-            following += any(b == a + 1 for a, b in itertools.pairwise(numbers))
+            following += any(_series(a, b) for a, b in itertools.pairwise(names))
     assert following >= 20, following
+
+
+def test_files_are_named_the_way_the_reporters_device_names_them_and_taken_before_the_ticket() -> None:
+    """ "Screenshot_5062.png, Screenshot_5063.png" is no device's name (a blind reader): an iPhone writes
+    IMG_4821.PNG, a Mac "Screenshot 2026-02-24 at 14.31.07.png", a Pixel "Screenshot_20260224-143107.png", and a
+    file's time is before the ticket was filed."""
+    stamped = 0
+    for g in queues():
+        for t in g.task.tickets:
+            for name in FILE_NAME.findall(t.description):
+                assert not re.match(r"(?:Screenshot_|capture|screen-|recording-|clip)\d{1,4}\.", name), name
+                if m := re.search(r"(\d{4})-?(\d\d)-?(\d\d)(?: at |[ _-])(\d\d)[.-]?(\d\d)[.-]?(\d\d)", name):
+                    taken = datetime(*map(int, m.groups()), tzinfo=UTC)
+                    assert taken <= t.created_at, (t.ticket_id, name, t.created_at)
+                    stamped += 1
+    assert stamped >= 20, stamped
 
 
 def test_every_queue_tells_one_product_history() -> None:
@@ -705,7 +724,8 @@ def test_a_regression_names_no_day_its_failure_came_on() -> None:
             f = g.facts[t.ticket_id]
             if f.case != "regression":
                 continue
-            text = t.description
+            # (a file's name dates when it was taken, and an old thread quoted below when it was sent: not the failure)
+            text = FILE_NAME.sub("", own_message(t.description))
             for rule, sentence in f.evidence:
                 if rule == "case:regression":  # (the update it blames is named by its day)
                     text = text.replace(sentence, "")
@@ -861,3 +881,29 @@ def test_a_terse_body_is_not_its_subject_again() -> None:
                 first = re.split(r"(?<=[.!?])\s|\n", text, maxsplit=1)[0]
                 echoed += plain(first) == plain(t.title)
     assert customers > 500 and echoed / customers < 0.01, (echoed, customers)
+
+
+def test_a_tester_often_gives_the_way_round_a_failure_with_no_stock_tail() -> None:
+    """ "Tried that way on a rerun, and it goes through." closed a dozen QA reports of one queue (blind reader 50):
+    most testers give the way round as it is, some with a line on how it went."""
+    frames = [
+        pattern(p)
+        for part in ("train", "validation", "test")
+        for p in load_phrases().pool("scope_workaround", part)
+        if "{workaround}" in p and p != "{workaround}"  # (a frame of the way round alone is no tail)
+    ]
+    bare = framed = 0
+    for g in queues():
+        for t in g.task.tickets:
+            f = g.facts[t.ticket_id]
+            if t.reporter_type != "qa" or f.scope != "workaround" or f.environment != "production":
+                continue
+            said = [text for rule, text in f.evidence if rule == "scope:workaround"]
+            if not said:
+                continue
+            if any(p.search(said[0]) for p in frames):
+                framed += 1
+            else:
+                bare += 1
+    assert bare >= 5 and framed >= 2, (bare, framed)
+    assert 0.4 <= bare / (bare + framed) <= 0.8, (bare, framed)

@@ -29,6 +29,7 @@ import pytest
 from openenv_bug_triage import textstats as ts
 from openenv_bug_triage.catalogue import load_catalogue, load_phrases
 from openenv_bug_triage.generator import GeneratedTask, TicketFacts, generate, load_levels
+from openenv_bug_triage.generator.files import FILE_NAME
 from openenv_bug_triage.generator.personas import Persona, load_personas
 from openenv_bug_triage.generator.phrasing import pattern, variants
 from openenv_bug_triage.generator.render import _jargon, own_addresses, says_not_technical
@@ -293,7 +294,6 @@ def gave_up_on_an_answer_that_came(t: Ticket, f: TicketFacts) -> bool:
     return not WAITED.search(t.title + " " + t.description.replace(paste, ""))
 
 
-ATTACHED_FILE = re.compile(r"\b[\w.-]+\.(?:png|mp4|mov|har|txt)\b")
 MORE_FILES = re.compile(r"\b(?:one|two|three|four|\d+) more files?\b", re.I)
 UNNAMED_LOG = re.compile(r"\b(?:log files?|test log|runner log|run log)\b(?! \S+\.txt)")
 """A log a note tells of without its file name ("video and log files attached"): one of the files attached."""
@@ -302,7 +302,7 @@ BUILD_IN_TITLE = re.compile(r"\b\d{4}\.\d{1,2}\.\d|\b\d\.\d{1,2}\.\d\b|\bv\d")
 
 def attached_files_untold(t: Ticket, f: TicketFacts) -> bool:
     """A ticket that names some of its attachments by file and leaves the others unsaid (three attached, one named)."""
-    named = len(set(ATTACHED_FILE.findall(t.description))) + bool(UNNAMED_LOG.search(t.description))
+    named = len(set(FILE_NAME.findall(t.description))) + bool(UNNAMED_LOG.search(t.description))
     return 0 < named < t.attachments_count and MORE_FILES.search(t.description) is None
 
 

@@ -28,6 +28,7 @@ import pytest
 from openenv_bug_triage import chronology
 from openenv_bug_triage.catalogue import load_catalogue
 from openenv_bug_triage.generator import GeneratedTask, TicketFacts, generate, load_levels
+from openenv_bug_triage.generator.files import FILE_NAME
 from openenv_bug_triage.generator.render import weekday_bound
 from openenv_bug_triage.models import Release, Ticket
 from openenv_bug_triage.world import load_world
@@ -280,9 +281,10 @@ _CATALOGUE = load_catalogue()
 for _scenario in [*_CATALOGUE.defects, *_CATALOGUE.features, *_CATALOGUE.invalid, *_CATALOGUE.vague]:
     MISFILED[_scenario.component].update(_scenario.misfiled)
 SERVER_LOGS = re.compile(
-    r"\bserver(?:-side)? log|\bservice logs?\b|\bour logs\b|\bour side\b|\bfound your requests in our logs\b", re.I
+    r"\bserver(?:-side)? log|\bservice logs?\b|\bour logs\b|\blog lines from our side\b|\bfound your requests in our logs\b",
+    re.I,
 )
-"""A comment that says the attached log is the service's own."""
+"""A comment that says the attached log is the service's own (not "a known issue on our side", said of no log)."""
 IOS_LOG = re.compile(r"^\S+ \S+ \w+\[\d+\] <\w+>|^Incident Identifier:|^Exception Type:", re.M)
 BROWSER_LOG = re.compile(r"^\[web-app\]|Uncaught |^\s*at \S+ \(\S+\.js")
 APPLE_DEVICE = re.compile(r"\b(?i:iphone|ipad)\b")
@@ -617,7 +619,8 @@ def date_after_first_report(made: GeneratedTask) -> int:
     bad = 0
     for members in groups.values():
         first = min(created(t) for t in members)
-        texts = [f"{t.title}\n{t.description}" for t in members if len(members) > 1]
+        # (a file's name dates when it was taken, by a later reporter too: not when the failure began)
+        texts = [f"{t.title}\n{FILE_NAME.sub('', t.description)}" for t in members if len(members) > 1]
         bad += any(x.kind == "time" for text in texts for x in chronology.late(text, first))
     return bad
 

@@ -75,11 +75,6 @@ def routine_numbers(r: random.Random) -> dict[str, int]:
     return {k: v + 200 if 400 <= v < 600 else v for k, v in numbers.items()}
 
 
-def _filled(message: str, h: str, r: random.Random) -> str:
-    """A routine message with its hash `h` and its numbers drawn."""
-    return message.format(h=h, **routine_numbers(r))
-
-
 def pad(
     log: str, messages: Sequence[str], extra: int, r: random.Random, after: bool = True, spread_ms: int = 8000
 ) -> str:
@@ -101,6 +96,9 @@ def pad(
     # before any comes again; one that repeats keeps its hash ("revision 04bc02 unchanged" the next time too)
     hashes = {m: f"{r.getrandbits(24):06x}" for m in messages}
     queued: dict[str, list[str]] = {}
+    # what a process reports the same all through a minute's excerpt: a disk's fill (`{b}`), and an uptime (`{u}`,
+    # in minutes) that runs on with the clock
+    steady: dict[str, tuple[int, int]] = {}
 
     def next_line(at: datetime) -> str:
         like = r.choice(templates)
@@ -109,7 +107,12 @@ def pad(
             own = _repertoire(who, tuple(messages))
             queued[who] = r.sample(own, len(own))
         message = queued[who].pop()
-        return _line(like, at, _filled(message, hashes[message], r))
+        numbers = routine_numbers(r)
+        if who not in steady:
+            steady[who] = (numbers["b"], r.randrange(60, 20_000))
+        fill, up = steady[who]
+        numbers |= {"b": fill, "u": up + int((at - begin).total_seconds() // 60)}
+        return _line(like, at, message.format(h=hashes[message], **numbers))
 
     ahead, behind = [], []
     at = begin

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 import re
 import zlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -39,7 +40,8 @@ class NoiseData(BaseModel):
 
     rate: float = Field(ge=0, le=1)
     """Share of customer tickets that get any noise."""
-    typos: dict[str, str]
+    typos: dict[str, list[str]] = Field(min_length=1)
+    """Everyday words and the ways people mistype them (a writer who slips on a word slips one way)."""
     nonnative: dict[str, str]
     apostrophes: dict[str, str]
     placeholders: list[Placeholder] = Field(min_length=1)
@@ -60,7 +62,7 @@ _UPPER_I = re.compile(r"I(?<![\w']I)(?<![A-Z][A-Z] I)(?=['’][a-z]|\b(?!['’])
 """The pronoun "I" (the look-behind follows the letter, so that the regex engine scans for the letter)."""
 
 
-def _swap(table: dict[str, str], drawn_from: dict[str, str]) -> re.Pattern[str]:
+def _swap(table: dict[str, str], drawn_from: Mapping[str, object]) -> re.Pattern[str]:
     """A pattern that finds the words of `table` (a sample of `drawn_from`): `drawn_from`'s, compiled once,
     when each of its words is one run of word characters (a match is then a whole run standing
     alone, so a word outside `table` is found only where it stands alone itself, and kept as it is)."""
@@ -174,7 +176,7 @@ def draw_noise(rng: random.Random, nonnative: bool, tags: frozenset[str]) -> Noi
     data = load_noise()
     if rng.random() >= data.rate:
         return NO_NOISE
-    typos = rng.sample(sorted(data.typos.items()), rng.randrange(1, 4))
+    typos = [(word, rng.choice(slips)) for word, slips in rng.sample(sorted(data.typos.items()), rng.randrange(1, 4))]
     return Noise(
         typos=tuple(typos),
         nonnative=tuple(sorted(data.nonnative.items())) if nonnative else (),

@@ -151,6 +151,9 @@ def _plain_days(log: str, latest: datetime, delta: timedelta, filed: datetime) -
 
 BARE_WORKAROUND = 0.75
 """The share of customers who tell their way round a failure and say nothing more of it ("Fine as a stopgap")."""
+QA_BARE_WORKAROUND = 0.6
+"""The share of testers who give the way round a failure as it is, with no stock tail after it ("Tried that way on
+a rerun, and it goes through" closed a dozen QA reports in one queue: blind reader 50)."""
 
 
 def weekday_bound(log: str) -> bool:
@@ -1807,7 +1810,8 @@ class Renderer:
             # (of those its original has not said: a duplicate never repeats it)
             options = self._unsaid(s, d.workaround) or [self.local(w) for w in d.workaround]
             values = {**values, "workaround": min(options, key=_wording_voice)}
-        if s.scope == "workaround" and self.voice.persona.reporter == "user" and self.r.random() < BARE_WORKAROUND:
+        bare_share = {"user": BARE_WORKAROUND, "qa": QA_BARE_WORKAROUND}.get(self.voice.persona.reporter, 0.0)
+        if s.scope == "workaround" and bare_share and self.r.random() < bare_share:
             bare = str(values["workaround"])  # the way round it, told without a verdict on it
             if s.original is None or not retell.long_sentences(bare) & set(s.original.said):
                 return bare

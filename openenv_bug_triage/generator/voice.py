@@ -17,13 +17,14 @@ import random
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import lru_cache
 from http import HTTPStatus
 
 from ..catalogue import Partition, Phrases
 from ..errors import FixtureError
 from ..textstats import may_hold, may_match, self_descriptions
+from .files import file_series
 from .noise import NO_NOISE, Noise, draw_noise
 from .personas import Persona
 from .phrasing import CHOICE, compose, whole_quotes
@@ -232,7 +233,6 @@ _REQUEST = re.compile(
 """Words that mark the sentence of a feature request that asks for something."""
 
 _MORE_FILES = {1: "one more file", 2: "two more files", 3: "three more files", 4: "four more files"}
-_FILE_NUMBER = re.compile(r"(\d+)(?=\.\w+$)")
 
 
 _GREETING = re.compile(r"\bGood (?:morning|afternoon|evening)\b")
@@ -242,6 +242,21 @@ OPENED = 0.75
 """The share of customers with no opener of their own who open with a greeting or a short lead-in ("Hi,", "Quick
 one:"), at any length: one who writes two lines greets as often as one who writes twenty (a greeting only above
 steps told a tree which reports have no steps to give)."""
+_QUOTED_HEAD = re.compile(r"^(?:On \w{3}, .*, Larkspur Support <support@larkspur\.io> wrote:|_{32})$", re.M)
+
+
+def own_message(text: str) -> str:
+    """A customer's email without the old support thread quoted below it (`Voice.quoted_thread`)."""
+    found = _QUOTED_HEAD.search(text)
+    return text[: found.start()].rstrip() if found else text
+
+
+INLINE_IMAGES = 0.3
+"""The share of emails with files attached whose files are screenshots pasted into the message, which the tracker
+shows as `[image: IMG_4821.PNG]` where each was pasted."""
+QUOTED_THREAD = 0.4
+"""The share of returning customers writing by email, in more than a line or two, who answer an old support thread
+to write in, so that support's last reply in it is quoted below their message."""
 INTRO_SHARE = {"padded": 0.4, "long": 0.7}
 """The share of padded and of long customer tickets that say who writes and for whom, when the writer has not."""
 
@@ -268,11 +283,6 @@ def daytime(text: str, hour: int) -> str:
     if not part:
         text = _MORNING.sub(lambda m: "today" if m[1] == "this" else "my day", text)
     return text
-
-
-def _numbered_after(name: str, step: int) -> str:
-    """The file `step` after `name` off the same device or tool ("IMG_2305.png", 1: "IMG_2306.png")."""
-    return _FILE_NUMBER.sub(lambda m: str(int(m[1]) + step), name, count=1)
 
 
 """The files attached beyond those a note names, in words."""
@@ -444,15 +454,6 @@ def _shares_a_word(sentence: str, headline: str) -> bool:
 def _echoes(name: str, sector: str) -> bool:
     """True when the organisation's `name` already holds a word of its `sector`."""
     return _shares_a_word(sector, name)
-
-
-RECORDING_PREFIXES: dict[str, tuple[str, ...]] = {
-    "ios": ("RPReplay_", "ScreenRecording_"),
-    "android": ("Screen_Recording_", "screen-"),
-    "web": ("recording-", "clip", "capture-"),
-    "api": ("recording-", "clip", "capture-"),
-}
-"""How each client names a screen recording (only iOS's ReplayKit writes `RPReplay_`)."""
 
 
 Length = str
@@ -659,6 +660,8 @@ class Voice:
             greeting = (
                 daytime(self.pick("opener_user_terse"), self.hour) if opener is None and r.random() < OPENED else None
             )
+            if greeting is not None and greeting.endswith(":") and body.startswith(tuple(self_descriptions(body)[:1])):
+                greeting = f"{greeting[:-1]}."  # no lead-in ("Quick one:") into who writes
             if greeting is not None and greeting.endswith(":"):  # "Quick one:", the problem runs on after it
                 head.append(greeting)
             elif greeting is not None:  # "Hi," before two lines as before twenty, on a line of its own
@@ -758,6 +761,9 @@ class Voice:
                     paste = f"{intro}\n```\n{rest}\n```"
                 parts.append(paste)
         note = self.attachment_note(attachments)  # what is attached, before a closing claim or a planted line
+        if note and note.startswith("[image: "):  # images pasted into an email stand on lines of their own
+            parts.append(note)
+            note = None
         tail = [note, *extra] if note else list(extra)
         if tail:
             parts.append(" ".join(tail))
@@ -770,7 +776,37 @@ class Voice:
             )  # "Thanks for looking, Pieter": not after "... Thanks for looking."
             if len(thanks.split()) < 2 or thanks.lower() not in body.lower():
                 parts.append(closer)
+        if self.tags & {"again", "returning"} and self.persona.channel == "email" and r.random() < QUOTED_THREAD:
+            parts.append(self.quoted_thread())
         return "\n\n".join(parts)
+
+    def quoted_thread(self) -> str:
+        """The end of an old support thread a returning customer answered to write in anew, quoted below the
+        message the way their mail client quotes it: support's last reply, weeks before the ticket was filed."""
+        r = self.rng
+        filed = self.filed or datetime(2026, 1, 1)
+        sent = (filed - timedelta(days=r.randrange(14, 150))).replace(
+            hour=r.randrange(8, 18), minute=r.randrange(60), second=0, microsecond=0
+        )
+        sent -= timedelta(days=max(0, sent.weekday() - 4))  # sent on a working day
+        staff = r.choice(self.phrases.pool("comment_author", self.partition))
+        reply = self.pick("quoted_support_reply")
+        hello = f"Hi {self.persona.first}," if self.persona.first else "Hello,"
+        letter = [
+            hello,
+            "",
+            reply,
+            "",
+            r.choice(["Best,", "Thanks,", "All the best,", "Many thanks,"]),
+            staff.split()[0],
+        ]
+        if r.random() < 0.5:  # Gmail's header and quote marks
+            head = (
+                f"On {sent:%a}, {sent.day} {sent:%b %Y} at {sent:%H:%M}, Larkspur Support <support@larkspur.io> wrote:"
+            )
+            return "\n".join([head, *(f"> {line}".rstrip() for line in [*letter, "Larkspur Support"])])
+        head = f"From: Larkspur Support <support@larkspur.io>\nSent: {sent:%A}, {sent.day} {sent:%B %Y} {sent:%H:%M}"
+        return "\n".join(["_" * 32, head, "", *letter, "Larkspur Support"])
 
     def checklist(self) -> str | None:
         """What a writer tried before writing in, as a list of their own: three to five checks that fit
@@ -830,12 +866,12 @@ class Voice:
         r = self.rng
         if attachments == 0 or r.random() >= 0.75:
             return None
-        files = {
-            "shot": f"{r.choice(['IMG_', 'Screenshot_', 'screen-', 'capture'])}{r.randrange(100, 9999)}.png",
-            "video": f"{r.choice(RECORDING_PREFIXES[self.platform])}{r.randrange(10, 999)}.mp4",
-            "har": f"{r.choice(['larkspur', 'app.larkspur', 'network-', 'session'])}{r.randrange(1, 99)}.har",
-            "log": f"{r.choice(['console-', 'client-log-', 'response', 'run-'])}{r.randrange(1, 999)}.txt",
-        }
+        filed = self.filed or datetime(2026, 1, 1)
+        lead = 40 if self.persona.reporter == "monitoring" else 3000  # a dashboard is captured once it has fired
+        series = {k: file_series(k, self.platform, filed, 3, r, lead=lead) for k in ("shot", "video", "har", "log")}
+        files = {kind: names[0] for kind, names in series.items()}
+        if self.persona.channel == "email" and r.random() < INLINE_IMAGES:  # pasted into the mail, not attached
+            return "\n".join(f"[image: {name}]" for name in series["shot"][:attachments])
         note = self.pick("attachment_note", **files)
         # a log said without its name ("and log files attached") is one of the files too
         named = sum(note.count(name) for name in files.values()) + bool(_UNNAMED_LOG.search(note))
@@ -843,9 +879,9 @@ class Voice:
         if more > 0:  # three files attached, one named: the others are said too, in the same sentence (its file
             # name makes it the ticket's own; a sentence of its own would recur across the queue)
             body, end = (note[:-1], note[-1]) if note[-1] in ".!" else (note, ".")
-            first = next((name for name in files.values() if name in note), None)
+            first = next((kind for kind, name in files.items() if name in note), None)
             if first is not None and more <= 2 and r.random() < 0.7:  # the next files off the same device, by name
-                files_more = " and ".join(_numbered_after(first, i) for i in range(1, more + 1))
+                files_more = " and ".join(series[first][1 : more + 1])
                 said = r.choice([f", plus {files_more}", f" (and {files_more})", f"; {files_more} too"])
             else:
                 files_more = _MORE_FILES.get(more, f"{more} more files")

@@ -1,0 +1,91 @@
+"""Attachment file names as the reporter's device or tool wrote them.
+
+A screenshot taken on a Mac is "Screenshot 2026-02-24 at 14.31.07.png", on an iPhone "IMG_4821.PNG", on a Pixel
+"Screenshot_20260224-143107.png"; a file saved twice from a browser is "image.png" and then "image (1).png". Files
+are taken a few minutes before the ticket is filed, and a second file off the same device follows the first (a
+later time, the next number), so several attachments read as one sitting.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+Namer = Callable[[datetime, int, int], str]
+"""A file name for the time it was taken, how many files of the series came before it, and the device's running
+number for it (an iPhone names a screenshot by the number of its photo)."""
+
+Kind = str
+"""What the file is: `shot` (a screenshot), `video` (a screen recording), `har` (a browser's network export) or
+`log` (a console or client log saved as text)."""
+
+_SHOTS: dict[str, tuple[Namer, ...]] = {
+    "ios": (lambda t, n, k: f"IMG_{k:04d}.PNG", lambda t, n, k: f"IMG_{k:04d}.png"),
+    "android": (
+        lambda t, n, k: f"Screenshot_{t:%Y%m%d-%H%M%S}.png",
+        lambda t, n, k: f"Screenshot_{t:%Y%m%d_%H%M%S}_Larkspur.jpg",
+    ),
+    "web": (
+        lambda t, n, k: f"Screenshot {t:%Y-%m-%d} at {t:%H.%M.%S}.png",
+        lambda t, n, k: f"Screenshot {t:%Y-%m-%d} {t:%H%M%S}.png",
+        lambda t, n, k: f"Screenshot from {t:%Y-%m-%d} {t:%H-%M-%S}.png",
+        lambda t, n, k: "image.png" if n == 0 else f"image ({n}).png",
+        lambda t, n, k: f"larkspur-error{'' if n == 0 else f'-{n + 1}'}.png",
+    ),
+}
+_VIDEOS: dict[str, tuple[Namer, ...]] = {
+    "ios": (
+        lambda t, n, k: f"RPReplay_Final{int(t.timestamp())}.MP4",
+        lambda t, n, k: f"RPReplay_Final{int(t.timestamp())}.mp4",
+    ),
+    "android": (lambda t, n, k: f"Screen_Recording_{t:%Y%m%d_%H%M%S}_Larkspur.mp4",),
+    "web": (
+        lambda t, n, k: f"Screen Recording {t:%Y-%m-%d} at {t:%H.%M.%S}.mov",
+        lambda t, n, k: f"larkspur-bug{'' if n == 0 else f'-{n + 1}'}.mp4",
+        lambda t, n, k: f"Recording {t:%Y-%m-%d} {t:%H%M%S}.mp4",
+    ),
+}
+_HARS: tuple[Namer, ...] = (
+    lambda t, n, k: "app.larkspur.io.har" if n == 0 else f"app.larkspur.io ({n}).har",
+    lambda t, n, k: f"Archive {t:%y-%m-%d %H-%M-%S}.har",
+)
+_LOGS: tuple[Namer, ...] = (
+    lambda t, n, k: f"app.larkspur.io-{int(t.timestamp() * 1000)}.txt",
+    lambda t, n, k: "console.txt" if n == 0 else f"console ({n}).txt",
+    lambda t, n, k: f"larkspur-log-{t:%Y%m%d}{'' if n == 0 else f'-{n + 1}'}.txt",
+)
+
+
+def _namers(kind: Kind, platform: str) -> tuple[Namer, ...]:
+    client = platform if platform in ("ios", "android") else "web"  # an API customer's screen is a computer's
+    if kind == "shot":
+        return _SHOTS[client]
+    if kind == "video":
+        return _VIDEOS[client]
+    return _HARS if kind == "har" else _LOGS
+
+
+def file_series(
+    kind: Kind, platform: str, filed: datetime, count: int, rng: random.Random, *, lead: int = 3000
+) -> list[str]:
+    """`count` file names of one `kind`, taken one after another on the `platform`'s device, the last of them at
+    most `lead` seconds before the ticket was `filed` (an alert's dashboard is captured between firing and filing)."""
+    name = rng.choice(_namers(kind, platform))
+    number = rng.randrange(1200, 9800)  # a phone's running photo number
+    gaps = [rng.randrange(4, 40) if lead < 600 else rng.randrange(6, 140) for _ in range(count - 1)]
+    taken = filed - timedelta(seconds=rng.randrange(lead // 10 + 1, lead + 1) + sum(gaps))
+    names = [name(taken, 0, number)]
+    for i, gap in enumerate(gaps, 1):
+        taken += timedelta(seconds=gap)
+        names.append(name(taken, i, number + i))
+    return names
+
+
+FILE_NAME = re.compile(
+    r"(?:\bScreen(?:shot| Recording)(?: from)? \d{4}-\d\d-\d\d(?: at)? [\d.-]+|\bRecording \d{4}-\d\d-\d\d \d{6}"
+    r"|\bArchive \d\d-\d\d-\d\d \d\d-\d\d-\d\d|\b[\w.-]+(?: \(\d+\))?)\.(?:png|jpg|mp4|mov|har|txt)\b",
+    re.I,
+)
+"""A file name as `file_series` writes it, spaces and all, or any other one-word name ("run-12.txt")."""
