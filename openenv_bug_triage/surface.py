@@ -2,10 +2,12 @@
 
 The tree sees only structured fields, never the text. It is trained on tickets of one split
 and scored on another, once with the fields the handbook makes causal (environment, tier,
-reporter type, repro and log presence, component candidates) and once with the non-causal
-ones added (attachments, version present, title case and style, description length, hour, ticket id, and what the reporter's voice leaves on the surface: a greeting, a
-sign-off, a note on what is attached, typing noise). If the second scores clearly higher, a
-surface feature carries a label.
+reporter type, repro and log presence, component candidates, and whether a tester's retest or the
+reporter's follow-up is in the comments, which carry that evidence) and once with the non-causal
+ones added (attachments, version present, title case and style, description length, hour, ticket id,
+what the reporter's voice leaves on the surface: a greeting, a sign-off, a note on what is attached,
+typing noise; and whether support commented). If the second scores clearly higher, a surface
+feature carries a label.
 """
 
 from __future__ import annotations
@@ -14,8 +16,10 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
+from .generator.noise import load_noise
 from .models import ObservationModel, Ticket, Truth
 from .policies import PlanPolicy, settle_actions
 
@@ -29,6 +33,8 @@ CAUSAL_FIELDS: tuple[str, ...] = (
     "logs",
     "first_candidate",
     "candidate_count",
+    "retested",
+    "followed_up",
 )
 NON_CAUSAL_FIELDS: tuple[str, ...] = (
     "attachments",
@@ -44,13 +50,26 @@ NON_CAUSAL_FIELDS: tuple[str, ...] = (
     "signed",
     "attachment_mention",
     "noise_marks",
+    "support_comment",
 )
 TARGETS: tuple[str, ...] = ("disposition", "severity", "component")
 
 
-_GREETING = re.compile(r"^(?:hi|hello|hey|dear|good (?:morning|afternoon)|morning|greetings|hiya)\b", re.I)
+_GREETING = re.compile(r"^(?:hi|hello|hey|dear|good (?:morning|afternoon|evening|day)|morning|greetings|hiya)\b", re.I)
 _ATTACHED = re.compile(r"\battach|\bscreenshot|\brecording|\bvideo\b|\bHAR\b", re.I)
-_NOISE = re.compile(r"(?<![\w'])i(?![\w])|```|\[e\.g\.|\bteh\b|\bpls\b|\bthx\b|\*\*")
+_NOISE = re.compile(r"(?<![\w'])i(?![\w])|```|\[e\.g\.|\*\*")
+
+
+_WORDS = frozenset({"than", "where", "triad", "wan", "u", "tho", "bc"})
+"""Slips of the noise table that are words or abbreviations of their own, found in clean text too."""
+
+
+@cache
+def _typos() -> re.Pattern[str]:
+    """Any typo of the noise pass's table that is not itself a word ("teh", "becuase"; not "there" or "than")."""
+    table = load_noise().typos
+    words = {slip for slips in table.values() for slip in slips} - set(table) - _WORDS
+    return re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, words), key=len, reverse=True)) + r")\b")
 
 
 def _title_style(title: str) -> str:
@@ -92,7 +111,10 @@ def features(t: Ticket) -> dict[str, object]:
         "greeting": bool(_GREETING.match(t.description)),
         "signed": len(t.description.rsplit("\n\n", 1)[-1].split()) <= 8,
         "attachment_mention": bool(_ATTACHED.search(t.description)),
-        "noise_marks": bool(_NOISE.search(t.description)),
+        "noise_marks": bool(_NOISE.search(t.description) or _typos().search(t.description)),
+        "retested": any(c.role == "qa" for c in t.comments),
+        "followed_up": any(c.role == "reporter" for c in t.comments),
+        "support_comment": any(c.role == "support" for c in t.comments),
     }
 
 

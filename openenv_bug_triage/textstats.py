@@ -780,7 +780,7 @@ def top_decile(values: Sequence[float]) -> float:
 
 _ATTACHED = re.compile(
     r"\battach(?:ed|ing)\b|\bi(?:'ve| have)? attach|\benclos(?:ed|ing)\b|\bscreen ?shots?\b|\bscreen ?(?:recording|capture|cast)s?\b"
-    r"|\b(?:video|recording|loom|gif)\b|\bhar (?:file|export)\b|\.(?:png|jpe?g|gif|mp4|mov|har)\b"
+    r"|\b(?:video|recording|loom|gif)\b|\bhar (?:file|export)\b|\.(?:png|jpe?g|gif|mp4|mov|webm|har)\b"
     r"|\b(?:console|browser) (?:output|log)s?\b|\blog (?:file|export|bundle)s?\b|\bsee (?:the )?(?:image|picture|file)s?\b",
     re.I,
 )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from collections.abc import Iterator
 from contextlib import closing
 from datetime import timedelta
@@ -241,3 +242,23 @@ def test_support_tells_some_ways_round_and_who_is_hit_where_the_customer_does_no
                 told += len(scoped) == 2
                 untold += len(scoped) == 1
     assert handed >= 5 and told >= 3 and untold >= 5, (handed, told, untold)
+
+
+def test_support_acknowledges_every_kind_of_report_and_promises_a_slip_only_a_reply() -> None:
+    """An invalid report (the writer's own slip) had no support comment at all, so a comment told a tree it was no
+    slip: support acknowledges it as often as a request or a vague report, in words that promise a reply and pass
+    nothing to engineering."""
+    forwarding = re.compile(r"engineer|developer|\bdev\b|escalat|product team|owning team|responsible team", re.I)
+    commented: dict[str, list[bool]] = {}
+    for seed in range(30):
+        made = generate("generated_expert", seed, "test")
+        for t in made.task.tickets:
+            f = made.facts[t.ticket_id]
+            if t.reporter_type != "user" or f.duplicate_of or f.kind not in ("invalid", "feature", "vague"):
+                continue
+            support = [c.text for c in t.comments if c.role == "support"]
+            commented.setdefault(f.kind, []).append(bool(support))
+            if f.kind == "invalid":
+                assert not any(forwarding.search(text) for text in support), (t.ticket_id, support)
+    shares = {kind: sum(found) / len(found) for kind, found in commented.items()}
+    assert shares["invalid"] >= 0.5 * max(shares.values()) > 0, shares

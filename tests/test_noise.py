@@ -100,10 +100,10 @@ def test_a_markdown_writer_fences_no_empty_block() -> None:
 
 def test_writers_slip_on_many_words_in_many_ways() -> None:
     """ "teh" was the one typo a blind reader saw, ticket after ticket: writers slip on different everyday words, a
-    word in more than one way ("teh", "hte"), and no one slip is in more than a tenth of the tickets that have any."""
+    word in more than one way ("teh", "hte"), and no one slip is in more than a quarter of the writers who slip."""
     drawn = [draw_noise(random.Random(seed), False, frozenset()) for seed in range(2000)]
     slips = [set(n.typos) for n in drawn if n.typos]
     seen = set().union(*slips)
     assert len({word for word, _ in seen}) >= 60
     assert len({slip for word, slip in seen if word == "the"}) >= 2
-    assert max(sum(s in one for one in slips) for s in seen) <= 0.1 * len(slips)
+    assert max(sum(s in one for one in slips) for s in seen) <= 0.25 * len(slips)

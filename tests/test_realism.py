@@ -14,13 +14,14 @@ from openenv_bug_triage.chronology import ISO
 from openenv_bug_triage.generator import GeneratedTask, generate
 from openenv_bug_triage.generator.comments import LOG_NOTE_WITHIN
 from openenv_bug_triage.generator.facts import PLATFORM_OF
-from openenv_bug_triage.generator.files import FILE_NAME
+from openenv_bug_triage.generator.files import FILE_NAME, desktop_said
 from openenv_bug_triage.generator.levels import partition_of
 from openenv_bug_triage.generator.personas import load_personas
 from openenv_bug_triage.generator.phrasing import pattern
 from openenv_bug_triage.generator.plan import ALERT_LAG, INCIDENT_SPAN
 from openenv_bug_triage.generator.render import casual_title, weekday_bound
 from openenv_bug_triage.generator.voice import own_message
+from openenv_bug_triage.models import Ticket
 
 SEEDS = range(10)
 
@@ -426,6 +427,12 @@ def test_an_alert_or_a_test_run_says_whose_plan_the_tracker_stamped() -> None:
     assert alerts >= 10 and unnamed >= 10 and runs >= 20, (alerts, unnamed, runs)
 
 
+def _platform_of(t: Ticket) -> str:
+    """The client a ticket's version field names (`web`, `ios`, `android`, `api`)."""
+    version = (t.version or "web").lower()
+    return next((p for p in ("ios", "android", "api") if version.startswith(p)), "web")
+
+
 def _series(a: str, b: str) -> bool:
     """True when `b` is a file taken after `a` on the same device: the same name with a later time or number."""
     return (re.sub(r"\d", "#", a) == re.sub(r"\d", "#", b) and a < b) or b == re.sub(r"(\.\w+)$", r" (1)\1", a)
@@ -450,16 +457,24 @@ def test_files_are_named_the_way_the_reporters_device_names_them_and_taken_befor
     """ "Screenshot_5062.png, Screenshot_5063.png" is no device's name (a blind reader): an iPhone writes
     IMG_4821.PNG, a Mac "Screenshot 2026-02-24 at 14.31.07.png", a Pixel "Screenshot_20260224-143107.png", and a
     file's time is before the ticket was filed."""
-    stamped = 0
+    stamped = windows = 0
+    mac_names = re.compile(r"\bScreen(?:shot| Recording) \d{4}-\d\d-\d\d at |\bArchive \d\d-")
     for g in queues():
         for t in g.task.tickets:
+            if (
+                desktop_said(t.description) == "windows" and _platform_of(t) == "web"
+            ):  # (IE 11 on a Mac: blind reader 51)
+                windows += 1
+                assert not mac_names.search(t.description), t.ticket_id
+            if t.reporter_type == "monitoring":  # an alert attaches its dashboard's graphs, not a desktop's screen
+                assert all(n.startswith("alert-graph") for n in FILE_NAME.findall(t.description)), t.ticket_id
             for name in FILE_NAME.findall(t.description):
                 assert not re.match(r"(?:Screenshot_|capture|screen-|recording-|clip)\d{1,4}\.", name), name
                 if m := re.search(r"(\d{4})-?(\d\d)-?(\d\d)(?: at |[ _-])(\d\d)[.-]?(\d\d)[.-]?(\d\d)", name):
                     taken = datetime(*map(int, m.groups()), tzinfo=UTC)
                     assert taken <= t.created_at, (t.ticket_id, name, t.created_at)
                     stamped += 1
-    assert stamped >= 20, stamped
+    assert stamped >= 20 and windows >= 3, (stamped, windows)
 
 
 def test_every_queue_tells_one_product_history() -> None:

@@ -146,3 +146,28 @@ def test_a_retold_step_told_as_done_puts_each_of_its_verbs_in_the_past() -> None
         if m[1] in changing or m[1] in {"kick", "hook", "snap", "tick", "navigate", "leave"}
     ]
     assert not present, present[:5]
+
+
+@pytest.mark.parametrize("split", ["train", "test"])
+def test_two_duplicates_of_one_report_share_no_long_sentence_or_title(split: str) -> None:
+    """Two testers filed one staging fault under the same title and first sentence (blind reader 51: each duplicate
+    was kept apart from its original only): duplicates of one report are told apart from each other too, titles and
+    steps; a sentence is shared only where a defect's few wordings of its way round have all been used."""
+    siblings = 0
+    copied, alike = [], []
+    for m in sample(split):
+        groups: dict[str, list[str]] = {}
+        for t in m.task.tickets:
+            if original := m.task.truth[t.ticket_id].duplicate_of:
+                groups.setdefault(original, []).append(t.ticket_id)
+        for members in groups.values():
+            for a, b in itertools.combinations(sorted(members, key=lambda i: m.task.by_id[i].created_at), 2):
+                first, later = m.task.by_id[a], m.task.by_id[b]
+                siblings += 1
+                if ts.duplicate_copies(first.description, later.description):
+                    copied.append((a, b))
+                if ts.titled_alike(first.title, later.title):
+                    alike.append((first.title, later.title))
+    assert siblings >= 20, siblings
+    assert len(copied) / siblings <= 0.15, copied[:3]
+    assert len(alike) / siblings <= 0.05, alike[:3]

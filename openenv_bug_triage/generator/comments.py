@@ -124,6 +124,17 @@ def _room(s: SlotLike, n: int = 1) -> int:
     return min(max(QUEUE_MINUTES - s.minute - 1, n), 2 * 24 * 60)
 
 
+def _roomy(s: SlotLike) -> bool:
+    """True when the ticket was filed early enough for chatter: one filed just before the queue is read has none."""
+    return _room(s) >= 4 * REPLY_GAP
+
+
+def answered(renderer: Teller, s: SlotLike) -> bool:
+    """Whether support answers this report in its thread: drawn alike for every ticket, whatever its kind (used for
+    a customer's), where there is time for it."""
+    return renderer.r.random() < renderer.b.level.rates.comment and _roomy(s)
+
+
 def _times(renderer: Teller, s: SlotLike, created: datetime, n: int) -> list[datetime]:
     """`n` comment times, oldest first, after `created` and before the queue is read, the first at least
     `REPLY_GAP` minutes after it and each `REPLY_GAP` minutes apart where there is room (nobody answers
@@ -148,6 +159,7 @@ def thread(
     log_from: str | None = None,
     support_note: str | None = None,
     before: datetime | None = None,
+    answered: bool = False,
 ) -> list[dict[str, Any]]:
     """The comments of one ticket, oldest first, as record dicts.
 
@@ -157,26 +169,25 @@ def thread(
     log a customer's ticket carries was captured (`log_source`); support says it added it, naming that
     source (a customer cannot see the server's logs, and a device log came with their report).
     `support_note`: how far the defect reaches beyond the reporter's workspace, which only support
-    can tell (a customer speaks for their own workspace); it takes the place of an acknowledgement.
+    can tell (a customer speaks for their own workspace), or a way round it; it takes the place of an
+    acknowledgement. `answered`: support answers a customer's report (`answered`), with its note or an
+    acknowledgement.
     `before`: the follow-up comes before this time (the next deploy of a hosted client, after which nobody can
     retest on the release the ticket was filed against), where the thread leaves room.
     """
-    r, rates = renderer.r, renderer.b.level.rates
+    r = renderer.r
     drawn = r.choice(renderer.phrases.pool("comment_author", renderer.partition))
     reporter_name = reporter_name or drawn
     drafts: list[tuple[str, str, str]] = []  # (author, role, text)
-    roomy = _room(s) >= 4 * REPLY_GAP  # a ticket filed just before the queue is read has no time for chatter
+    roomy = _roomy(s)
     if log_from is not None:  # the log support filed the ticket with: its note comes first, minutes after filing
         staff = r.choice(renderer.phrases.pool("comment_author", renderer.partition))
         drafts.append((staff, "support", _log_comment(renderer, log_from)))
-    # (no report a writer has solved on their own, a slip of theirs, is passed to engineering)
-    forwarded = support_note is not None or "invalid" not in renderer.tags
-    if reporter == "user" and r.random() < rates.comment and roomy and forwarded:
+    # (support acknowledges every kind of report alike; one a writer has solved on their own, a slip of theirs, is
+    # not said to be passed to engineering: its acknowledgement is one that promises only a reply)
+    if (reporter == "user" and answered) or support_note is not None:
         staff = r.choice(renderer.phrases.pool("comment_author", renderer.partition))
         drafts.append((staff, "support", support_note or renderer.pick("comment_ack_support")))
-    elif support_note is not None:
-        staff = r.choice(renderer.phrases.pool("comment_author", renderer.partition))
-        drafts.append((staff, "support", support_note))
     if (
         reporter == "user"
         and follow_up is None

@@ -21,19 +21,18 @@ Kind = str
 """What the file is: `shot` (a screenshot), `video` (a screen recording), `har` (a browser's network export) or
 `log` (a console or client log saved as text)."""
 
+_ANY_DESKTOP_SHOT: Namer = lambda t, n, k: "image.png" if n == 0 else f"image ({n}).png"  # noqa: E731
+"""A screenshot pasted from the clipboard and saved by the browser, on any computer."""
 _SHOTS: dict[str, tuple[Namer, ...]] = {
     "ios": (lambda t, n, k: f"IMG_{k:04d}.PNG", lambda t, n, k: f"IMG_{k:04d}.png"),
     "android": (
         lambda t, n, k: f"Screenshot_{t:%Y%m%d-%H%M%S}.png",
         lambda t, n, k: f"Screenshot_{t:%Y%m%d_%H%M%S}_Larkspur.jpg",
     ),
-    "web": (
-        lambda t, n, k: f"Screenshot {t:%Y-%m-%d} at {t:%H.%M.%S}.png",
-        lambda t, n, k: f"Screenshot {t:%Y-%m-%d} {t:%H%M%S}.png",
-        lambda t, n, k: f"Screenshot from {t:%Y-%m-%d} {t:%H-%M-%S}.png",
-        lambda t, n, k: "image.png" if n == 0 else f"image ({n}).png",
-        lambda t, n, k: f"larkspur-error{'' if n == 0 else f'-{n + 1}'}.png",
-    ),
+    "mac": (lambda t, n, k: f"Screenshot {t:%Y-%m-%d} at {t:%H.%M.%S}.png", _ANY_DESKTOP_SHOT),
+    "windows": (lambda t, n, k: f"Screenshot {t:%Y-%m-%d} {t:%H%M%S}.png", _ANY_DESKTOP_SHOT),
+    "linux": (lambda t, n, k: f"Screenshot from {t:%Y-%m-%d} {t:%H-%M-%S}.png", _ANY_DESKTOP_SHOT),
+    "dashboard": (lambda t, n, k: "alert-graph.png" if n == 0 else f"alert-graph ({n}).png",),
 }
 _VIDEOS: dict[str, tuple[Namer, ...]] = {
     "ios": (
@@ -41,38 +40,49 @@ _VIDEOS: dict[str, tuple[Namer, ...]] = {
         lambda t, n, k: f"RPReplay_Final{int(t.timestamp())}.mp4",
     ),
     "android": (lambda t, n, k: f"Screen_Recording_{t:%Y%m%d_%H%M%S}_Larkspur.mp4",),
-    "web": (
-        lambda t, n, k: f"Screen Recording {t:%Y-%m-%d} at {t:%H.%M.%S}.mov",
-        lambda t, n, k: f"larkspur-bug{'' if n == 0 else f'-{n + 1}'}.mp4",
-        lambda t, n, k: f"Recording {t:%Y-%m-%d} {t:%H%M%S}.mp4",
-    ),
+    "mac": (lambda t, n, k: f"Screen Recording {t:%Y-%m-%d} at {t:%H.%M.%S}.mov",),
+    "windows": (lambda t, n, k: f"Screen Recording {t:%Y-%m-%d} {t:%H%M%S}.mp4",),
+    "linux": (lambda t, n, k: f"Screencast from {t:%Y-%m-%d} {t:%H-%M-%S}.webm",),
 }
-_HARS: tuple[Namer, ...] = (
-    lambda t, n, k: "app.larkspur.io.har" if n == 0 else f"app.larkspur.io ({n}).har",
-    lambda t, n, k: f"Archive {t:%y-%m-%d %H-%M-%S}.har",
-)
+_HARS: dict[str, tuple[Namer, ...]] = {
+    "any": (lambda t, n, k: "app.larkspur.io.har" if n == 0 else f"app.larkspur.io ({n}).har",),
+    "mac": (lambda t, n, k: f"Archive {t:%y-%m-%d %H-%M-%S}.har",),  # Safari's
+}
 _LOGS: tuple[Namer, ...] = (
     lambda t, n, k: f"app.larkspur.io-{int(t.timestamp() * 1000)}.txt",
     lambda t, n, k: "console.txt" if n == 0 else f"console ({n}).txt",
     lambda t, n, k: f"larkspur-log-{t:%Y%m%d}{'' if n == 0 else f'-{n + 1}'}.txt",
 )
+DESKTOPS = ("mac", "windows", "linux")
+_DESKTOP_SAID = (
+    ("windows", re.compile(r"\b(?:Windows|Internet Explorer|IE ?1[01]|Edge|PC)\b")),
+    ("mac", re.compile(r"\b(?:Mac|macOS|MacBook|iMac|Safari)\b")),
+    ("linux", re.compile(r"\b(?:Linux|Ubuntu|Fedora|Debian)\b")),
+)
 
 
-def _namers(kind: Kind, platform: str) -> tuple[Namer, ...]:
-    client = platform if platform in ("ios", "android") else "web"  # an API customer's screen is a computer's
+def desktop_said(text: str) -> str | None:
+    """The computer a report's text puts its writer on (`windows`, `mac`, `linux`), if it names one."""
+    return next((family for family, said in _DESKTOP_SAID if said.search(text)), None)
+
+
+def _namers(kind: Kind, device: str) -> tuple[Namer, ...]:
     if kind == "shot":
-        return _SHOTS[client]
+        return _SHOTS[device]
     if kind == "video":
-        return _VIDEOS[client]
-    return _HARS if kind == "har" else _LOGS
+        return _VIDEOS.get(device, _VIDEOS["mac"])
+    if kind == "har":
+        return (*_HARS["any"], *_HARS.get(device, ()))
+    return _LOGS
 
 
 def file_series(
-    kind: Kind, platform: str, filed: datetime, count: int, rng: random.Random, *, lead: int = 3000
+    kind: Kind, device: str, filed: datetime, count: int, rng: random.Random, *, lead: int = 3000
 ) -> list[str]:
-    """`count` file names of one `kind`, taken one after another on the `platform`'s device, the last of them at
-    most `lead` seconds before the ticket was `filed` (an alert's dashboard is captured between firing and filing)."""
-    name = rng.choice(_namers(kind, platform))
+    """`count` file names of one `kind`, taken one after another on the `device` (`ios`, `android`, one of
+    `DESKTOPS`, or `dashboard` for an alert's graphs), the last of them at most `lead` seconds before the ticket
+    was `filed`."""
+    name = rng.choice(_namers(kind, device))
     number = rng.randrange(1200, 9800)  # a phone's running photo number
     gaps = [rng.randrange(4, 40) if lead < 600 else rng.randrange(6, 140) for _ in range(count - 1)]
     taken = filed - timedelta(seconds=rng.randrange(lead // 10 + 1, lead + 1) + sum(gaps))
@@ -84,8 +94,8 @@ def file_series(
 
 
 FILE_NAME = re.compile(
-    r"(?:\bScreen(?:shot| Recording)(?: from)? \d{4}-\d\d-\d\d(?: at)? [\d.-]+|\bRecording \d{4}-\d\d-\d\d \d{6}"
-    r"|\bArchive \d\d-\d\d-\d\d \d\d-\d\d-\d\d|\b[\w.-]+(?: \(\d+\))?)\.(?:png|jpg|mp4|mov|har|txt)\b",
+    r"(?:\bScreen(?:shot| Recording|cast)(?: from)? \d{4}-\d\d-\d\d(?: at)? [\d.-]+"
+    r"|\bArchive \d\d-\d\d-\d\d \d\d-\d\d-\d\d|\b[\w.-]+(?: \(\d+\))?)\.(?:png|jpg|mp4|mov|webm|har|txt)\b",
     re.I,
 )
 """A file name as `file_series` writes it, spaces and all, or any other one-word name ("run-12.txt")."""

@@ -39,8 +39,9 @@ class Rates(_Model):
     supported_decoy: float = Field(ge=0, le=1)
     monitoring: float = Field(ge=0, le=1)
     terse_title: float = Field(ge=0, le=1)
-    comment: float = Field(default=0.2, ge=0, le=1)
-    """A support comment acknowledging the report, on any kind of ticket (so a thread says nothing)."""
+    comment: float = Field(default=0.5, ge=0, le=1)
+    """Share of customers' reports support answers in the thread (an acknowledgement, or who is hit or a way round
+    it), alike on every kind of ticket (so a support comment says nothing of its kind)."""
     exposure: float = Field(default=0.0, ge=0, le=1)
     """A bug to fix that exposes customer data, told as a trap (staging, or a clean retest)."""
     feature_attached: float = Field(default=0.0, ge=0, le=1)

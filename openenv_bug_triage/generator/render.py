@@ -633,8 +633,11 @@ def _casual(wording: str) -> bool:
     return _CASUAL.search(wording) is not None
 
 
-_CASUAL_TITLE = re.compile(r"\?\?|!!|\b(?:just|forever|weird|anymore|stuff|at all)\b", re.I)
-"""A subject typed as a customer types one ("Api sends html on errors??", "Stuck at the 2fa screen forever")."""
+_CASUAL_TITLE = re.compile(
+    r"\?\?|!!|\b(?:just|forever|weird|anymore|stuff|at all|we|we're|we've|I'm|I've)\b|\bI\b", re.I
+)
+"""A subject typed as a customer types one ("Api sends html on errors??", "Stuck at the 2fa screen forever", "It
+says we're late on 40 things": a tester's subject speaks for no one)."""
 
 
 _DOING = re.compile(r"[a-z]+ing\b(?<!thing)(?<!\bstring)(?<!\bspring)(?<!\bbilling)(?<!\bsetting)(?<!\bheading)")
@@ -1187,6 +1190,9 @@ class Renderer:
         fixed_in_release = s.release_note is not None and notes.tell(self, self.timeline, s, self.notes)
         self.follow_up: str | None = None  # the retest or upgrade that settles it, told as a comment
         self.support_note: str | None = None  # how far beyond the reporter's workspace it reaches, told by support
+        # whether support answers a customer's report in its thread, drawn alike for every kind of report: its note
+        # (who is hit, a way round it) takes the place of an acknowledgement, so a support comment says nothing
+        self.answered = comments.answered(self, s)
         evidence: list[tuple[str, str]] = []
         traps: list[str] = []
         reporter: ReporterType = "user"
@@ -1302,7 +1308,7 @@ class Renderer:
         )
         attachments = self.attachments
         if reporter != "user":
-            note = self.voice.attachment_note(attachments)
+            note = self.voice.attachment_note(attachments, body)
             body = f"{body}\n\n{note}" if note else body
         if reporter == "user" and (own := self.voice.persona.organisation) is not None:
             # example addresses and domains of the catalogue's wordings become the writer's own
@@ -1325,6 +1331,8 @@ class Renderer:
             if typed != body:  # most tickets have no word changes: their sentences are read once
                 said |= retell.long_sentences(typed)
             s.said = said
+        elif s.original is not None:  # a later duplicate of the same report repeats none of this one's sentences
+            s.original.said = s.original.said | retell.long_sentences(body) | retell.long_sentences(typed)
         evidence = [(rule, noise.apply(_as_held(text, body))) for rule, text in evidence]  # as held, then typed
         title, body = noise.apply(title), typed
         if reporter == "user" and (first := self.voice.persona.first) and _signed_by(first, body):
@@ -1368,6 +1376,7 @@ class Renderer:
                 reporter_name=self.voice.persona.name or None,
                 log_from=self._log_asked_for(reporter, log_excerpt, body),
                 support_note=self.support_note,
+                answered=self.answered,
                 # a retest names the release current when it was filed: on a hosted client, before the next deploy
                 before=None if self.platform in INSTALLED else self._next_release(),
             ),
@@ -1619,9 +1628,11 @@ class Renderer:
                 evidence.append(("environment", sentence))
                 lines.append(sentence)
         elif s.scope is not None and not d.exposure:  # scope lines tell failures; a leak works, for the wrong people
-            noted = reporter == "user" and s.scope in ("everyone", "segment")  # only support sees past one workspace
+            # only support sees past one workspace (where it answers; else the customer tells their own scope)
+            noted = reporter == "user" and s.scope in ("everyone", "segment") and self.answered
             way = str(self._scope_values(s, d)["workaround"]) if s.scope == "workaround" else ""
-            if reporter == "user" and way and not _wording_voice(way) and r.random() < SUPPORT_WORKAROUND:
+            handed = reporter == "user" and self.answered and way and not _wording_voice(way)
+            if handed and r.random() < SUPPORT_WORKAROUND:
                 self.support_note = self._own_pick(s, "support_workaround", workaround=way)
             # (a fault that fails on and off says so and how often; one that fails each time may go unsaid)
             elif not noted or d.intermittent or r.random() < SCOPE_TOLD:
@@ -1730,7 +1741,18 @@ class Renderer:
         s.steps_style = retell.draw_style(self.r, qa, avoid)
         if avoid is not None and avoid != "prose" and not qa:  # a second reporter tells what they did, in their words
             s.steps_style = "prose"
-        text = retell.told(s.steps_style, kinds.retold_steps(self, s, steps), self.pick(header), self.r)
+        own, head = kinds.retold_steps(self, s, steps), self.pick(header)
+        text = retell.told(s.steps_style, own, head, self.r)
+        said = s.original.said if s.original is not None else frozenset()
+        if retell.long_sentences(text) & said:  # another duplicate of the report told them so: another style,
+            # or (a tester has two) its steps in other words
+            tries = [(style, own) for style in (retell.QA_STYLES if qa else retell.STYLES) if style != avoid]
+            tries += [(s.steps_style, retell.reworded(steps, self.r)) for _ in range(6)]
+            for style, words in tries:
+                other = retell.told(style, words, head, self.r)
+                if not retell.long_sentences(other) & said:
+                    s.steps_style, text = style, other
+                    break
         evidence.append(("steps", text))
         return text
 
@@ -1740,12 +1762,18 @@ class Renderer:
         o = s.original
         if o is None or not o.subject:
             return subjects
-        own = [t for t in subjects if not ts.titled_alike(o.subject, t)]
+        # (nor as another duplicate of it already filed reads: two testers do not title one fault alike either)
+        told = [o.subject, *(x.subject for x in self.slots if x.original is o and x is not s and x.subject)]
+
+        def fresh(title: str) -> bool:
+            return not any(ts.titled_alike(earlier, title) for earlier in told)
+
+        own = [t for t in subjects if fresh(t)]
         scenario = s.scenario
         if not own and isinstance(scenario, Defect):
-            own = [self.local(t) for t in scenario.titles if not ts.titled_alike(o.subject, self.local(t))]
+            own = [self.local(t) for t in scenario.titles if fresh(self.local(t))]
         if not own:  # every title reorders the same words
-            own = [t for t in self._feature_title(s) if not ts.titled_alike(o.subject, t)]
+            own = [t for t in self._feature_title(s) if fresh(t)]
         return own or subjects
 
     def _feature_title(self, s: Slot) -> list[str]:

@@ -24,7 +24,7 @@ from http import HTTPStatus
 from ..catalogue import Partition, Phrases
 from ..errors import FixtureError
 from ..textstats import may_hold, may_match, self_descriptions
-from .files import file_series
+from .files import DESKTOPS, desktop_said, file_series
 from .noise import NO_NOISE, Noise, draw_noise
 from .personas import Persona
 from .phrasing import CHOICE, compose, whole_quotes
@@ -760,7 +760,8 @@ class Voice:
                 if self.noise.markdown and rest.strip():  # (a paste of one line is fenced by nobody)
                     paste = f"{intro}\n```\n{rest}\n```"
                 parts.append(paste)
-        note = self.attachment_note(attachments)  # what is attached, before a closing claim or a planted line
+        # what is attached, before a closing claim or a planted line
+        note = self.attachment_note(attachments, "\n".join(parts))
         if note and note.startswith("[image: "):  # images pasted into an email stand on lines of their own
             parts.append(note)
             note = None
@@ -861,14 +862,19 @@ class Voice:
             "library": client_library(f"{self.facts} {told}", r),  # (the one its steps name too)
         }
 
-    def attachment_note(self, attachments: int) -> str | None:
-        """What is attached, by file name, said most of the time there is an attachment."""
+    def attachment_note(self, attachments: int, told: str = "") -> str | None:
+        """What is attached, by file name, said most of the time there is an attachment: named as the device the
+        report was made on names its files (the computer its `told` text names, if any)."""
         r = self.rng
         if attachments == 0 or r.random() >= 0.75:
             return None
         filed = self.filed or datetime(2026, 1, 1)
         lead = 40 if self.persona.reporter == "monitoring" else 3000  # a dashboard is captured once it has fired
-        series = {k: file_series(k, self.platform, filed, 3, r, lead=lead) for k in ("shot", "video", "har", "log")}
+        device = self.platform if self.platform in ("ios", "android") else desktop_said(f"{self.facts}\n{told}")
+        device = device or r.choice(DESKTOPS)
+        series = {k: file_series(k, device, filed, 3, r, lead=lead) for k in ("shot", "video", "har", "log")}
+        if self.persona.reporter == "monitoring":  # the graphs of the alert's dashboard
+            series["shot"] = file_series("shot", "dashboard", filed, 3, r, lead=lead)
         files = {kind: names[0] for kind, names in series.items()}
         if self.persona.channel == "email" and r.random() < INLINE_IMAGES:  # pasted into the mail, not attached
             return "\n".join(f"[image: {name}]" for name in series["shot"][:attachments])
