@@ -122,3 +122,22 @@ def test_a_planted_shared_sentence_is_found_for_each_pair() -> None:
     pools["filler_user"] = Pool(train=pool.train, validation=[*pool.validation, pool.test[0]], test=pool.test)
     shared = shared_material(catalogue, phrases.model_copy(update={"pools": pools}))
     assert [line for line in shared if line.startswith("validation and test")], shared
+
+
+def test_rendered_tickets_of_one_split_share_no_long_sentence_with_another() -> None:
+    """The pools can be apart while what the generator writes around them is not: an old support thread's quoted
+    "From: Larkspur Support <support@larkspur.io>" was one six-word sentence in every split (`generator_stats` at
+    8cf4a88). Rendered descriptions of each pair of splits share none."""
+    from openenv_bug_triage.generator import generate
+
+    bodies = {
+        split: [
+            t.description
+            for level in ("generated_hard", "generated_expert")
+            for seed in range(25)
+            for t in generate(level, seed, split).task.tickets
+        ]
+        for split in ("train", "validation", "test")
+    }
+    for held_out, other in (("test", "validation"), ("validation", "train"), ("test", "train")):
+        assert ts.partition_overlap(bodies[held_out], bodies[other]) == 0.0, (held_out, other)

@@ -806,7 +806,7 @@ class Voice:
                 f"On {sent:%a}, {sent.day} {sent:%b %Y} at {sent:%H:%M}, Larkspur Support <support@larkspur.io> wrote:"
             )
             return "\n".join([head, *(f"> {line}".rstrip() for line in [*letter, "Larkspur Support"])])
-        head = f"From: Larkspur Support <support@larkspur.io>\nSent: {sent:%A}, {sent.day} {sent:%B %Y} {sent:%H:%M}"
+        head = f"From: support@larkspur.io\nSent: {sent:%A}, {sent.day} {sent:%B %Y} {sent:%H:%M}"
         return "\n".join(["_" * 32, head, "", *letter, "Larkspur Support"])
 
     def checklist(self) -> str | None:
