@@ -126,8 +126,9 @@ def test_a_planted_shared_sentence_is_found_for_each_pair() -> None:
 
 def test_rendered_tickets_of_one_split_share_no_long_sentence_with_another() -> None:
     """The pools can be apart while what the generator writes around them is not: an old support thread's quoted
-    "From: Larkspur Support <support@larkspur.io>" was one six-word sentence in every split (`generator_stats` at
-    8cf4a88). Rendered descriptions of each pair of splits share none."""
+    "From: Larkspur Support <support@larkspur.io>" was one six-word sentence in every split, and two threads'
+    "Sent: Friday, 4 September 2026 13:25" met in two splits (`generator_stats` at 8cf4a88 and 4eec537). Rendered
+    descriptions of each pair of splits share none."""
     from openenv_bug_triage.generator import generate
 
     bodies = {

@@ -242,7 +242,7 @@ OPENED = 0.75
 """The share of customers with no opener of their own who open with a greeting or a short lead-in ("Hi,", "Quick
 one:"), at any length: one who writes two lines greets as often as one who writes twenty (a greeting only above
 steps told a tree which reports have no steps to give)."""
-_QUOTED_HEAD = re.compile(r"^(?:On \w{3}, .*, Larkspur Support <support@larkspur\.io> wrote:|_{32})$", re.M)
+_QUOTED_HEAD = re.compile(r"^On .* at \d\d:\d\d, [^<\n]+ <support@larkspur\.io> wrote:$", re.M)
 
 
 def own_message(text: str) -> str:
@@ -801,13 +801,10 @@ class Voice:
             r.choice(["Best,", "Thanks,", "All the best,", "Many thanks,"]),
             staff.split()[0],
         ]
-        if r.random() < 0.5:  # Gmail's header and quote marks
-            head = (
-                f"On {sent:%a}, {sent.day} {sent:%b %Y} at {sent:%H:%M}, Larkspur Support <support@larkspur.io> wrote:"
-            )
-            return "\n".join([head, *(f"> {line}".rstrip() for line in [*letter, "Larkspur Support"])])
-        head = f"From: support@larkspur.io\nSent: {sent:%A}, {sent.day} {sent:%B %Y} {sent:%H:%M}"
-        return "\n".join(["_" * 32, head, "", *letter, "Larkspur Support"])
+        # the header names the agent who sent it, from support's address: Gmail's (with the weekday) or Apple Mail's
+        when = f"{sent:%a}, {sent.day} {sent:%b %Y} at" if r.random() < 0.5 else f"{sent.day} {sent:%b %Y}, at"
+        head = f"On {when} {sent:%H:%M}, {staff} <support@larkspur.io> wrote:"
+        return "\n".join([head, *(f"> {line}".rstrip() for line in [*letter, "Larkspur Support"])])
 
     def checklist(self) -> str | None:
         """What a writer tried before writing in, as a list of their own: three to five checks that fit
