@@ -60,6 +60,9 @@ class Defect(_Model):
     workaround: list[Line] = Field(default_factory=list)
     titles: Annotated[list[Line], Field(min_length=3)]
     symptoms: Annotated[list[Line], Field(min_length=3)]
+    unchecked: list[Line] = Field(default_factory=list)
+    """A display glitch's symptom with no word on whether the data is intact (empty: none written): a customer whom
+    support answers tells only the glitch, and support's comment says it checked the data."""
     steps: Annotated[list[Line], Field(min_length=2, max_length=8)]
     retold_steps: list[Line] = Field(default_factory=list)
     """The same steps in a second reporter's words, one for one (empty: none written): a duplicate gives these, so

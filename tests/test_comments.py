@@ -113,10 +113,13 @@ def test_no_comment_names_a_label() -> None:
             for seed in range(6):
                 made = generate(level.task_id, seed, split)
                 for t in made.task.tickets:
-                    scoped = {text for rule, text in made.facts[t.ticket_id].evidence if rule.startswith("scope:")}
+                    evidence = made.facts[t.ticket_id].evidence
+                    scoped = {text for rule, text in evidence if rule.startswith("scope:")}
+                    checked = {text for rule, text in evidence if rule == "intact"}  # "your data is intact"
                     for c in t.comments:
                         words = set(c.text.lower().replace(",", " ").replace(".", " ").split())
-                        assert not words & (named if c.text in scoped else labels), (t.ticket_id, c.text)
+                        barred = named if c.text in scoped else labels - {"data"} if c.text in checked else labels
+                        assert not words & barred, (t.ticket_id, c.text)
 
 
 def test_comments_on_one_ticket_are_minutes_apart() -> None:

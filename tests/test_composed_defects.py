@@ -156,6 +156,36 @@ def test_composed_defects_in_queues_get_their_truth_by_the_rules_and_show_their_
     assert not any(compose.named(f.scenario) for s in range(6) for f in generate("generated_easy", s).facts.values())
 
 
+def test_a_display_glitch_support_answers_is_told_without_a_word_on_the_data_and_support_says_it_checked() -> None:
+    """A customer whom support answers tells only the glitch; support's check of the data is the deciding fact,
+    in a comment; a customer whom support does not answer says the data is intact themselves."""
+    from openenv_bug_triage.catalogue import load_phrases
+    from openenv_bug_triage.generator.phrasing import variants
+
+    pool = load_phrases().pools["support_checked"]
+    checks = {v for p in SPLITS for frame in pool.of(p) for v in variants(frame)}
+    checked = told = 0
+    for level in ("generated_hard", "generated_expert"):
+        for split in SPLITS:
+            for seed in range(12):
+                made = generate(level, seed, split)
+                for t in made.task.tickets:
+                    facts = made.facts[t.ticket_id]
+                    d = compose.named(facts.scenario)
+                    if d is None or not d.unchecked or t.reporter_type != "user":
+                        continue
+                    notes = [c.text for c in t.comments if c.role == "support" and c.text in checks]
+                    intact = [text for rule, text in facts.evidence if rule == "intact"]
+                    assert notes == intact, t.ticket_id
+                    assert made.task.truth[t.ticket_id].true_severity in ("sev3", "sev2")
+                    if notes:  # (an unchecked wording may be the start of a checked one: "... {says}. It still works.")
+                        checked += 1
+                        assert not any(s in t.description for s in d.symptoms), t.ticket_id
+                    else:
+                        told += 1
+    assert checked >= 5 and told >= 5, (checked, told)
+
+
 def test_drawing_is_seeded_and_avoids_used_surfaces() -> None:
     a = [compose.draw("test", random.Random(5), set()).id for _ in range(3)]
     assert a == [compose.draw("test", random.Random(5), set()).id for _ in range(3)]

@@ -94,6 +94,8 @@ def still(renderer: Teller, filed: datetime, at: datetime, cosmetic: bool = Fals
     pool = renderer.phrases.pool("comment_still_reporter", renderer.partition)
     if cosmetic:
         pool = [p for p in pool if not FAILING.search(p)] or pool
+    if at - filed < timedelta(minutes=CHASE_AFTER):  # nobody chases for news within half a day, whatever else fits
+        pool = [p for p in pool if not CHASING.search(p)] or pool
     fitting = [p for p in pool if fits_clock(p, filed, at)]
     fresh = (  # words no other reporter of the queue used, fitting the clock as closely as any such can
         [p for p in fitting if p not in renderer.used]

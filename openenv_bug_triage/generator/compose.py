@@ -184,6 +184,8 @@ class Templates(_Model):
     message_symptoms: Annotated[list[Line], Field(min_length=3)]
     """`symptoms` of something that comes to the writer (an email, a webhook): no "each time I try to get an email"."""
     display_symptoms: Annotated[list[Line], Field(min_length=3)]
+    display_unchecked: Annotated[list[Line], Field(min_length=3)]
+    """A display glitch told with no word on whether the data is intact: support's check in the thread says so."""
     final_step: Line
     retold_final_step: Line | None = None
     """`final_step` in a second reporter's words (None: none written)."""
@@ -467,6 +469,10 @@ def composed(partition: Partition, key: Key) -> Defect:
             "symptoms": [
                 _fill(t, {**values, "says": worded(f.says, key, i).replace("{code}", code)})
                 for i, t in enumerate(symptoms)
+            ],
+            "unchecked": [
+                _fill(t, {**values, "says": worded(f.says, key, i).replace("{code}", code)})
+                for i, t in enumerate(p.templates.display_unchecked if display else [])
             ],
             "steps": [*(s.steps if c is None else [c.step, *s.steps]), _fill(p.templates.final_step, values)],
             # the same in a second reporter's words, where every part has them (a duplicate gives these)

@@ -1190,6 +1190,7 @@ class Renderer:
         fixed_in_release = s.release_note is not None and notes.tell(self, self.timeline, s, self.notes)
         self.follow_up: str | None = None  # the retest or upgrade that settles it, told as a comment
         self.support_note: str | None = None  # how far beyond the reporter's workspace it reaches, told by support
+        self.checked = False  # support's note is its check that a display glitch left the data intact
         # whether support answers a customer's report in its thread, drawn alike for every kind of report: its note
         # (who is hit, a way round it) takes the place of an acknowledgement, so a support comment says nothing
         self.answered = comments.answered(self, s)
@@ -1339,7 +1340,7 @@ class Renderer:
             signer = self.voice.persona.name  # signed: a ticket of theirs filed later may say they wrote before
             self.voice.named[signer] = min(self.created, self.voice.named.get(signer, self.created))
         if self.support_note is not None:  # support's comment, typed by support
-            evidence.append((f"scope:{s.scope}", self.support_note))
+            evidence.append(("intact" if self.checked else f"scope:{s.scope}", self.support_note))
         version = self.reported if r.random() < 0.7 or s.release_note is not None else None
         if version is None and (reporter == "qa" or self.reported.split()[-1] in f"{title}\n{body}"):
             # (a test run always records the build under test)
@@ -1592,7 +1593,12 @@ class Renderer:
             # (the account's name half the time: the tracker's account and plan fields already say it)
             named = [account] if r.random() < ALERT_ACCOUNT else []
             return self.local(titles.alert_title(d.alert.title)), joint.join([body, scope_line, *named])
-        symptom = self.local(d.symptoms[s.symptom_variant])
+        # a customer whom support answers tells a display glitch only: support's check says whether the data is intact
+        self.checked = reporter == "user" and self.answered and bool(d.unchecked)
+        wordings = d.unchecked if self.checked else d.symptoms
+        symptom = self.local(wordings[s.symptom_variant % len(wordings)])
+        if self.checked:
+            self.support_note = self._own_pick(s, "support_checked")
         if s.scope == "degraded" and s.environment == "production":  # some tries fail, not every one
             symptom = composing.partly(symptom, self.partition)
         if d.impact != "critical":  # a terse customer writes only the first sentence
@@ -1629,9 +1635,10 @@ class Renderer:
                 lines.append(sentence)
         elif s.scope is not None and not d.exposure:  # scope lines tell failures; a leak works, for the wrong people
             # only support sees past one workspace (where it answers; else the customer tells their own scope)
-            noted = reporter == "user" and s.scope in ("everyone", "segment") and self.answered
+            # (support answers once: a display glitch's answer is its check of the data)
+            noted = reporter == "user" and s.scope in ("everyone", "segment") and self.answered and not self.checked
             way = str(self._scope_values(s, d)["workaround"]) if s.scope == "workaround" else ""
-            handed = reporter == "user" and self.answered and way and not _wording_voice(way)
+            handed = reporter == "user" and self.answered and way and not _wording_voice(way) and not self.checked
             if handed and r.random() < SUPPORT_WORKAROUND:
                 self.support_note = self._own_pick(s, "support_workaround", workaround=way)
             # (a fault that fails on and off says so and how often; one that fails each time may go unsaid)
@@ -1888,10 +1895,12 @@ class Renderer:
 
     def _candidates(self, component: str, misfiled: list[str], traps: list[str], alert: bool = False) -> list[str]:
         """The form's guesses: the component and some it is often mistaken for, or (misfiled) only those; an alert
-        is raised on the service it measures, so its guesses always hold the component."""
+        is raised on the service it measures, so its guesses always hold the component. There is always at least
+        one guess beside it: a lone guess would hand out the component (and so the team) to a policy that reads
+        nothing, which made a constant sev2 earn 0.15 on generated easy."""
         r = self.r
         decoys = list(misfiled) or [c for c in self.b.world.components if c != component]
-        k = r.choice([0, 1, 1, 2])
+        k = r.choice([1, 1, 2, 2])
         chosen = r.sample(decoys, min(k, len(decoys)))
         if r.random() < self.b.level.rates.misfiled and not alert:
             traps.append("misfiled")
