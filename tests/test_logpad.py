@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+from itertools import pairwise
 
 import pytest
 import sweeps
@@ -67,6 +68,16 @@ def test_each_service_logs_its_own_few_routine_messages_in_every_log() -> None:
     assert set(seen) == {"upload-service", "storage-gw"}
     assert all(len(words) == logpad.REPERTOIRE for words in seen.values()), seen
     assert seen["upload-service"] != seen["storage-gw"]
+
+
+def test_a_routine_message_never_comes_twice_in_a_row() -> None:
+    """Each round of a service's few messages is drawn afresh; one round's last is never the next round's first."""
+    for seed in range(40):
+        said = [
+            re.sub(r"\d+", "#", line.split(" data ", 1)[1])
+            for line in logpad.pad(COMPOSED, MESSAGES, 20, random.Random(seed)).split("\n")
+        ]
+        assert all(a != b for a, b in pairwise(said)), (seed, said)
 
 
 def test_nothing_is_logged_after_a_process_died_nor_around_a_log_without_stamps() -> None:

@@ -96,6 +96,7 @@ def pad(
     # before any comes again; one that repeats keeps its hash ("revision 04bc02 unchanged" the next time too)
     hashes = {m: f"{r.getrandbits(24):06x}" for m in messages}
     queued: dict[str, list[str]] = {}
+    said: dict[str, str] = {}  # each one's last message: a refilled round never starts with it again
     # what a process reports the same all through a minute's excerpt: a disk's fill (`{b}`), and an uptime (`{u}`,
     # in minutes) that runs on with the clock
     steady: dict[str, tuple[int, int]] = {}
@@ -106,7 +107,9 @@ def pad(
         if not queued.get(who):
             own = _repertoire(who, tuple(messages))
             queued[who] = r.sample(own, len(own))
-        message = queued[who].pop()
+            if len(own) > 1 and queued[who][-1] == said.get(who):  # no message twice in a row
+                queued[who][0], queued[who][-1] = queued[who][-1], queued[who][0]
+        message = said[who] = queued[who].pop()
         numbers = routine_numbers(r)
         if who not in steady:
             steady[who] = (numbers["b"], r.randrange(60, 20_000))
