@@ -869,9 +869,11 @@ class Voice:
         lead = 40 if self.persona.reporter == "monitoring" else 3000  # a dashboard is captured once it has fired
         device = self.platform if self.platform in ("ios", "android") else desktop_said(f"{self.facts}\n{told}")
         device = device or r.choice(DESKTOPS)
-        series = {k: file_series(k, device, filed, 3, r, lead=lead) for k in ("shot", "video", "har", "log")}
-        if self.persona.reporter == "monitoring":  # the graphs of the alert's dashboard
-            series["shot"] = file_series("shot", "dashboard", filed, 3, r, lead=lead)
+        alert = self.persona.reporter == "monitoring"  # its shots are the graphs of the alert's dashboard
+        series = {
+            k: file_series(k, "dashboard" if alert and k == "shot" else device, filed, 3, r, lead=lead)
+            for k in ("shot", "video", "har", "log")
+        }
         files = {kind: names[0] for kind, names in series.items()}
         if self.persona.channel == "email" and r.random() < INLINE_IMAGES:  # pasted into the mail, not attached
             return "\n".join(f"[image: {name}]" for name in series["shot"][:attachments])
