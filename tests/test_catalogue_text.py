@@ -78,13 +78,15 @@ def _part_texts(parts: Parts) -> Iterator[tuple[str, str]]:
     for f in parts.failures:
         yield f"failure '{f.id}'", f.says
         yield f"failure '{f.id}'", f.short
+        for text in (f.observe, f.retold_observe or ""):
+            yield f"failure '{f.id}'", text
     for c in parts.conditions:
         for text in (c.when, c.who, c.step):
             yield f"condition '{c.id}'", text
     for loss in parts.losses:
         yield f"loss '{loss.id}'", loss.says
     t = parts.templates
-    for text in (*t.titles, *t.symptoms, t.final_step):  # display templates say the job still gets done
+    for text in (*t.titles, *t.symptoms):  # display templates say the job still gets done
         yield "templates", text
 
 

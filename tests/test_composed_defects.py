@@ -186,6 +186,18 @@ def test_a_display_glitch_support_answers_is_told_without_a_word_on_the_data_and
     assert checked >= 5 and told >= 5, (checked, told)
 
 
+@pytest.mark.parametrize("partition", SPLITS)
+def test_the_last_step_says_what_to_look_at_not_the_title_again(partition: str) -> None:
+    """Realism reader 51: "Notice that it misaligns the avatar" restated the title; a last step ends with what the
+    reporter looks at or the output they saw, in their own words."""
+    shorts = {f.short.split("{")[0].strip() for f in compose.load_parts(partition).failures}  # type: ignore[arg-type]
+    for d in _all(partition):
+        for steps in (d.steps, d.retold_steps):
+            if steps:
+                assert not any(short and short in steps[-1] for short in shorts), (d.id, steps[-1])
+                assert not any(title.lower() in steps[-1].lower() for title in d.titles), (d.id, steps[-1])
+
+
 def test_drawing_is_seeded_and_avoids_used_surfaces() -> None:
     a = [compose.draw("test", random.Random(5), set()).id for _ in range(3)]
     assert a == [compose.draw("test", random.Random(5), set()).id for _ in range(3)]

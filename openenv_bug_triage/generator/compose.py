@@ -108,7 +108,12 @@ class Failure(_Model):
     says: Line
     """The failure as a clause of a sentence: "the spinner turns for a minute and then stops"."""
     short: Line
-    """The failure as a verb phrase, for a title and the last step: "spins and gives up"."""
+    """The failure as a verb phrase, for a title: "spins and gives up"."""
+    observe: Line
+    """The last step of a reproduction: what the reporter then looks at, or what they see in a report's terse
+    notation ("Result: spinner for about a minute, then 'request could not be completed'"), not the title again."""
+    retold_observe: Line | None = None
+    """`observe` in a second reporter's words (None: none written)."""
     error: Line
     """What the failing service logs. In `says`, `short` and `error`, `{code}` is an error number of the
     surface's own (one banner's code is not every feature's)."""
@@ -186,9 +191,6 @@ class Templates(_Model):
     display_symptoms: Annotated[list[Line], Field(min_length=3)]
     display_unchecked: Annotated[list[Line], Field(min_length=3)]
     """A display glitch told with no word on whether the data is intact: support's check in the thread says so."""
-    final_step: Line
-    retold_final_step: Line | None = None
-    """`final_step` in a second reporter's words (None: none written)."""
     log_quiet: Annotated[list[Line], Field(min_length=4)]
     """A service's routine lines around a failure (`{service}`, and numbers `{n}`, `{a}`, `{b}`, `{r}`, `{ms}`, `{h}`):
     no error and no warning, so the failure's own error stays the first fault a reader or the retimer finds."""
@@ -474,18 +476,21 @@ def composed(partition: Partition, key: Key) -> Defect:
                 _fill(t, {**values, "says": worded(f.says, key, i).replace("{code}", code)})
                 for i, t in enumerate(p.templates.display_unchecked if display else [])
             ],
-            "steps": [*(s.steps if c is None else [c.step, *s.steps]), _fill(p.templates.final_step, values)],
+            "steps": [
+                *(s.steps if c is None else [c.step, *s.steps]),
+                _fill(f.observe.replace("{code}", code), values),
+            ],
             # the same in a second reporter's words, where every part has them (a duplicate gives these)
-            "retold_steps": _retold_steps(p, s, c, values),
+            "retold_steps": _retold_steps(s, c, f, values | {"code": code}),
             "logs": ["\n".join(log_lines)],
             **({"tiers": tiers} if (tiers := _tiers(s, c)) is not None else {}),
         }
     )
 
 
-def _retold_steps(p: Parts, s: Surface, c: Condition | None, values: dict[str, str]) -> list[str]:
+def _retold_steps(s: Surface, c: Condition | None, f: Failure, values: dict[str, str]) -> list[str]:
     """A composed defect's steps in a second reporter's words, one for one; none unless every part has them."""
-    final = p.templates.retold_final_step
+    final = f.retold_observe
     lead = [] if c is None or c.retold_step is None else [c.retold_step]
     if not s.retold_steps or final is None or (c is not None and not lead):
         return []
