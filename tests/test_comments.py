@@ -265,3 +265,29 @@ def test_support_acknowledges_every_kind_of_report_and_promises_a_slip_only_a_re
                 assert not any(forwarding.search(text) for text in support), (t.ticket_id, support)
     shares = {kind: sum(found) / len(found) for kind, found in commented.items()}
     assert shares["invalid"] >= 0.5 * max(shares.values()) > 0, shares
+
+
+def _six_word_runs(text: str) -> set[tuple[str, ...]]:
+    words = re.findall(r"[a-z0-9'-]+", text.lower())
+    return {tuple(words[i : i + 6]) for i in range(len(words) - 5)}
+
+
+def test_support_never_copies_an_alert_of_the_queue() -> None:
+    """Realism reader 51: 4 of 10 support notes copied the segment of an alert in the same queue word for word
+    ("every workspace stored on database shard eu-2"); support names no group an alert on its defect names."""
+    from openenv_bug_triage.generator import generate
+
+    notes = 0
+    for level in ("generated_hard", "generated_expert"):
+        for split in ("train", "validation", "test"):
+            for seed in range(10):
+                made = generate(level, seed, split)
+                alerts = [t for t in made.task.tickets if t.reporter_type == "monitoring"]
+                said = set().union(*(_six_word_runs(t.description) for t in alerts))
+                for t in made.task.tickets:
+                    scoped = {text for rule, text in made.facts[t.ticket_id].evidence if rule.startswith("scope:")}
+                    for c in t.comments:
+                        if c.role == "support" and c.text in scoped:
+                            notes += 1
+                            assert not _six_word_runs(c.text) & said, (t.ticket_id, c.text)
+    assert notes >= 50, notes

@@ -28,7 +28,7 @@ from .personas import (
     load_personas,
     organisations_fitting,
 )
-from .phrasing import compose, whole_quotes
+from .phrasing import compose, variants, whole_quotes
 from .plan import Planner, Slot
 from .timeline import Timeline
 from .voice import Voice, browsers_named, client_tags, own_role
@@ -1637,9 +1637,15 @@ class Renderer:
             # only support sees past one workspace (where it answers; else the customer tells their own scope)
             # (support answers once: a display glitch's answer is its check of the data)
             noted = reporter == "user" and s.scope in ("everyone", "segment") and self.answered and not self.checked
+            # support names no group an alert of the queue names (it would copy the alert's words): where an alert on
+            # this defect is in the queue, the customer tells their own scope
+            if s.scope == "segment" and any(o.monitoring and o.scenario is d for o in self.slots):
+                noted = False
             way = str(self._scope_values(s, d)["workaround"]) if s.scope == "workaround" else ""
             handed = reporter == "user" and self.answered and way and not _wording_voice(way) and not self.checked
-            if handed and r.random() < SUPPORT_WORKAROUND:
+            if s.original is not None and way and not self._unsaid(s, d.workaround):
+                pass  # its original said every way round it there is: a second reporter does not say one word for word
+            elif handed and r.random() < SUPPORT_WORKAROUND:
                 self.support_note = self._own_pick(s, "support_workaround", workaround=way)
             # (a fault that fails on and off says so and how often; one that fails each time may go unsaid)
             elif not noted or d.intermittent or r.random() < SCOPE_TOLD:
@@ -1833,8 +1839,8 @@ class Renderer:
     def _told_otherwise(self, d: Defect, who: str) -> str:
         """The group hit in another wording than `who` where the defect has one: support describes the
         accounts it looked at in its own words, not in an alert's, and a duplicate's reporter in theirs."""
-        others = [w for w in (compose(self.local(x), self.r) for x in d.segment) if w != who]
-        return self.r.choice(others) if others else who
+        others = [x for x in d.segment if who not in variants(self.local(x))]  # (not the same one, worded apart)
+        return compose(self.local(self.r.choice(others)), self.r) if others else who
 
     def _scope_sentence(self, s: Slot, d: Defect, alert: bool) -> str:
         pool = f"alert_{s.scope}" if alert else self.voice.scope_pool(f"scope_{s.scope}")
