@@ -45,11 +45,11 @@ _VIDEOS: dict[str, tuple[Namer, ...]] = {
     "linux": (lambda t, n, k: f"Screencast from {t:%Y-%m-%d} {t:%H-%M-%S}.webm",),
 }
 _HARS: dict[str, tuple[Namer, ...]] = {
-    "any": (lambda t, n, k: "app.larkspur.io.har" if n == 0 else f"app.larkspur.io ({n}).har",),
+    "any": (lambda t, n, k: "app.larkspur.app.har" if n == 0 else f"app.larkspur.app ({n}).har",),
     "mac": (lambda t, n, k: f"Archive {t:%y-%m-%d %H-%M-%S}.har",),  # Safari's
 }
 _LOGS: tuple[Namer, ...] = (
-    lambda t, n, k: f"app.larkspur.io-{int(t.timestamp() * 1000)}.txt",
+    lambda t, n, k: f"app.larkspur.app-{int(t.timestamp() * 1000)}.txt",
     lambda t, n, k: "console.txt" if n == 0 else f"console ({n}).txt",
     lambda t, n, k: f"larkspur-log-{t:%Y%m%d}{'' if n == 0 else f'-{n + 1}'}.txt",
 )
