@@ -99,6 +99,19 @@ def test_the_other_notes_fix_no_defect_a_ticket_of_the_queue_reports() -> None:
             assert all(r.notes for r in g.task.releases if r.platform == "api"), (split, seed)
 
 
+def test_no_note_fixes_a_platform_wide_outage_no_ticket_reports() -> None:
+    """Realism reader 51: "Fixed an issue affecting loading and saving anything in Larkspur" read as a catch-all in
+    every calendar; a note that fixes no reported defect names a feature, not the whole product."""
+    sweeping = {d.feature for d in load_catalogue().defects if d.global_ and "Larkspur" in d.feature}
+    assert sweeping
+    for split in ("train", "validation", "test"):
+        for seed in SEEDS:
+            g = generate("generated_expert", seed, split)
+            reported = {feature_of(f.scenario) for f in g.facts.values() if f.kind == "defect"}
+            for feature in sweeping - reported:
+                assert not noting(g, feature), (split, seed, feature)
+
+
 @pytest.mark.parametrize("task_id", ["generated_hard", "generated_expert"])
 def test_the_oracle_settles_every_report_told_against_the_notes(task_id: str) -> None:
     played = {(g.task.task_id, g.split, g.seed) for kind in told().values() for g, _, _ in kind}

@@ -15,6 +15,7 @@ sentence naming the build comes from the pool `build_named`.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 
 from .. import rules
@@ -135,6 +136,11 @@ def _add(notes: dict[tuple[Platform, str], list[str]], release: Release, line: s
     notes.setdefault((release.platform, release.version), []).append(line)
 
 
+_SWEEPING = re.compile(r"\b(?:anything|anywhere|across Larkspur|in Larkspur|tasks and documents)\b")
+"""A feature that names no feature ("loading and saving anything in Larkspur"): fixed in a release's notes, it reads
+as a catch-all ("Fixed an issue affecting loading and saving anything in Larkspur")."""
+
+
 def annotate(
     releases: Sequence[Release],
     notes: dict[tuple[Platform, str], list[str]],
@@ -150,6 +156,8 @@ def annotate(
     """
     pool: dict[Platform, list[Defect]] = {}
     for d in unused:
+        if _SWEEPING.search(d.feature):  # a platform-wide outage is an incident, not a line of a release's notes
+            continue
         pool.setdefault(note_platform(d), []).append(d)
     for defects in pool.values():
         rng.shuffle(defects)
