@@ -310,7 +310,7 @@ def slot_grammar(t: Ticket, f: TicketFacts) -> bool:
     return bool(lead)
 
 
-IE = re.compile(r"\bInternet Explorer\b|\bIE ?11\b")
+IE = re.compile(r"\bInternet Explorer\b|\bIE ?11\b|\bTrident/7\.0\b")
 V8_CONSOLE = re.compile(
     r"\bChrome console\b|Cannot read properties of|DevTools failed|\[Violation\]|\bUncaught \(in promise\)"
 )

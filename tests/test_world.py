@@ -72,7 +72,7 @@ BROWSER_NAMES: dict[str, re.Pattern[str]] = {
     "chromium": re.compile(r"\b(?:Chrome|Chromium|Edge)\b"),
     "safari": re.compile(r"\bSafari\b"),
     "firefox": re.compile(r"\bFirefox\b"),
-    "ie": re.compile(r"\bInternet Explorer\b|\bIE ?1[01]\b"),
+    "ie": re.compile(r"\bInternet Explorer\b|\bIE ?1[01]\b|\bTrident/7\.0\b"),
 }
 BROWSER_VERSION = re.compile(r"\b(?P<name>Chrome|Edge|Firefox|Safari) (?P<v>\d+(?:\.\d+)?)\b")
 INSTALLED_WEB = re.compile(r"\bweb \d{4}\.\d{1,2}\.\d{1,2} installed\b|\binstalled web \d{4}\.", re.I)

@@ -47,7 +47,7 @@ _BROWSERS: dict[str, re.Pattern[str]] = {
     "chromium": re.compile(r"\b(?:Chrome|Chromium|Chromebook|Edge|Opera|Brave)\b|\bCannot read properties of\b"),
     "safari": re.compile(r"\bSafari\b"),
     "firefox": re.compile(r"\bFirefox\b"),
-    "ie": re.compile(r"\bInternet Explorer\b|\bIE ?1[01]\b"),
+    "ie": re.compile(r"\bInternet Explorer\b|\bIE ?1[01]\b|\bTrident/7\.0\b"),
 }
 """Browser families a ticket can name: a console pasted into it must be one of theirs (a console message in
 Chromium's words, "Cannot read properties of undefined", names its family)."""
@@ -55,7 +55,7 @@ _BROWSER_WORDS: dict[str, tuple[str, ...]] = {
     "chromium": ("Chrom", "Edge", "Opera", "Brave", "Cannot read properties"),
     "safari": ("Safari",),
     "firefox": ("Firefox",),
-    "ie": ("Internet Explorer", "IE"),
+    "ie": ("Internet Explorer", "IE", "Trident"),
 }
 """Words each family's pattern needs in a text: a plain substring test first spares most texts the regex."""
 
