@@ -257,8 +257,10 @@ shows as `[image: IMG_4821.PNG]` where each was pasted."""
 QUOTED_THREAD = 0.4
 """The share of returning customers writing by email, in more than a line or two, who answer an old support thread
 to write in, so that support's last reply in it is quoted below their message."""
-INTRO_SHARE = {"padded": 0.4, "long": 0.7}
-"""The share of padded and of long customer tickets that say who writes and for whom, when the writer has not."""
+INTRO_SHARE = {"padded": 0.25, "long": 0.5}
+"""The share of padded and of long customer tickets that say who writes and for whom, when the writer has not (most
+reporters give their organisation in a signature or not at all: realism reader 51 counted an introduction in 25 of 55
+customer tickets at 0.4 and 0.7)."""
 
 CLOSING_ASIDE = re.compile(
     r"\breach me\b|\b(?:jump|hop) on a call\b|\bdo a quick call\b|\bscreen-share\b|\bshare my screen\b|\banything else I\b|\btest a fix\b"
