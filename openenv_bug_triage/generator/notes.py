@@ -136,7 +136,7 @@ def _add(notes: dict[tuple[Platform, str], list[str]], release: Release, line: s
     notes.setdefault((release.platform, release.version), []).append(line)
 
 
-_SWEEPING = re.compile(r"\b(?:anything|anywhere|across Larkspur|in Larkspur|tasks and documents)\b")
+_SWEEPING = re.compile(r"\b(?:anything|anywhere|Larkspur|tasks and documents)\b")
 """A feature that names no feature ("loading and saving anything in Larkspur"): fixed in a release's notes, it reads
 as a catch-all ("Fixed an issue affecting loading and saving anything in Larkspur")."""
 
