@@ -584,8 +584,9 @@ _MONTH_DAY = re.compile(rf"\b{_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+(\d
 _RELATIVE = re.compile(r"\b(today|tonight|this (?:morning|afternoon|evening)|yesterday)\b", re.I)
 _NEAR = 30
 """Characters between a weekday name and the date it is written with."""
-_SINCE = re.compile(r"\b(?:since|before|until|after|last)\s+$", re.I)
-"""Words that make a weekday a day of its own ("since Tuesday ... today"), not the day it is written."""
+_SINCE = re.compile(r"\b(?:since|before|until|after|last|every|each)\s+$", re.I)
+"""Words that make a weekday a day of its own ("since Tuesday ... today"), or one that recurs ("every Monday
+morning ... TODAY"), not the day it is written."""
 _QUOTED_NAME = re.compile(r"'[A-Z][^'\n]*'|\"[^\"\n]*\"")
 """A quoted name ('Due today', "Today view"): its words are not a time reference."""
 

@@ -143,6 +143,7 @@ def test_weekday_mismatches_check_weekdays_against_their_dates_and_today() -> No
         "We sat down on Sunday to look at it."  # no date beside it: not checked
         "\nUntil Wednesday, the 'Due today' widget was fine."  # a quoted name is not "today"
         "\nTHE CHARTS HAVEN'T MOVED SINCE TUESDAY -- urgent, today"  # a day of its own, not today's name
+        "\nokta login error every monday morning, PLEASE FIX THIS TODAY!!!"  # a day that recurs, not today's
     )
     assert ts.weekday_mismatches(right, CREATED) == []
 
