@@ -427,7 +427,16 @@ def composed(partition: Partition, key: Key) -> Defect:
         "detail": "" if c is not None and _TABLET.search(c.when) and _PHONE.search(s.detail) else s.detail,
         "loss": loss.says.format(object=s.object) if loss and s.object else "",
         "loss_short": loss.short.format(object=s.object) if loss and s.object else "",
+        "code": code,  # (for a last step that quotes the banner: "Result: red banner, '... (code {code})'")
     }
+
+    def worded_each(templates: list[str]) -> list[str]:
+        """`templates` filled, each with its own words for the failure (`worded` by its place)."""
+        return [
+            _fill(t, {**values, "says": worded(f.says, key, i).replace("{code}", code)})
+            for i, t in enumerate(templates)
+        ]
+
     display = f.effect == "display"
     component = f.routes or (drawn_by(s.component) if display else s.component)
     symptoms = (
@@ -468,20 +477,11 @@ def composed(partition: Partition, key: Key) -> Defect:
             "workaround": list(s.workaround) if impact in ("core", "minor") else [],
             "titles": titles,
             # each wording its own words for the failure, so a duplicate told in another wording shares none of them
-            "symptoms": [
-                _fill(t, {**values, "says": worded(f.says, key, i).replace("{code}", code)})
-                for i, t in enumerate(symptoms)
-            ],
-            "unchecked": [
-                _fill(t, {**values, "says": worded(f.says, key, i).replace("{code}", code)})
-                for i, t in enumerate(p.templates.display_unchecked if display else [])
-            ],
-            "steps": [
-                *(s.steps if c is None else [c.step, *s.steps]),
-                _fill(f.observe.replace("{code}", code), values),
-            ],
+            "symptoms": worded_each(symptoms),
+            "unchecked": worded_each(p.templates.display_unchecked) if display else [],
+            "steps": [*(s.steps if c is None else [c.step, *s.steps]), _fill(f.observe, values)],
             # the same in a second reporter's words, where every part has them (a duplicate gives these)
-            "retold_steps": _retold_steps(s, c, f, values | {"code": code}),
+            "retold_steps": _retold_steps(s, c, f, values),
             "logs": ["\n".join(log_lines)],
             **({"tiers": tiers} if (tiers := _tiers(s, c)) is not None else {}),
         }

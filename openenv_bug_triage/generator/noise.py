@@ -57,10 +57,10 @@ def load_noise() -> NoiseData:
 _ONE_WORD = re.compile(r"[\w']+")
 _NEXT_WORD = re.compile(r"[ \t]+([\w']+)")
 SLIP_EVERY = 3
+"""A typo's word is mistyped at about one of this many of its places (hashed, so the same at the same place)."""
 SLIPPED_WORDS = (8, 16)
 """How many of the table's everyday words a noisy writer slips on (drawn in this range): most of them are not in a
 short report at all, so this many leaves one or a few typos in it."""
-"""A typo's word is mistyped at about one of this many of its places (hashed, so the same at the same place)."""
 _UPPER_I = re.compile(r"I(?<![\w']I)(?<![A-Z][A-Z] I)(?=['’][a-z]|\b(?!['’]))")
 """The pronoun "I" (the look-behind follows the letter, so that the regex engine scans for the letter)."""
 
