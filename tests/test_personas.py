@@ -160,6 +160,21 @@ def test_nobody_files_more_than_two_tickets_in_a_queue(split: str) -> None:
 
 
 @pytest.mark.parametrize("split", SPLITS)
+def test_a_customer_reports_from_one_kind_of_phone(split: str) -> None:
+    """Someone who writes twice in a queue from the phone app writes both times from the same phone (reader 53 met an
+    iPhone owner who came back about the Android app)."""
+    phones: dict[tuple[str, str], set[str]] = {}
+    for made in instances(split):
+        seen: dict[tuple[str, str], set[str]] = {}
+        for f in made.facts.values():
+            if f.person is not None and (platform := PLATFORM_OF.get(f.component)) in ("ios", "android"):
+                seen.setdefault(f.person, set()).add(platform)
+        assert all(len(kinds) == 1 for kinds in seen.values()), (made.task.task_id, made.seed, seen)
+        phones.update(seen)
+    assert len(phones) > 20
+
+
+@pytest.mark.parametrize("split", SPLITS)
 def test_a_second_ticket_from_one_person_tells_no_history_with_support(split: str) -> None:
     """Someone writing again in one queue is neither a first contact nor one helped "last spring": the
     ticket is tagged `again` when an earlier ticket of theirs is signed with their first name (so a reader can tell

@@ -217,6 +217,17 @@ CONFUSABLE: dict[str, tuple[str, ...]] = {
 misfiled components aside): the screen next to it, the service behind it, the step before it."""
 
 
+def neighbours(component: str) -> tuple[str, ...]:
+    """The components a form's guess beside `component` plausibly names: those `CONFUSABLE` pairs with it either
+    way round. The relation is symmetric, so a pair of guesses does not tell which of the two is the truth."""
+    return _NEIGHBOURS[component]
+
+
+_NEIGHBOURS: dict[str, tuple[str, ...]] = {
+    c: tuple(sorted({*CONFUSABLE[c], *(x for x, near in CONFUSABLE.items() if c in near)} - {c})) for c in CONFUSABLE
+}
+
+
 SCREENS: frozenset[str] = frozenset({"web-ui", "editor", "ios-app", "android-app"})
 """Parts a reader blames for how something looks."""
 

@@ -341,6 +341,8 @@ class People:
         """The `id`s of the organisations with as many people writing in as their size allows (`members_in_a_queue`)."""
         self.filed: dict[str, int] = {}
         """Tickets each person of `known` has filed in the queue, by first name."""
+        self.phones: dict[str, str] = {}
+        """The phone (`ios` or `android`) each person of `known` has reported from, by first name."""
 
     def draw(
         self,
@@ -351,11 +353,13 @@ class People:
         plain: bool = False,
         not_by: str | None = None,
         workplace: bool = False,
+        phone: str | None = None,
     ) -> Persona:
         """The reporter of one ticket: a customer of plan `tier` (technical when `technical`, not technical when
         `plain`: a report that says "I'm not technical"; of an organisation of at least `seats` seats when one has
         them, and a workplace, not a group run by volunteers, when `workplace`: a report that speaks of clients or
-        staff; never the known customer of first name `not_by`), a QA engineer, or an alert."""
+        staff; never the known customer of first name `not_by`; on a report from the phone `phone`, `ios` or
+        `android`, never one who reported from the other), a QA engineer, or an alert."""
         data = load_personas()
         if reporter == "monitoring":
             return Persona("monitoring", "alert")
@@ -372,12 +376,15 @@ class People:
             and not (plain and p.technical)
             and self.filed[p.first] < TICKETS_PER_PERSON
             and p.first != not_by
+            and (phone is None or self.phones.get(p.first, phone) == phone)
         ]
         fresh, full = self.fresh, self.full
         roomy = [o for o in big if id(o) not in full]
         if again and (not fresh or not roomy or self.rng.random() < data.returning):
             person = self.rng.choice(again)
             self.filed[person.first] += 1
+            if phone is not None:
+                self.phones[person.first] = phone
             return replace(person, again=True)
         if not fresh:
             raise FixtureError(
@@ -391,6 +398,8 @@ class People:
         self.taken.add(person.first)
         self.fresh = [x for x in fresh if x[1] != person.first]
         self.filed[person.first] = 1
+        if phone is not None:
+            self.phones[person.first] = phone
         if (org := person.organisation) is not None:
             self.members[id(org)] = self._members(org) + 1
             if self._members(org) >= members_in_a_queue(org.seats):

@@ -896,6 +896,11 @@ LOG_SPAN = timedelta(hours=12)
 failure began (a later duplicate) shows the failure at the report's time, unless it records the change
 that caused it."""
 
+NEAR_GUESS = 0.6
+"""Share of forms with one wrong component guess beside the right one whose guess names a part next to it
+(`kinds.neighbours`: the screen beside it, the service behind it); the other guesses name any part (reader 53 read
+random guesses as made up)."""
+
 QA_SETUP = 0.35
 """Share of QA reports that say what the run used ("Setup: ...", "Data: ..."): reader 48 counted 16 of 31 with one."""
 QA_OPENER_RATE = 0.3
@@ -1017,6 +1022,7 @@ class Renderer:
             plain=plain,
             not_by=mine,
             workplace=workplace,
+            phone=self.platform if self.platform in ("ios", "android") else None,
         )
         s.writer = persona.first if persona.reporter == "user" else None
         if persona.reporter == "user" and (temper := self._temper(persona.name)) != persona.temper:
@@ -1907,7 +1913,15 @@ class Renderer:
         r = self.r
         decoys = list(misfiled) or [c for c in self.b.world.components if c != component]
         k = r.choice([1, 1, 2, 2])
-        chosen = r.sample(decoys, min(k, len(decoys)))
+        owner = self.b.world.owner
+        # one guess beside it: often a part next to it of another team (the form's user looked near). The pair is
+        # symmetric (`kinds.neighbours`), so it does not say which is right, nor, of two teams, whose it is; two
+        # near guesses around it, or a near one of its own team, would
+        near = [c for c in kinds.neighbours(component) if owner[c] != owner[component]]
+        if k == 1 and near and not misfiled and r.random() < NEAR_GUESS:
+            chosen = [r.choice(near)]
+        else:
+            chosen = r.sample(decoys, min(k, len(decoys)))
         if r.random() < self.b.level.rates.misfiled and not alert:
             traps.append("misfiled")
             return chosen or [r.choice(decoys)]
