@@ -10,6 +10,7 @@ import pytest
 
 from openenv_bug_triage.generator import generate
 from openenv_bug_triage.generator.browsers import current_major, move_versions
+from openenv_bug_triage.generator.voice import browsers_named, client_tags
 
 JAN = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 OCT = datetime(2026, 10, 4, 9, 0, tzinfo=UTC)
@@ -65,3 +66,16 @@ def test_no_generated_ticket_names_a_browser_of_another_time() -> None:
                         named += 1
                         assert int(m["major"]) in (18, 26, 27) or int(m["major"]) < 17, (t.ticket_id, m[0])
     assert named > 40
+
+
+def test_the_edge_of_a_network_and_a_motorola_edge_are_no_browser() -> None:
+    """An API report that says its response came "from the edge" (an "Edge cache") is no web report: it draws no
+    browser extensions list (blind reading of generated_hard/test/405 found one under a cross-tenant cache leak)."""
+    for text in (
+        "The response had 'x-cache: HIT' from the edge.",
+        "Edge cache serves responses",
+        "my Motorola Edge 40",
+    ):
+        assert not browsers_named(text) and "web" not in client_tags(None, text), text
+    for text in ("Microsoft Edge 120", "It works in Edge and Chrome", "the Edge browser"):
+        assert browsers_named(text) == {"chromium"} and "web" in client_tags(None, text), text

@@ -53,9 +53,13 @@ _LOGS: tuple[Namer, ...] = (
     lambda t, n, k: "console.txt" if n == 0 else f"console ({n}).txt",
     lambda t, n, k: f"larkspur-log-{t:%Y%m%d}{'' if n == 0 else f'-{n + 1}'}.txt",
 )
+EDGE = r"(?<!Motorola )\b(?-i:Edge)\b(?! (?:cache|gateway)\b)"
+"""Microsoft's browser, written with its capital, as a pattern: not the edge of a network ("the response came from
+the edge", "Edge cache serves another workspace") nor a Motorola Edge phone."""
+
 DESKTOPS = ("mac", "windows", "linux")
 _DESKTOP_SAID = (
-    ("windows", re.compile(r"\b(?:Windows|Internet Explorer|IE ?1[01]|Edge|PC)\b")),
+    ("windows", re.compile(rf"\b(?:Windows|Internet Explorer|IE ?1[01]|PC)\b|{EDGE}")),
     ("mac", re.compile(r"\b(?:Mac|macOS|MacBook|iMac|Safari)\b")),
     ("linux", re.compile(r"\b(?:Linux|Ubuntu|Fedora|Debian)\b")),
 )

@@ -19,6 +19,7 @@ from . import compose as composing
 from .binding import own_text, plus_agrees
 from .compose import quiet as shows_no_error
 from .facts import INSTALLED, PLATFORM_OF, TicketFacts, alert_span
+from .files import EDGE
 from .personas import (
     PLAN_NAMES,
     Organisation,
@@ -669,7 +670,7 @@ _ANDROID = re.compile(r"\bandroid\b", re.I)
 _MOBILE = re.compile(r"\b(?:iphone|ipad|ios|android|phone|mobile)\b", re.I)
 _API = re.compile(r"\b(?:api|endpoint|webhook)\b|\b(?:GET|POST|PUT|PATCH|DELETE) /", re.I)
 _API_WORD = re.compile(r"\b(?:api|endpoint|webhook)\b", re.I)
-_BROWSER_NAMED = re.compile(r"\bbrowsers?\b|\b(?:Chrome|Firefox|Safari|Edge)\b", re.I)
+_BROWSER_NAMED = re.compile(rf"\bbrowsers?\b|\b(?:Chrome|Firefox|Safari)\b|{EDGE}", re.I)
 _CLIENT_HELD: dict[re.Pattern[str], tuple[str, ...]] = {
     _ANDROID: ("android",),
     _MOBILE: ("ios", "ipad", "android", "phone", "mobile"),

@@ -24,7 +24,7 @@ from http import HTTPStatus
 from ..catalogue import Partition, Phrases
 from ..errors import FixtureError
 from ..textstats import may_hold, may_match, self_descriptions
-from .files import DESKTOPS, desktop_said, file_series
+from .files import DESKTOPS, EDGE, desktop_said, file_series
 from .noise import NO_NOISE, Noise, draw_noise
 from .personas import Persona
 from .phrasing import CHOICE, compose, whole_quotes
@@ -33,7 +33,7 @@ from .settings import agreeing, client_library, screen_settings
 _CLIENT_WORDS: dict[str, re.Pattern[str]] = {
     "mobile": re.compile(r"\b(?:iphone|ipad|ios|android|phone app|mobile app|mobile)\b", re.I),
     "api": re.compile(r"\b(?:api|endpoint|webhook|GET|POST|PUT|PATCH|DELETE) ?/|\bapi\b", re.I),
-    "web": re.compile(r"\b(?:browser|chrome|firefox|safari|edge|web app|website)\b", re.I),
+    "web": re.compile(rf"\b(?:browser|chrome|firefox|safari|web app|website)\b|{EDGE}", re.I),
 }
 _CLIENT_HINTS: dict[str, tuple[str, ...]] = {
     "mobile": ("iphone", "ipad", "ios", "android", "phone app", "mobile"),
@@ -44,7 +44,7 @@ _CLIENT_HINTS: dict[str, tuple[str, ...]] = {
 
 
 _BROWSERS: dict[str, re.Pattern[str]] = {
-    "chromium": re.compile(r"\b(?:Chrome|Chromium|Chromebook|Edge|Opera|Brave)\b|\bCannot read properties of\b"),
+    "chromium": re.compile(rf"\b(?:Chrome|Chromium|Chromebook|Opera|Brave)\b|{EDGE}|\bCannot read properties of\b"),
     "safari": re.compile(r"\bSafari\b"),
     "firefox": re.compile(r"\bFirefox\b"),
     "ie": re.compile(r"\bInternet Explorer\b|\bIE ?1[01]\b|\bTrident/7\.0\b"),
