@@ -339,7 +339,9 @@ def test_an_error_that_tells_of_a_wait_is_logged_after_it(partition: str) -> Non
     for key in compose.compositions(partition):  # type: ignore[arg-type]
         # the request and its error, among the service's routine lines
         lines = compose.composed(partition, key).logs[0].split("\n")  # type: ignore[arg-type]
-        error = next(line for line in lines if " ERROR " in line)
+        error = next((line for line in lines if " ERROR " in line), None)
+        if error is None:  # a display glitch logs none
+            continue
         asked = compose.load_parts(partition).surfaces[key[0]].request  # type: ignore[arg-type]
         request = next(line for line in reversed(lines[: lines.index(error)]) if asked in line)
         waited = compose.waited_seconds(error)
@@ -413,15 +415,25 @@ def test_a_surface_that_reaches_one_group_fails_for_that_group_not_everyone() ->
 
 @pytest.mark.parametrize("partition", SPLITS)
 def test_a_composed_log_sets_the_failure_among_routine_lines(partition: str) -> None:
-    """Five to eight lines, as a service logs them: routine lines around the request and its one error, a
-    warning after it at most (nothing before the error that a reader would take for the fault)."""
+    """Four to eight lines, as a service logs them: routine lines around the request and its one error, a
+    warning after it at most (nothing before the error that a reader would take for the fault). A display glitch
+    logs no error: the server served the page, and no server log sees what a screen drew (reader 55 met
+    "ERROR web-app css: flex baseline mismatch" in support's server logs)."""
+    parts = compose.load_parts(partition)  # type: ignore[arg-type]
+    drawn = 0
     for key in compose.compositions(partition):  # type: ignore[arg-type]
         lines = compose.composed(partition, key).logs[0].split("\n")  # type: ignore[arg-type]
-        assert 5 <= len(lines) <= 8, (key, lines)
+        assert 4 <= len(lines) <= 8, (key, lines)
         stamps = [line.split(" ")[0] for line in lines]
         assert stamps == sorted(stamps), (key, lines)
         faults = [i for i, line in enumerate(lines) if re.search(r" (?:ERROR|WARN) ", line)]
-        assert " ERROR " in lines[faults[0]] and len(faults) <= 2, (key, lines)
+        if parts.failures[key[1]].effect == "display":
+            drawn += 1
+            assert not any(" ERROR " in line for line in lines) and len(faults) <= 1, (key, lines)
+            assert parts.surfaces[key[0]].request in "\n".join(lines), (key, lines)
+        else:
+            assert " ERROR " in lines[faults[0]] and len(faults) <= 2, (key, lines)
+    assert drawn
 
 
 def test_webhooks_are_never_said_to_come_from_a_client_library() -> None:

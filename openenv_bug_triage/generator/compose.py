@@ -114,9 +114,10 @@ class Failure(_Model):
     notation ("Result: spinner for about a minute, then 'request could not be completed'"), not the title again."""
     retold_observe: Line | None = None
     """`observe` in a second reporter's words (None: none written)."""
-    error: Line
-    """What the failing service logs. In `says`, `short` and `error`, `{code}` is an error number of the
-    surface's own (one banner's code is not every feature's)."""
+    error: Line | None = None
+    """What the failing service logs (none for a `display` glitch: the server served the page, and what the browser
+    or the app drew wrong leaves no line in its logs). In `says`, `short` and `error`, `{code}` is an error number of
+    the surface's own (one banner's code is not every feature's)."""
     error_box: bool = False
     """The reporter sees an error message (a banner, a 403 page), so a pasted error box fits."""
     component: str | None = None
@@ -142,6 +143,15 @@ class Failure(_Model):
     """The app gives no sign whether the action took ("the button flashes once and then nothing else happens"):
     where the customer entered something, the handbook would read that as taken and lost, while a failure that
     does not take reads as the workflow it blocks; so it fits no surface with something entered (`Surface.object`)."""
+
+    @model_validator(mode="after")
+    def _logged_unless_drawn(self) -> Failure:
+        if (self.error is None) != (self.effect == "display"):
+            raise ValueError(
+                f"failure '{self.id}': give an `error` (what the failing service logs) for a failure that blocks, "
+                "and none for a display glitch (no server log sees what a screen drew)"
+            )
+        return self
 
 
 class Condition(_Model):
@@ -375,12 +385,15 @@ def waited_seconds(error: str) -> int:
     return int(m["n"]) // 1000 if m["unit"] == "ms" else int(m["n"])
 
 
-def _with_routine(t: Templates, service: str, key: Key, lines: list[tuple[datetime, str]]) -> list[str]:
-    """A failure's two lines (the request, then its error) among the service's routine lines: two or three before,
-    one between when the error came seconds later, and one or two after (a warning among them half the time).
-    Drawn from the composition's key alone, so a composed defect is the same in every process."""
+def _with_routine(
+    t: Templates, service: str, key: Key, request: tuple[datetime, str], error: tuple[datetime, str] | None
+) -> list[str]:
+    """A failure's lines (the request, then its error if the service logged one) among the service's routine lines:
+    two or three before, one between when the error came seconds later, and one or two after (a warning among them
+    half the time). Drawn from the composition's key alone, so a composed defect is the same in every process."""
     r = random.Random(f"log {key}")
-    (sent, request), (failed, error) = lines
+    sent, asked = request
+    failed, logged = error or request
 
     def routine(frame: str) -> str:
         numbers = routine_numbers(r)  # (drawn before the hash)
@@ -389,10 +402,11 @@ def _with_routine(t: Templates, service: str, key: Key, lines: list[tuple[dateti
     quiet = r.sample(t.log_quiet, len(t.log_quiet))
     before = sorted(r.sample(range(3, 50), r.randrange(2, 4)), reverse=True)
     out = [(sent - timedelta(seconds=gap, milliseconds=r.randrange(1000)), routine(quiet.pop())) for gap in before]
-    out.append((sent, request))
-    if (failed - sent).total_seconds() >= 2:
-        out.append((sent + (failed - sent) / 2, routine(quiet.pop())))
-    out.append((failed, error))
+    out.append((sent, asked))
+    if error is not None:
+        if (failed - sent).total_seconds() >= 2:
+            out.append((sent + (failed - sent) / 2, routine(quiet.pop())))
+        out.append((failed, logged))
     after = [routine(quiet.pop())] + ([routine(r.choice(t.log_warn))] if r.random() < 0.5 else [])
     out += [(failed + timedelta(seconds=2 * i + 1, milliseconds=r.randrange(1000)), x) for i, x in enumerate(after)]
     return [f"{_stamp(at)} {text}" for at, text in out]
@@ -413,7 +427,7 @@ def composed(partition: Partition, key: Key) -> Defect:
     loss = None if li is None else p.losses[li]
     impact = impact_of(s, f, loss)
     code = code_of(key)
-    error = f.error.replace("{code}", code)
+    error = f.error.replace("{code}", code) if f.error is not None else None
     values = {
         "action": action_of(s, c),
         "feature": s.feature,
@@ -452,15 +466,14 @@ def composed(partition: Partition, key: Key) -> Defect:
     service = load_world().service_of[component]
     sent = datetime(2026, 11, 3 + sum(key[:2]) % 20, 9, 41, 12, 108_000)
     # the error is logged once what it tells of has passed: "held open 300 s" five minutes after the request
-    failed = sent + timedelta(seconds=sum(key[1:2]) % 3 + waited_seconds(error), microseconds=446_000)
+    # (a display glitch: the request served as any other, and nothing logged of what the screen then drew)
+    failed = sent + timedelta(seconds=sum(key[1:2]) % 3 + waited_seconds(error or ""), microseconds=446_000)
     log_lines = _with_routine(
         p.templates,
         service,
         key,
-        [
-            (sent, f"INFO  {service} {s.request}" + (f" {c.context}" if c else "")),
-            (failed, f"ERROR {service} {error}"),
-        ],
+        (sent, f"INFO  {service} {s.request}" + (f" {c.context}" if c else "")),
+        None if error is None else (failed, f"ERROR {service} {error}"),
     )
     return Defect.model_validate(
         {
