@@ -1312,7 +1312,10 @@ class Renderer:
             title = _neutral_title(title)
         s.title = title
         candidates = kinds.blamed_first(
-            s, self._candidates(s.scenario.component, s.scenario.misfiled, traps, alert=reporter == "monitoring")
+            s,
+            self._candidates(
+                s.scenario.component, s.scenario.misfiled, traps, alert=reporter == "monitoring", qa=reporter == "qa"
+            ),
         )
         attachments = self.attachments
         if reporter != "user":
@@ -1906,11 +1909,14 @@ class Renderer:
             self.voice.tags |= {"fresh"}
         return self.voice.wrap(body, extra, opener, self.attachments)
 
-    def _candidates(self, component: str, misfiled: list[str], traps: list[str], alert: bool = False) -> list[str]:
+    def _candidates(
+        self, component: str, misfiled: list[str], traps: list[str], alert: bool = False, qa: bool = False
+    ) -> list[str]:
         """The form's guesses: the component and some it is often mistaken for, or (misfiled) only those; an alert
         is raised on the service it measures, so its guesses always hold the component. There is always at least
         one guess beside it: a lone guess would hand out the component (and so the team) to a policy that reads
-        nothing, which made a constant sev2 earn 0.15 on generated easy."""
+        nothing, which made a constant sev2 earn 0.15 on generated easy. A tester (`qa`) who knows the product
+        names one part beside it, next to it, where there is one."""
         r = self.r
         decoys = list(misfiled) or [c for c in self.b.world.components if c != component]
         k = r.choice([1, 1, 2, 2])
@@ -1919,7 +1925,7 @@ class Renderer:
         # symmetric (`kinds.neighbours`), so it does not say which is right, nor, of two teams, whose it is; two
         # near guesses around it, or a near one of its own team, would
         near = [c for c in kinds.neighbours(component) if owner[c] != owner[component]]
-        if k == 1 and near and not misfiled and r.random() < NEAR_GUESS:
+        if (k == 1 or qa) and near and not misfiled and (qa or r.random() < NEAR_GUESS):
             chosen = [r.choice(near)]
         else:
             chosen = r.sample(decoys, min(k, len(decoys)))
