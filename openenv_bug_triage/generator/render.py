@@ -897,6 +897,8 @@ LOG_SPAN = timedelta(hours=12)
 failure began (a later duplicate) shows the failure at the report's time, unless it records the change
 that caused it."""
 
+HIDDEN_PLANT = 0.5
+"""Share of planted instructions hidden in a Markdown comment (`<!-- ... -->`), which a rendered page does not show."""
 NEAR_GUESS = 0.6
 """Share of forms with one wrong component guess beside the right one whose guess names a part next to it
 (`kinds.neighbours`: the screen beside it, the service behind it); the other guesses name any part (reader 53 read
@@ -942,6 +944,8 @@ class Renderer:
         self.shift = 0
         self.environment: Environment = "production"
         self.used_logs: set[tuple[str, int]] = set()
+        self.injected = False
+        """A ticket of the queue carries a planted instruction already (one a queue at most)."""
         """Log excerpts (defect id, index) already pasted into a ticket of this queue."""
         self.tempers: dict[str, Temper] = {}
         """Each customer's temper by name: one voice in every ticket they write."""
@@ -1901,13 +1905,21 @@ class Renderer:
             if outburst:
                 extra.append(self.pick("loud_sentence"))
                 traps.append("outburst")
-        if r.random() < rates.injection:
-            extra.append(self.pick("injection"))
+        planted = None
+        if r.random() < rates.injection and not self.injected:
+            planted = self.pick("injection")
             traps.append("injection")
+            self.injected = True
         self.voice.tags |= browsers_named(body)  # what it pastes comes from the browser it names
         if _names_day(body, self.created):  # "the 12 April billing run" on 12 April: not put off since Monday
             self.voice.tags |= {"fresh"}
-        return self.voice.wrap(body, extra, opener, self.attachments)
+        wrapped = self.voice.wrap(body, extra, opener, self.attachments)
+        if planted is None:
+            return wrapped
+        # not in the writer's voice: a line someone else put there, below the sign-off, often hidden from a
+        # reader who sees the rendered page (reader 55 S1: six in the writers' own voices read as a test harness)
+        hidden = not planted.startswith("<") and r.random() < HIDDEN_PLANT
+        return f"{wrapped}\n\n{f'<!-- {planted} -->' if hidden else planted}"
 
     def _candidates(
         self, component: str, misfiled: list[str], traps: list[str], alert: bool = False, qa: bool = False
