@@ -100,6 +100,11 @@ _REDUCED_RELATIVE = re.compile(
 went wrong ("... in a few minutes of work are gone")."""
 
 
+_OPEN_WHEN = re.compile(r"\b(?:when|while|once|after)\s+\w+(?:ed|en|ing)$", re.I)
+"""A head that stops at a bare "when opened" ("Larkspur closes immediately when opened", cut before "from a push on
+Android"): the trigger it cut off is what sets the failure off, and without it the subject says every opening fails."""
+
+
 _BUT = re.compile(r",?\s*but\b")
 """A cut before "but": what comes after it is what is wrong ("Ownership transfer confirms but nothing changes")."""
 
@@ -125,6 +130,8 @@ def _clauses(title: str) -> list[str]:
         if _BARE_PASSIVE.search(head):  # "are saved" without "with an empty body" says the opposite
             continue
         if _REDUCED_RELATIVE.search(head):  # "Tasks and comments created" without "are gone"
+            continue
+        if _OPEN_WHEN.search(head):  # "closes immediately when opened" without "from a push"
             continue
         if _BUT.match(title, m.start()):  # "Reset password email arrives" without "but its link is always expired"
             continue
