@@ -69,6 +69,15 @@ def test_steps_in_the_past_speak_for_the_reporter() -> None:
     assert past("Observe you land on the home page") == "saw that I land on the home page"
     assert past("Observe the SSO-212 error on return to Larkspur") == "saw the SSO-212 error on return to Larkspur"
     assert past("Observe the error") == "saw the error"
+    # reader 55 T2: "saw that certificate verification fail", "and count how many", "I reach for", "and result: ..."
+    assert (
+        past("Observe the check fail before a response comes back") == "saw the check fail before a response comes back"
+    )
+    assert past("Run openssl s_client and count how many certificates come back").startswith(
+        "ran openssl s_client and counted"
+    )
+    assert past("Reach for a toolbar button") == "reached for a toolbar button"
+    assert past("Result: red banner, 'Something went wrong'") == "the result was: red banner, 'Something went wrong'"
 
 
 def test_a_step_that_lets_a_tester_pick_is_told_as_what_was_picked() -> None:

@@ -106,6 +106,11 @@ _CLAUSE = re.compile(
 )
 """What an "Observe ..." step says after its verb when it is a clause ("the app closes"), not a thing ("the error", "the
 error on return to Larkspur": a verb's word after a preposition or an article is a noun)."""
+_BARE_VERB = re.compile(
+    r"(?<!\bto )(?<!\bthe )(?<!\ba )\b(?:fail|show|open|close|appear|disappear|load|spin|stay|jump|return|arrive|hang"
+    r"|freeze|crash|flicker|vanish|reset|revert|snap)\b"
+)
+"""A bare verb after what an "Observe ..." step watches ("Observe the check fail"): what was seen doing it, no clause."""
 _EITHER_CLIENT = re.compile(r"\bthe iOS or Android app\b")
 
 
@@ -116,7 +121,9 @@ def _picked(m: re.Match[str]) -> str:
     return f"{article} {noun}" if m[1] else f"{article} {noun} we already had"
 
 
-_OBJECT_START = frozenset({"a", "an", "the", "its", "their", "it", "them", "this", "that", "new", "at", "for", "your"})
+_OBJECT_START = frozenset(
+    {"a", "an", "the", "its", "their", "it", "them", "this", "that", "new", "at", "for", "your", "how", "which", "what"}
+)
 """Words that start what a verb acts on ("type a name", "check the inbox", "look at it")."""
 
 
@@ -131,10 +138,16 @@ def _i_am(m: re.Match[str]) -> str:
     return {"are": "I am", "were": "I was"}.get(m[1] or "", "I'm")
 
 
+_RESULT = re.compile(r"^(Result|Response): ")
+"""A last step in a tester's notation ("Result: red banner, '...'"): told as what the reporter got."""
+
+
 def past(step: str) -> str:
     """A numbered step as something the reporter did: its verb in the past, "your" as "my"."""
     data = load_retelling()
     text = step.rstrip(". ")
+    if (m := _RESULT.match(text)) is not None:  # "and finally the result was: red banner, '...'"
+        return f"the {m[1].lower()} was: {text[m.end() :]}"
     tokens = text.split(" ")
     first, lead = True, 0
     for i, token in enumerate(tokens):  # the first verb, at the start or after a comma ("In Safari, open...")
@@ -149,7 +162,12 @@ def past(step: str) -> str:
             tokens[i] = data.past[token.lower()]
             first = False
     seen = tokens[lead] == data.past.get("observe") and lead + 1 < len(tokens) and tokens[lead + 1] != "that"
-    if seen and _CLAUSE.search(" ".join(tokens[lead + 1 :])):  # "Observe the app closes": "saw that the app closes"
+    rest = " ".join(tokens[lead + 1 :])
+    clause = _CLAUSE.search(rest) if seen else None
+    bare = _BARE_VERB.search(rest) if clause is not None else None
+    # "Observe the app closes": "saw that the app closes"; but "Observe the check fail before a response comes
+    # back": "saw the check fail ...", a bare verb before the clause's
+    if clause is not None and (bare is None or bare.start() > clause.start()):
         tokens[lead] = f"{tokens[lead]} that"
     if lead:  # "In Safari, open X" told after "I": "opened X in Safari"
         setting = lower_first(" ".join(tokens[:lead]).rstrip(","))
