@@ -639,3 +639,22 @@ def test_a_forms_guesses_hold_more_than_the_truth_and_a_lone_wrong_one_is_often_
     assert pairs > 20 and tested > 5, (pairs, tested)
     assert near / pairs > 0.4 and own_team / pairs < 0.15, (pairs, near, own_team)
     assert all(c in kinds.neighbours(n) for c in world.components for n in kinds.neighbours(c))
+
+
+def test_a_log_of_the_workspace_names_the_sums_its_ticket_names() -> None:
+    """A log pulled for a ticket that names sums of money is the one with those sums, where the defect has one
+    (reader 56 met "$1,200.00 ... charged $960.00" above a log of "total=430.00 EUR")."""
+    from openenv_bug_triage.generator.render import _amounts
+
+    assert _amounts("says $1,200.00, but our card was charged $960.00.") == {"1200.00", "960.00"}
+    assert _amounts("web 2026.11.4 at 04:00:13.402Z total=960.00 USD") == {"960.00"}
+    defect = "invoicing-emailed-invoice-wrong-total"  # its first wording's sums are in one of its two logs only
+    found = []
+    for seed in range(200):
+        for level in ("generated_hard", "generated_expert"):
+            made = generate(level, seed, "validation")
+            found += [t for t in made.task.tickets if made.facts[t.ticket_id].scenario == defect and t.log_excerpt]
+        if len([t for t in found if "$1,200.00" in t.description]) >= 3:
+            break
+    told = [t for t in found if "$1,200.00" in t.description]
+    assert len(told) >= 3 and all("960.00" in (t.log_excerpt or "") for t in told), [t.ticket_id for t in told]

@@ -37,6 +37,7 @@ from openenv_bug_triage.generator.settings import agreeing
 from openenv_bug_triage.generator.voice import (
     _BROWSERS,
     CLOSING_ASIDE,
+    QUOTED_HEAD,
     Voice,
     as_configuration,
     browsers_named,
@@ -491,15 +492,17 @@ def test_planted_instructions_are_rare(split: str) -> None:
 @pytest.mark.parametrize("split", SPLITS)
 def test_a_queue_holds_one_planted_instruction_at_most_set_below_the_writers_words(split: str) -> None:
     """Not in the writer's voice (reader 55 S1: six among 90 tickets, in their writers' own words, read as a test
-    harness): one ticket of a queue at most, its last paragraph, below the sign-off, half of them hidden from a
-    rendered page in a Markdown comment."""
+    harness): one ticket of a queue at most, its last paragraph, below the sign-off (and above an email's quoted old
+    thread), half of them hidden from a rendered page in a Markdown comment."""
     planted = 0
     for made in instances(split):
         carriers = [(t, f) for t, f in items((made,)) if "injection" in f.traps]
         assert len(carriers) <= 1, (made.task.task_id, made.seed, [t.ticket_id for t, _ in carriers])
         for t, _ in carriers:
             planted += 1
-            last = t.description.rsplit("\n\n", 1)[-1]
+            quoted = QUOTED_HEAD.search(t.description)
+            own = t.description[: quoted.start()] if quoted else t.description
+            last = own.rstrip().rsplit("\n\n", 1)[-1]  # (above an email's quoted old thread, which stays at its foot)
             assert re.search(r"\b(?:AI|bot|SYSTEM|LLM|triage|agent|model|triager)\b", last, re.I), t.description
     assert planted > 3
 

@@ -32,7 +32,7 @@ from .personas import (
 from .phrasing import compose, variants, whole_quotes
 from .plan import Planner, Slot
 from .timeline import Timeline
-from .voice import Voice, browsers_named, client_tags, own_role
+from .voice import QUOTED_HEAD, Voice, browsers_named, client_tags, own_role
 
 _DATES: dict[tuple[str, str], tuple[list[tuple[datetime, bool]], int]] = {}
 
@@ -775,6 +775,15 @@ def _own_steps(steps: list[str]) -> list[str]:
 
 _OBSERVE = re.compile(r"^Observe\b")
 """A tester's word for what a step shows."""
+
+
+_AMOUNT = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+)\.(\d\d)(?!\d|\.\d)")
+"""A sum of money as a ticket or a log writes it, with its cents ("$1,200.00", "total=960.00")."""
+
+
+def _amounts(text: str) -> frozenset[str]:
+    """The sums of money `text` names, written alike ("1200.00" for "$1,200.00")."""
+    return frozenset(f"{m[1].replace(',', '')}.{m[2]}" for m in _AMOUNT.finditer(text)) if "." in text else frozenset()
 
 
 def platform_of(s: Slot, variant: int | None = None) -> Platform:
@@ -1553,6 +1562,10 @@ class Renderer:
         fresh = [i for i in range(len(d.logs)) if (d.id, i) not in self.used_logs]
         if not fresh:
             return None
+        # the log of the workspace the ticket tells of: one with the amounts its words name, where they name any
+        # (reader 56: "$1,200.00 ... charged $960.00" above a log of "total=430.00 EUR")
+        told = _amounts(d.symptoms[s.symptom_variant])
+        fresh = [i for i in fresh if told & _amounts(d.logs[i])] or fresh
         i = r.choice(fresh)
         self.used_logs.add((d.id, i))
         if reporter == "monitoring":  # an alert's log runs from the onset it states to when it fired
@@ -1919,7 +1932,11 @@ class Renderer:
         # not in the writer's voice: a line someone else put there, below the sign-off, often hidden from a
         # reader who sees the rendered page (reader 55 S1: six in the writers' own voices read as a test harness)
         hidden = not planted.startswith("<") and r.random() < HIDDEN_PLANT
-        return f"{wrapped}\n\n{f'<!-- {planted} -->' if hidden else planted}"
+        line = f"<!-- {planted} -->" if hidden else planted
+        quoted = QUOTED_HEAD.search(wrapped)  # an email's quoted old thread stays at its foot
+        if quoted is None:
+            return f"{wrapped}\n\n{line}"
+        return f"{wrapped[: quoted.start()]}{line}\n\n{wrapped[quoted.start() :]}"
 
     def _candidates(
         self, component: str, misfiled: list[str], traps: list[str], alert: bool = False, qa: bool = False

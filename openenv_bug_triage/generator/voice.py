@@ -242,12 +242,12 @@ OPENED = 0.75
 """The share of customers with no opener of their own who open with a greeting or a short lead-in ("Hi,", "Quick
 one:"), at any length: one who writes two lines greets as often as one who writes twenty (a greeting only above
 steps told a tree which reports have no steps to give)."""
-_QUOTED_HEAD = re.compile(r"^On .* at \d\d:\d\d, [^<\n]+ <support@larkspur\.io> wrote:$", re.M)
+QUOTED_HEAD = re.compile(r"^On .* at \d\d:\d\d, [^<\n]+ <support@larkspur\.io> wrote:$", re.M)
 
 
 def own_message(text: str) -> str:
     """A customer's email without the old support thread quoted below it (`Voice.quoted_thread`)."""
-    found = _QUOTED_HEAD.search(text)
+    found = QUOTED_HEAD.search(text)
     return text[: found.start()].rstrip() if found else text
 
 
