@@ -11,7 +11,7 @@ import subprocess
 import sys
 from collections import Counter
 from dataclasses import replace
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from functools import cache
 
 import pytest
@@ -658,3 +658,39 @@ def test_a_log_of_the_workspace_names_the_sums_its_ticket_names() -> None:
             break
     told = [t for t in found if "$1,200.00" in t.description]
     assert len(told) >= 3 and all("960.00" in (t.log_excerpt or "") for t in told), [t.ticket_id for t in told]
+
+
+_TAKEN = (
+    (re.compile(r"(\d{4})-(\d\d)-(\d\d)(?: at)? (\d\d)[.-]?(\d\d)[.-]?(\d\d)"), "%Y%m%d%H%M%S"),
+    (re.compile(r"_(\d{4})(\d\d)(\d\d)[-_](\d\d)(\d\d)(\d\d)"), "%Y%m%d%H%M%S"),
+)
+_UNIX = re.compile(r"RPReplay_Final(\d{10})|app\.larkspur\.app-(\d{13})\.txt")
+
+
+def _taken(text: str) -> list[datetime]:
+    """The times the screenshots, recordings and saved logs a ticket names were taken (UTC)."""
+    out = [
+        datetime.strptime("".join(m.groups()), fmt).replace(tzinfo=UTC)
+        for pattern, fmt in _TAKEN
+        for m in pattern.finditer(text)
+    ]
+    for m in _UNIX.finditer(text):
+        out.append(datetime.fromtimestamp(int(m[1]) if m[1] else int(m[2]) / 1000, UTC))
+    return out
+
+
+def test_no_capture_of_a_failure_is_older_than_the_failure() -> None:
+    """A screenshot or recording of a failure is taken after it began and before the ticket was filed (reader 56 met
+    a screen recording dated 46 minutes before the outage it showed)."""
+    seen = 0
+    for made in [
+        generate(level, seed, "test") for level in ("generated_hard", "generated_expert") for seed in range(25)
+    ]:
+        for t in made.task.tickets:
+            began = made.facts[t.ticket_id].began
+            if began is None or t.reporter_type != "user":
+                continue
+            for at in _taken(t.description):
+                seen += 1
+                assert began <= at <= t.created_at, (t.ticket_id, began, at, t.created_at)
+    assert seen > 30, seen

@@ -1042,6 +1042,7 @@ class Renderer:
         if persona.reporter == "user" and (temper := self._temper(persona.name)) != persona.temper:
             persona = replace(persona, temper=temper)
         self.voice.filed = self.created
+        self.voice.began = self.began  # (as the ticket tells it: its captures are of the failure since then)
         self.voice.cast(persona, tags)
         self.voice.platform = self.platform
         app: Platform = self.platform if self.platform in INSTALLED else "ios"  # the app a phone's screen is of

@@ -489,6 +489,8 @@ class Voice:
     reader tell the earlier one is theirs (tickets are not written in the order they are filed)."""
     filed: datetime | None = None
     """When the ticket being written is filed."""
+    began: datetime | None = None
+    """When the failure it reports began (None: no failure): no screenshot of it is older."""
     frame: str = ""
     """The phrase `once` drew last, as written in the pool (every `{a|b}` choice still in it)."""
     since: int | None = None
@@ -869,6 +871,8 @@ class Voice:
             return None
         filed = self.filed or datetime(2026, 1, 1)
         lead = 40 if self.persona.reporter == "monitoring" else 3000  # a dashboard is captured once it has fired
+        if self.began is not None and self.began < filed:  # a capture of the failure, taken since it began
+            lead = min(lead, max(30, int((filed - self.began).total_seconds()) - 300))
         device = self.platform if self.platform in ("ios", "android") else desktop_said(f"{self.facts}\n{told}")
         device = device or r.choice(DESKTOPS)
         alert = self.persona.reporter == "monitoring"  # its shots are the graphs of the alert's dashboard
