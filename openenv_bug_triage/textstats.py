@@ -314,13 +314,18 @@ def opening_share(texts: Sequence[str], over_share: float = 0.03) -> float:
     return sum(bool(openings(text) & common) for text in texts) / len(texts) if texts else 0.0
 
 
+_PASTED_IMAGE = re.compile(r"\[image: [^\]\n]+\]")
+"""An image pasted into an email, as a mail client marks it (`[image: Screenshot 2026-08-06 at 04.14.02.png]`)."""
+
+
 def partition_overlap(held_out: Iterable[str], other: Iterable[str], min_words: int = 6) -> float:
     """Share of the distinct sentences of `held_out` texts (`min_words` or more) also in `other` texts.
 
-    Short sentences are left out: "It still happens." can turn up in any two sets of reports.
+    Short sentences are left out: "It still happens." can turn up in any two sets of reports; so are images pasted
+    into an email, which are file names, not writing (two screenshots taken the same second share one).
     """
-    mine = {s for text in held_out for s in sentences(text) if len(s.split()) >= min_words}
-    theirs = {s for text in other for s in sentences(text)}
+    mine = {s for text in held_out for s in sentences(_PASTED_IMAGE.sub("", text)) if len(s.split()) >= min_words}
+    theirs = {s for text in other for s in sentences(_PASTED_IMAGE.sub("", text))}
     return len(mine & theirs) / len(mine) if mine else 0.0
 
 

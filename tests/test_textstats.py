@@ -216,6 +216,9 @@ def test_partition_overlap_counts_long_held_out_sentences_seen_elsewhere() -> No
     assert share == 0.5  # two long sentences, one seen in train; the short one does not count
     assert not T["overlap_test_in_train"].passes(share)
     assert ts.partition_overlap(test[2:], train) == 0.0
+    # an image pasted into an email is a file name, not writing: two taken the same second are no shared sentence
+    shot = "See below.\n\n[image: Screenshot from 2026-08-06 04-14-02.png]"
+    assert ts.partition_overlap([shot], [shot]) == 0.0
 
 
 def test_generator_stats_json_has_every_target_and_check_sets_the_exit_code() -> None:
