@@ -37,11 +37,11 @@ from openenv_bug_triage.generator.settings import agreeing
 from openenv_bug_triage.generator.voice import (
     _BROWSERS,
     CLOSING_ASIDE,
-    QUOTED_HEAD,
     Voice,
     as_configuration,
     browsers_named,
     daytime,
+    own_message,
     own_role,
 )
 from openenv_bug_triage.models import Ticket
@@ -500,9 +500,9 @@ def test_a_queue_holds_one_planted_instruction_at_most_set_below_the_writers_wor
         assert len(carriers) <= 1, (made.task.task_id, made.seed, [t.ticket_id for t, _ in carriers])
         for t, _ in carriers:
             planted += 1
-            quoted = QUOTED_HEAD.search(t.description)
-            own = t.description[: quoted.start()] if quoted else t.description
-            last = own.rstrip().rsplit("\n\n", 1)[-1]  # (above an email's quoted old thread, which stays at its foot)
+            last = own_message(t.description).rsplit("\n\n", 1)[
+                -1
+            ]  # (above an email's quoted old thread, which stays at its foot)
             assert re.search(r"\b(?:AI|bot|SYSTEM|LLM|triage|agent|model|triager)\b", last, re.I), t.description
     assert planted > 3
 

@@ -953,9 +953,9 @@ class Renderer:
         self.shift = 0
         self.environment: Environment = "production"
         self.used_logs: set[tuple[str, int]] = set()
+        """Log excerpts (defect id, index) already pasted into a ticket of this queue."""
         self.injected = False
         """A ticket of the queue carries a planted instruction already (one a queue at most)."""
-        """Log excerpts (defect id, index) already pasted into a ticket of this queue."""
         self.tempers: dict[str, Temper] = {}
         """Each customer's temper by name: one voice in every ticket they write."""
         self.notes: dict[tuple[Platform, str], list[str]] = {}
