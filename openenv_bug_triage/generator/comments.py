@@ -23,9 +23,13 @@ from .plan import QUEUE_MINUTES, RETEST_GAP
 
 STILL_RATE = 0.15
 """Chance that the reporter of a bug to fix comments that it still happens."""
-LOG_NOTE_WITHIN = 4
-"""Support's note on the log a customer's ticket carries comes this many minutes after filing at most: support filed
-the customer's report with it (a log "attached" hours after it was on the ticket read as two timelines)."""
+ACK_SHARE = 0.35
+"""Share of the customer reports support answers with nothing to add that it acknowledges in the thread anyway (a
+desk that says "received, passed to the developers" on every ticket reads as one macro reworded; reader 56: 19 of 90)."""
+LOG_NOTE_EARLIEST, LOG_NOTE_WITHIN = 10, 60
+"""Support's note on the log a customer's ticket carries comes this many minutes after filing, where the queue leaves
+room: support pulls the log once it has read the report (not a minute after it came in), and within the hour (a log
+"attached" hours after it was on the ticket read as two timelines)."""
 
 
 _IOS_LOG = re.compile(r"^\S+ \S+ \w+\[\d+\] <\w+>|^Incident Identifier:", re.M)
@@ -172,8 +176,8 @@ def thread(
     source (a customer cannot see the server's logs, and a device log came with their report).
     `support_note`: how far the defect reaches beyond the reporter's workspace, which only support
     can tell (a customer speaks for their own workspace), or a way round it; it takes the place of an
-    acknowledgement. `answered`: support answers a customer's report (`answered`), with its note or an
-    acknowledgement.
+    acknowledgement. `answered`: support answers a customer's report (`answered`), with its note or, on
+    `ACK_SHARE` of them, an acknowledgement.
     `before`: the follow-up comes before this time (the next deploy of a hosted client, after which nobody can
     retest on the release the ticket was filed against), where the thread leaves room.
     """
@@ -182,12 +186,12 @@ def thread(
     reporter_name = reporter_name or drawn
     drafts: list[tuple[str, str, str]] = []  # (author, role, text)
     roomy = _roomy(s)
-    if log_from is not None:  # the log support filed the ticket with: its note comes first, minutes after filing
+    if log_from is not None:  # the log support filed the ticket with: its note comes first, within the hour
         staff = r.choice(renderer.phrases.pool("comment_author", renderer.partition))
         drafts.append((staff, "support", _log_comment(renderer, log_from)))
     # (support acknowledges every kind of report alike; one a writer has solved on their own, a slip of theirs, is
     # not said to be passed to engineering: its acknowledgement is one that promises only a reply)
-    if (reporter == "user" and answered) or support_note is not None:
+    if support_note is not None or (reporter == "user" and answered and r.random() < ACK_SHARE):
         staff = r.choice(renderer.phrases.pool("comment_author", renderer.partition))
         drafts.append((staff, "support", support_note or renderer.pick("comment_ack_support")))
     if (
@@ -203,7 +207,7 @@ def thread(
         drafts.append((reporter_name, "qa" if reporter == "qa" else "reporter", follow_up))
     times = _times(renderer, s, created, len(drafts)) if drafts else []
     if log_from is not None:  # (not hours later: the excerpt is on the ticket from the start)
-        times[0] = min(times[0], created + timedelta(minutes=r.randint(1, LOG_NOTE_WITHIN)))
+        times[0] = min(times[0], created + timedelta(minutes=r.randint(LOG_NOTE_EARLIEST, LOG_NOTE_WITHIN)))
     if follow_up is not None:  # the last comment: hours after the report, after every other comment
         times[-1] = max(times[-1], created + timedelta(minutes=min(RETEST_GAP, _room(s, len(drafts)))))
         n = len(times)
