@@ -36,7 +36,7 @@ from ..rules import drawn_by
 from ..world import DATA_DIR, load_world
 from .facts import PLATFORM_OF
 from .logpad import routine_numbers
-from .phrasing import CHOICE
+from .phrasing import CHOICE, variants
 
 Effect = Literal["blocks", "display"]
 Kind = Literal["form", "signin", "view", "app", "message", "job", "api", "download"]
@@ -582,6 +582,18 @@ def quiet(defect: Defect) -> bool:
 
 ERROR_STATUS = re.compile(r"\b[45]\d\d (?:[A-Z][a-z]+|error)\b|\b(?:returns?|status|with an?) [45]\d\d\b")
 """An HTTP error status a report names ("returns 422", "404 Not Found"): the request it answers failed."""
+
+
+def group_told(scenario_id: str, text: str) -> str | None:
+    """The clause of `text` that names the group a composed defect hits, its condition as the report words it
+    ("for our accounts that are provisioned through SCIM"); None for a catalogue defect, one with no condition, or
+    a `text` that does not say it."""
+    partition, _, rest = scenario_id.partition("-")
+    names = rest.split("--")
+    if partition not in ("train", "validation", "test") or len(names) != 4:
+        return None
+    condition = next((c for c in load_parts(partition).conditions if c.id == names[2]), None)
+    return None if condition is None else next((w for w in variants(condition.when) if w in text), None)
 
 
 def _parts_of(scenario_id: str) -> tuple[Surface, Failure] | None:

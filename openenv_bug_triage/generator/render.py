@@ -895,6 +895,11 @@ SCOPE_TOLD = 0.4
 """Share of a customer's reports of a fault that support finds hits a group or everyone whose text also says it
 fails every time and they have no other way: the rest tell the fault and leave it there (the handbook counts a
 workaround only where the ticket names one), and support's note on the ticket says who is hit."""
+SEGMENT_TOLD = 0.5
+"""Share of a customer's own reports of a fault that fails each time for a group whose text also says they have no
+other way: the rest tell the fault in the situation that makes them the group (on the iPhone app, signing in through
+Google, "for our accounts that are provisioned through SCIM") and stop there, as most reporters do (a workaround
+counts only where the ticket names one)."""
 ALERT_ACCOUNT = 0.5
 """Share of alerts whose text names the account of the first failing request (all are filed on it)."""
 SUPPORT_WORKAROUND = 0.4
@@ -1669,17 +1674,24 @@ class Renderer:
             # this defect is in the queue, the customer tells their own scope
             if s.scope == "segment" and any(o.monitoring and o.scenario is d for o in self.slots):
                 noted = False
+            # (a customer's report of a fault a group meets each time: what tells the group is the situation it
+            # describes, a composed defect's in its condition's clause; a line saying "and no other way" may go)
+            own_group = reporter == "user" and s.scope == "segment" and not noted
+            told = (composing.group_told(d.id, symptom) or symptom) if own_group else None
             way = str(self._scope_values(s, d)["workaround"]) if s.scope == "workaround" else ""
             handed = reporter == "user" and self.answered and way and not _wording_voice(way) and not self.checked
             if s.original is not None and way and not self._unsaid(s, d.workaround):
                 pass  # its original said every way round it there is: a second reporter does not say one word for word
             elif handed and r.random() < SUPPORT_WORKAROUND:
                 self.support_note = self._own_pick(s, "support_workaround", workaround=way)
-            # (a fault that fails on and off says so and how often; one that fails each time may go unsaid)
-            elif not noted or d.intermittent or r.random() < SCOPE_TOLD:
+            # (a fault that fails on and off says so and how often; one that fails each time may go unsaid: where
+            # support notes who is hit, or where the report names the situation that makes them the group)
+            elif d.intermittent or (r.random() < SCOPE_TOLD if noted else told is None or r.random() < SEGMENT_TOLD):
                 sentence = self._scope_sentence(s, d, alert=False)
                 evidence.append((f"scope:{s.scope}", sentence))
                 lines.append(sentence)
+            elif told is not None:
+                evidence.append(("scope:segment", told))
             if noted:
                 values = self._scope_values(s, d)
                 who = self._told_otherwise(d, str(values["who"]))
