@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+from datetime import datetime
 from itertools import pairwise
 
 import pytest
@@ -78,6 +79,22 @@ def test_a_routine_message_never_comes_twice_in_a_row() -> None:
             for line in logpad.pad(COMPOSED, MESSAGES, 20, random.Random(seed)).split("\n")
         ]
         assert all(a != b for a, b in pairwise(said)), (seed, said)
+
+
+def test_a_routine_message_comes_round_on_its_own_period() -> None:
+    """ "filesystem usage 14% of quota" three times in two seconds (found reading a test queue): one process logs one
+    routine message again only `REPEAT_GAP` after it last did, and a log still gains every line it was given."""
+    for seed in range(40):
+        padded = logpad.pad(COMPOSED, MESSAGES, 20, random.Random(seed))
+        added = _added(padded, COMPOSED)
+        assert len(added) == 20
+        last: dict[str, datetime] = {}
+        for line in added:
+            stamp, message = line.split(" ", 1)
+            at = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+            key = re.sub(r"\d+", "#", message)
+            assert key not in last or at - last[key] >= logpad.REPEAT_GAP, (seed, line)
+            last[key] = at
 
 
 def test_nothing_is_logged_after_a_process_died_nor_around_a_log_without_stamps() -> None:

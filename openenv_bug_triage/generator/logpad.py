@@ -39,6 +39,10 @@ _ENDED = re.compile(r"FATAL|<Fault>|\bSIG(?:SEGV|ABRT|TRAP|KILL)\b|SIG: 9|[Cc]ra
 _VERBS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"})
 
 
+REPEAT_GAP = timedelta(seconds=30)
+"""Shortest time between two lines of one routine message from one process (a sweep, a heartbeat, a disk figure)."""
+
+
 def extra_lines(r: random.Random) -> int:
     """How many routine lines a log gains: none half the time, a few often, a screenful now and then."""
     x = r.random()
@@ -101,7 +105,11 @@ def pad(
     # in minutes) that runs on with the clock
     steady: dict[str, tuple[int, int]] = {}
 
-    def next_line(at: datetime) -> str:
+    logged: dict[tuple[str, str], list[datetime]] = {}  # when each process logged each message
+
+    def next_line(at: datetime, away: int) -> tuple[str, datetime]:
+        """The next routine line at `at` or, where no message of its process is due by then, at the first moment
+        one is, further `away` from the log (-1: earlier, +1: later), and that moment."""
         like = r.choice(templates)
         who = _who(like)
         if not queued.get(who):
@@ -109,23 +117,33 @@ def pad(
             queued[who] = r.sample(own, len(own))
             if len(own) > 1 and queued[who][-1] == said.get(who):  # no message twice in a row
                 queued[who][0], queued[who][-1] = queued[who][-1], queued[who][0]
-        message = said[who] = queued[who].pop()
+        # a routine message comes round on its own period: none again within `REPEAT_GAP` of its last time (no
+        # "filesystem usage 14% of quota" three times in two seconds)
+        waits = [
+            max((REPEAT_GAP - abs(at - t) for t in logged.get((who, m), ())), default=timedelta(0)) for m in queued[who]
+        ]
+        due = [k for k, wait in enumerate(waits) if wait <= timedelta(0)]
+        i = due[-1] if due else min(range(len(waits)), key=waits.__getitem__)
+        at += away * max(waits[i], timedelta(0))
+        message = said[who] = queued[who].pop(i)
+        logged.setdefault((who, message), []).append(at)
         numbers = routine_numbers(r)
         if who not in steady:
             steady[who] = (numbers["b"], r.randrange(60, 20_000))
         fill, up = steady[who]
         numbers |= {"b": fill, "u": up + int((at - begin).total_seconds() // 60)}
-        return _line(like, at, message.format(h=hashes[message], **numbers))
+        return _line(like, at, message.format(h=hashes[message], **numbers)), at
 
-    ahead, behind = [], []
+    ahead: list[str] = []
+    behind: list[str] = []
     at = begin
     for _ in range(before):
-        at -= timedelta(milliseconds=r.randrange(50, spread_ms))
-        ahead.append(next_line(at))
+        line, at = next_line(at - timedelta(milliseconds=r.randrange(50, spread_ms)), -1)
+        ahead.append(line)
     at = end
     for _ in range(extra - before):
-        at += timedelta(milliseconds=r.randrange(50, spread_ms))
-        behind.append(next_line(at))
+        line, at = next_line(at + timedelta(milliseconds=r.randrange(50, spread_ms)), 1)
+        behind.append(line)
     return "\n".join([*reversed(ahead), *lines, *behind])
 
 
