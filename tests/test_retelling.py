@@ -11,7 +11,7 @@ import pytest
 
 from openenv_bug_triage import textstats as ts
 from openenv_bug_triage.generator import GeneratedTask, generate
-from openenv_bug_triage.generator.retell import STYLES, draw_style, past, told
+from openenv_bug_triage.generator.retell import STYLES, draw_style, long_sentences, past, told
 
 LEVELS = ("generated_medium", "generated_hard", "generated_expert")
 
@@ -41,6 +41,26 @@ def test_duplicates_share_no_long_sentence_or_title_with_their_original(split: s
     assert len(copied) / len(found) <= ts.TARGETS["duplicates_sharing_sentence"].limit, copied[:2]
     alike = [(ot, dt) for ot, _, dt, _ in found if ts.titled_alike(ot, dt)]
     assert len(alike) / len(found) <= ts.TARGETS["duplicates_titled_alike"].limit, alike[:2]
+
+
+@pytest.mark.parametrize("split", ["train", "test"])
+def test_no_report_of_a_defect_writes_the_words_support_wrote_on_another(split: str) -> None:
+    """A way round it that support told on one customer's ticket was, word for word, in the body of another report of
+    the same defect (realism reader 57, three tickets): no report repeats a long sentence of support's notes on
+    another report of its defect."""
+    checked = 0
+    for m in sample(split):
+        for t in m.task.tickets:
+            original = m.task.truth[t.ticket_id].duplicate_of
+            if not original:
+                continue
+            o = m.task.by_id[original]
+            for noted, writer in ((o, t), (t, o)):
+                for c in noted.comments:
+                    if c.role == "support":
+                        assert not long_sentences(c.text) & long_sentences(writer.description), (writer.ticket_id, c)
+                        checked += 1
+    assert checked >= 20, checked
 
 
 @pytest.mark.parametrize("split", ["train", "test"])

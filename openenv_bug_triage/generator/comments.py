@@ -26,6 +26,9 @@ STILL_RATE = 0.15
 ACK_SHARE = 0.35
 """Share of the customer reports support answers with nothing to add that it acknowledges in the thread anyway (a
 desk that says "received, passed to the developers" on every ticket reads as one macro reworded; reader 56: 19 of 90)."""
+SUPPORT_NOTE_WITHIN = 6 * 60
+"""Support's note on who is hit or on a way round it comes this many minutes after filing at most (an outage support
+called live for everyone 38 hours after the report had lasted two days: realism reader 57)."""
 LOG_NOTE_EARLIEST, LOG_NOTE_WITHIN = 10, 60
 """Support's note on the log a customer's ticket carries comes this many minutes after filing, where the queue leaves
 room: support pulls the log once it has read the report (not a minute after it came in), and within the hour (a log
@@ -208,6 +211,10 @@ def thread(
     times = _times(renderer, s, created, len(drafts)) if drafts else []
     if log_from is not None:  # (not hours later: the excerpt is on the ticket from the start)
         times[0] = min(times[0], created + timedelta(minutes=r.randint(LOG_NOTE_EARLIEST, LOG_NOTE_WITHIN)))
+    if support_note is not None:  # who is hit, or a way round it, is known hours after the report, not days
+        k = 1 if log_from is not None else 0
+        floor = times[k - 1] + timedelta(minutes=1) if k else created + timedelta(minutes=1)
+        times[k] = max(floor, min(times[k], created + timedelta(minutes=r.randint(30, SUPPORT_NOTE_WITHIN))))
     if follow_up is not None:  # the last comment: hours after the report, after every other comment
         times[-1] = max(times[-1], created + timedelta(minutes=min(RETEST_GAP, _room(s, len(drafts)))))
         n = len(times)

@@ -32,7 +32,8 @@ _SHOTS: dict[str, tuple[Namer, ...]] = {
     "mac": (lambda t, n, k: f"Screenshot {t:%Y-%m-%d} at {t:%H.%M.%S}.png", _ANY_DESKTOP_SHOT),
     "windows": (lambda t, n, k: f"Screenshot {t:%Y-%m-%d} {t:%H%M%S}.png", _ANY_DESKTOP_SHOT),
     "linux": (lambda t, n, k: f"Screenshot from {t:%Y-%m-%d} {t:%H-%M-%S}.png", _ANY_DESKTOP_SHOT),
-    "dashboard": (lambda t, n, k: "alert-graph.png" if n == 0 else f"alert-graph ({n}).png",),
+    # (a bot's panel renders, numbered and stamped: not a browser's re-download names, "alert-graph (1).png")
+    "dashboard": (lambda t, n, k: f"alert-graph-{n + 1}_{t:%Y%m%d-%H%M%S}.png",),
 }
 _VIDEOS: dict[str, tuple[Namer, ...]] = {
     "ios": (

@@ -1356,13 +1356,16 @@ class Renderer:
             evidence = [(rule, text.replace("Ctrl+", "Cmd+")) for rule, text in evidence]
         noise = self.voice.noise
         typed = noise.apply(body)
+        # (support's note on the thread is said too: a second reporter never writes support's words, a way round it
+        # support told on another customer's ticket, word for word: realism reader 57)
+        noted = retell.long_sentences(self.support_note or "")
         if id(s) in self.retold or not self.slots:  # a ticket no duplicate retells keeps `said` empty
-            said = retell.long_sentences(body)
+            said = retell.long_sentences(body) | noted
             if typed != body:  # most tickets have no word changes: their sentences are read once
                 said |= retell.long_sentences(typed)
             s.said = said
         elif s.original is not None:  # a later duplicate of the same report repeats none of this one's sentences
-            s.original.said = s.original.said | retell.long_sentences(body) | retell.long_sentences(typed)
+            s.original.said = s.original.said | retell.long_sentences(body) | retell.long_sentences(typed) | noted
         evidence = [(rule, noise.apply(_as_held(text, body))) for rule, text in evidence]  # as held, then typed
         title, body = noise.apply(title), typed
         if reporter == "user" and (first := self.voice.persona.first) and _signed_by(first, body):
