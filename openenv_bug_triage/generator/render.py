@@ -895,7 +895,7 @@ SCOPE_TOLD = 0.4
 """Share of a customer's reports of a fault that support finds hits a group or everyone whose text also says it
 fails every time and they have no other way: the rest tell the fault and leave it there (the handbook counts a
 workaround only where the ticket names one), and support's note on the ticket says who is hit."""
-SEGMENT_TOLD = 0.5
+SEGMENT_TOLD = 0.3
 """Share of a customer's own reports of a fault that fails each time for a group whose text also says they have no
 other way: the rest tell the fault in the situation that makes them the group (on the iPhone app, signing in through
 Google, "for our accounts that are provisioned through SCIM") and stop there, as most reporters do (a workaround
