@@ -213,8 +213,9 @@ def thread(
         times[0] = min(times[0], created + timedelta(minutes=r.randint(LOG_NOTE_EARLIEST, LOG_NOTE_WITHIN)))
     if support_note is not None:  # who is hit, or a way round it, is known hours after the report, not days
         k = 1 if log_from is not None else 0
-        floor = times[k - 1] + timedelta(minutes=1) if k else created + timedelta(minutes=1)
-        times[k] = max(floor, min(times[k], created + timedelta(minutes=r.randint(30, SUPPORT_NOTE_WITHIN))))
+        floor = times[k - 1] + timedelta(minutes=REPLY_GAP) if k else created + timedelta(minutes=1)
+        soon = created + timedelta(minutes=r.randint(30, SUPPORT_NOTE_WITHIN))
+        times[k] = min(times[k], max(floor, soon))  # (never later than drawn: the comments after it keep their order)
     if follow_up is not None:  # the last comment: hours after the report, after every other comment
         times[-1] = max(times[-1], created + timedelta(minutes=min(RETEST_GAP, _room(s, len(drafts)))))
         n = len(times)
