@@ -148,8 +148,11 @@ def customer_speaks_for_others(t: Ticket, f: TicketFacts) -> bool:
     """A customer's own scope sentence, in their report, speaks for other customers (support's comment may)."""
     if t.reporter_type != "user":
         return False
+    # (a scope told by the failure in its situation is the symptom itself: "choosing another workspace ends my
+    # session" names no other customer)
+    told = {text for rule, text in f.evidence if rule in ("symptom", "critical")}
     for rule, text in f.evidence:
-        if rule.startswith("scope:") and text in t.description and CROSS_CUSTOMER.search(text):
+        if rule.startswith("scope:") and text not in told and text in t.description and CROSS_CUSTOMER.search(text):
             return True
     return False
 

@@ -1641,7 +1641,11 @@ class Renderer:
             # (against a wording of its headline other than its subject's: a body that is its subject again reads
             # as a form's echo)
             other = d.titles[(s.title_variant + 1) % len(d.titles)] if len(d.titles) > 1 else ""
-            symptom = self.voice.shorten(symptom, self.local(other))
+            short = self.voice.shorten(symptom, self.local(other))
+            # (one whose subject quotes what the screen said keeps it: no "Invoice PDF says 'montly subscription'"
+            # over "Typos on our invoice PDF." with the words in the log alone)
+            if all(q in short for q in _QUOTE.findall(d.titles[s.title_variant])):
+                symptom = short
         if s.original is not None:  # a duplicate's reporter gives the context their own way
             symptom = retell.drop_said(symptom, set(s.original.said))
         symptom = kinds.closed(symptom)  # a casual wording without a full stop, before the next sentence
