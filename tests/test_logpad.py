@@ -145,20 +145,29 @@ def test_a_routine_pool_figure_never_exceeds_its_stated_maximum(source: str) -> 
                 assert used <= int(cap[1]), (split, message)
 
 
-def test_a_process_uptime_runs_on_with_the_clock_and_its_disk_stays_as_full() -> None:
-    """ "uptime 690m" and then "uptime 612m" from one host 25 seconds later (blind reader 50): within one excerpt a
-    process's uptime never runs backwards, and its disk is as full on every line."""
-    messages = ["uptime {u}m, build info unchanged", "filesystem usage {b}% of quota"]
+def test_a_process_counters_run_on_with_the_clock_and_its_steady_figures_stay() -> None:
+    """ "uptime 690m" and then "uptime 612m" from one host 25 seconds later (blind reader 50), "heartbeat sent seq=205"
+    then 869, 842, 738, and a certificate expiring in 269, 660 and 787 days within two minutes (realism reader 58):
+    within one excerpt a process's uptime and heartbeat sequence never run backwards, and its disk's fill and its
+    certificate's days left are the same on every line."""
+    messages = [
+        "uptime {u}m, build info unchanged",
+        "filesystem usage {b}% of quota",
+        "heartbeat sent seq={seq} peers={a}",
+        "tls certificate check ok, expires in {days} days",
+    ]
     for seed in range(40):
         padded = logpad.pad(SERVER, messages, 24, random.Random(seed), spread_ms=60_000)
         seen: dict[str, list[tuple[str, int]]] = {}
         for line in padded.split("\n"):
-            if m := re.search(r"^(\S+ \S+) (\S+) INFO  (uptime|filesystem usage) (\d+)", line):
+            if m := re.search(
+                r"^(\S+ \S+) (\S+) INFO  (uptime |filesystem usage |heartbeat sent seq=|tls \D+)(\d+)", line
+            ):
                 seen.setdefault(f"{m[2]} {m[3]}", []).append((m[1], int(m[4])))
         for who, values in seen.items():
             numbers = [n for _, n in sorted(values)]
-            if who.endswith("filesystem usage"):
+            if who.endswith(("filesystem usage ", "expires in ")):
                 assert len(set(numbers)) == 1, (who, values)
             else:
                 assert numbers == sorted(numbers), (who, values)
-        assert seen
+        assert len({who.split(" ", 1)[1] for who in seen}) == 4, seen

@@ -101,9 +101,10 @@ def pad(
     hashes = {m: f"{r.getrandbits(24):06x}" for m in messages}
     queued: dict[str, list[str]] = {}
     said: dict[str, str] = {}  # each one's last message: a refilled round never starts with it again
-    # what a process reports the same all through a minute's excerpt: a disk's fill (`{b}`), and an uptime (`{u}`,
-    # in minutes) that runs on with the clock
-    steady: dict[str, tuple[int, int]] = {}
+    # what a process reports the same all through a minute's excerpt: a disk's fill (`{b}`), a certificate's days
+    # left (`{days}`), and counters that run on with the clock: an uptime (`{u}`, in minutes) and a heartbeat's
+    # sequence number (`{seq}`, one each 10 s)
+    steady: dict[str, tuple[int, int, int, int]] = {}
 
     logged: dict[tuple[str, str], list[datetime]] = {}  # when each process logged each message
 
@@ -129,9 +130,10 @@ def pad(
         logged.setdefault((who, message), []).append(at)
         numbers = routine_numbers(r)
         if who not in steady:
-            steady[who] = (numbers["b"], r.randrange(60, 20_000))
-        fill, up = steady[who]
-        numbers |= {"b": fill, "u": up + int((at - begin).total_seconds() // 60)}
+            steady[who] = (numbers["b"], r.randrange(60, 20_000), r.randrange(30, 900), r.randrange(2_000, 90_000))
+        fill, up, days, seq = steady[who]
+        since = (at - begin).total_seconds()
+        numbers |= {"b": fill, "u": up + int(since // 60), "days": days, "seq": seq + int(since // 10)}
         return _line(like, at, message.format(h=hashes[message], **numbers)), at
 
     ahead: list[str] = []
