@@ -510,15 +510,22 @@ def _retold_steps(s: Surface, c: Condition | None, f: Failure, values: dict[str,
     return [*lead, *s.retold_steps, _fill(final, values)]
 
 
+def _composed_names(scenario_id: str) -> tuple[Partition, list[str]] | None:
+    """The partition and the four part ids (surface, failure, condition, loss) a composed defect's id names, or None
+    for a catalogue defect."""
+    partition, _, rest = scenario_id.partition("-")
+    names = rest.split("--")
+    if partition not in ("train", "validation", "test") or len(names) != 4:
+        return None
+    return partition, names  # type: ignore[return-value]
+
+
 def fact_group(scenario_id: str) -> str:
     """Where a ticket's deciding words come from: its catalogue scenario, or a composed defect's
     failure part (whose wording every surface it is composed with shares); for measures that
     must tell a scenario's own words from stock text added around them."""
-    partition, _, rest = scenario_id.partition("-")
-    names = rest.split("--")
-    if partition in ("train", "validation", "test") and len(names) == 4:
-        return f"{partition}-{names[1]}"
-    return scenario_id
+    composed = _composed_names(scenario_id)
+    return scenario_id if composed is None else f"{composed[0]}-{composed[1][1]}"
 
 
 def named(scenario_id: str) -> Defect | None:
@@ -547,10 +554,10 @@ def named(scenario_id: str) -> Defect | None:
 def detail_of(scenario_id: str) -> str | None:
     """The surface's sentence of context in the composed defect `scenario_id` (who uses it, for what:
     a customer's words, which a tester leaves out), or None for a catalogue defect."""
-    partition, _, rest = scenario_id.partition("-")
-    names = rest.split("--")
-    if partition not in ("train", "validation", "test") or len(names) != 4:
+    composed = _composed_names(scenario_id)
+    if composed is None:
         return None
+    partition, names = composed
     return next((s.detail for s in load_parts(partition).surfaces if s.id == names[0]), None)
 
 
@@ -588,20 +595,20 @@ def group_told(scenario_id: str, text: str) -> str | None:
     """The clause of `text` that names the group a composed defect hits, its condition as the report words it
     ("for our accounts that are provisioned through SCIM"); None for a catalogue defect, one with no condition, or
     a `text` that does not say it."""
-    partition, _, rest = scenario_id.partition("-")
-    names = rest.split("--")
-    if partition not in ("train", "validation", "test") or len(names) != 4:
+    composed = _composed_names(scenario_id)
+    if composed is None:
         return None
+    partition, names = composed
     condition = next((c for c in load_parts(partition).conditions if c.id == names[2]), None)
     return None if condition is None else next((w for w in variants(condition.when) if w in text), None)
 
 
 def _parts_of(scenario_id: str) -> tuple[Surface, Failure] | None:
     """The surface and failure a composed defect's id names, or None for a catalogue defect."""
-    partition, _, rest = scenario_id.partition("-")
-    names = rest.split("--")
-    if partition not in ("train", "validation", "test") or len(names) != 4:
+    composed = _composed_names(scenario_id)
+    if composed is None:
         return None
+    partition, names = composed
     p = load_parts(partition)
     surface = next((s for s in p.surfaces if s.id == names[0]), None)
     failure = next((f for f in p.failures if f.id == names[1]), None)
